@@ -1,0 +1,227 @@
+import Yams
+
+/// Turns the root node of a category file into a ``NotificationCategory``, recording positions
+/// and reporting every schema problem it meets.
+struct CategoryDecoder {
+    var reader: NodeReader
+
+    static let topLevelKeys = [
+        "version", "category", "description", "options", "hiddenPreviewsBodyPlaceholder", "summaryFormat",
+        "intents", "payload", "actions", "contexts",
+    ]
+    static let actionKeys = ["id", "title", "activation", "destructive", "authenticationRequired", "icon", "input"]
+    static let inputKeys = ["button", "placeholder", "maxLength"]
+    static let iconKeys = ["system", "template"]
+    static let payloadFieldKeys = ["type", "required", "maxLength"]
+    static let contextKeys = ["default", "minimal"]
+
+    init(file: String) { reader = NodeReader(file: file) }
+
+    mutating func decode(_ root: Node) -> NotificationCategory? {
+        reader.record("", root)
+        guard let entries = reader.mapping(root, at: "", named: "a category file", allowed: Self.topLevelKeys) else {
+            return nil
+        }
+        var id: CategoryID?
+        var category = NotificationCategory(id: "")
+        var explicitContexts: (default: [ActionID]?, minimal: [ActionID]?)?
+        for entry in entries {
+            let value = entry.value
+            switch entry.key {
+            case "version":
+                if case .scalar(let scalar) = value, ScalarValue(scalar) == .int(1) { continue }
+                reader.error("version must be 1, the only version of the format; found \(describeScalar(value))", at: value)
+            case "category":
+                id = reader.string(value, name: "category").map { CategoryID($0) }
+            case "description":
+                category.description = reader.string(value, name: "description")
+            case "options":
+                category.options = decodeOptions(value)
+            case "hiddenPreviewsBodyPlaceholder":
+                category.hiddenPreviewsBodyPlaceholder = reader.localized(
+                    value, at: "/hiddenPreviewsBodyPlaceholder", name: "hiddenPreviewsBodyPlaceholder")
+            case "summaryFormat":
+                category.summaryFormat = reader.localized(value, at: "/summaryFormat", name: "summaryFormat")
+            case "intents":
+                category.intents = reader.stringList(value, at: "/intents", name: "intents")?.map(\.0) ?? []
+            case "payload":
+                category.payload = decodePayload(value)
+            case "actions":
+                category.actions = decodeActions(value)
+            case "contexts":
+                explicitContexts = decodeContexts(value)
+            default:
+                break  // unreachable: mapping(_:) only returns allowed keys
+            }
+        }
+        guard let id else {
+            if !entries.contains(where: { $0.key == "category" }) {
+                reader.error("missing required key \"category\" (the value the backend puts in aps.category)", at: root)
+            }
+            return nil
+        }
+        category.id = id
+        let derived = Contexts.derived(from: category.actions.map(\.id))
+        if let explicitContexts {
+            let defaultContext = explicitContexts.default ?? derived.default
+            let minimal = explicitContexts.minimal ?? Array(defaultContext.prefix(Contexts.maximumMinimal))
+            category.contexts = Contexts(default: defaultContext, minimal: minimal)
+        } else {
+            category.contexts = derived
+        }
+        return category
+    }
+
+    private func describeScalar(_ node: Node) -> String {
+        if case .scalar(let scalar) = node { return "\"\(scalar.string)\"" }
+        return NodeReader.describe(node)
+    }
+
+    private mutating func decodeOptions(_ node: Node) -> CategoryOptions {
+        let names = CategoryOptions.named.map(\.name)
+        var options: CategoryOptions = []
+        for (name, element) in reader.stringList(node, at: "/options", name: "options") ?? [] {
+            if let option = CategoryOptions(name: name) {
+                options.insert(option)
+                reader.record("/options/@" + name, element)
+            } else {
+                let hint = Suggestion.didYouMean(name, in: names)
+                reader.error("unknown category option \"\(name)\"\(hint); options are \(names.joined(separator: ", "))", at: element)
+            }
+        }
+        return options
+    }
+
+    private mutating func decodePayload(_ node: Node) -> PayloadSchema {
+        guard let entries = reader.mapping(node, at: "/payload", named: "payload", allowed: nil) else {
+            return PayloadSchema()
+        }
+        let types = PayloadType.allCases.map(\.rawValue)
+        var fields: [PayloadField] = []
+        for entry in entries {
+            let pointer = "/payload/" + SourceMap.escape(entry.key)
+            let name = "the type of payload key \"\(entry.key)\""
+            if case .scalar = entry.value {
+                if let type = reader.choice(entry.value, name: name, choices: types).flatMap(PayloadType.init) {
+                    fields.append(PayloadField(key: entry.key, type: type))
+                }
+                continue
+            }
+            guard let keys = reader.mapping(
+                entry.value, at: pointer, named: "payload key \"\(entry.key)\"", allowed: Self.payloadFieldKeys)
+            else { continue }
+            var type: PayloadType?
+            var required = false
+            var maxLength: Int?
+            var maxLengthNode: Node?
+            for key in keys {
+                switch key.key {
+                case "type": type = reader.choice(key.value, name: name, choices: types).flatMap(PayloadType.init)
+                case "required": required = reader.bool(key.value, name: "required") ?? false
+                default:
+                    maxLength = reader.integer(key.value, name: "maxLength", range: 1...Int(Int32.max))
+                    maxLengthNode = key.value
+                }
+            }
+            guard keys.contains(where: { $0.key == "type" }) else {
+                reader.error("payload key \"\(entry.key)\" needs a type (\(types.joined(separator: ", ")))", at: entry.value)
+                continue
+            }
+            guard let type else { continue }
+            if let maxLengthNode, type != .string {
+                reader.error("maxLength applies only to strings, but \"\(entry.key)\" is \(type.rawValue)", at: maxLengthNode)
+                maxLength = nil
+            }
+            fields.append(PayloadField(key: entry.key, type: type, required: required, maxLength: maxLength))
+        }
+        return PayloadSchema(fields: fields)
+    }
+
+    private mutating func decodeActions(_ node: Node) -> [NotificationAction] {
+        guard case .sequence(let sequence) = node else {
+            reader.error("actions must be a sequence, found \(NodeReader.describe(node))", at: node)
+            return []
+        }
+        var actions: [NotificationAction] = []
+        for (index, element) in sequence.enumerated() {
+            let pointer = "/actions/\(index)"
+            reader.record(pointer, element)
+            if let action = decodeAction(element, at: pointer) { actions.append(action) }
+        }
+        return actions
+    }
+
+    private mutating func decodeAction(_ node: Node, at pointer: String) -> NotificationAction? {
+        guard let entries = reader.mapping(node, at: pointer, named: "an action", allowed: Self.actionKeys) else {
+            return nil
+        }
+        var action = NotificationAction(id: "", title: .plain(""))
+        var id: ActionID?
+        var title: LocalizedString?
+        for entry in entries {
+            let value = entry.value
+            switch entry.key {
+            case "id": id = reader.string(value, name: "id").map { ActionID($0) }
+            case "title": title = reader.localized(value, at: pointer + "/title", name: "title")
+            case "activation":
+                let choices = NotificationAction.Activation.allCases.map(\.rawValue)
+                if let activation = reader.choice(value, name: "activation", choices: choices) {
+                    action.activation = NotificationAction.Activation(rawValue: activation) ?? .background
+                }
+            case "destructive": action.destructive = reader.bool(value, name: "destructive") ?? false
+            case "authenticationRequired":
+                action.authenticationRequired = reader.bool(value, name: "authenticationRequired") ?? false
+            case "icon": action.icon = decodeIcon(value, at: pointer + "/icon")
+            default: action.input = decodeInput(value, at: pointer + "/input")
+            }
+        }
+        for required in ["id", "title"] where !entries.contains(where: { $0.key == required }) {
+            reader.error("an action needs \"\(required)\"", at: node)
+        }
+        guard let id else { return nil }
+        action.id = id
+        // An action whose title failed to decode is kept, so that contexts naming it do not
+        // report it as unknown; its title stays empty and the source map has no title for it.
+        action.title = title ?? .plain("")
+        return action
+    }
+
+    private mutating func decodeIcon(_ node: Node, at pointer: String) -> ActionIcon? {
+        guard let entries = reader.mapping(node, at: pointer, named: "icon", allowed: Self.iconKeys) else { return nil }
+        guard entries.count == 1, let entry = entries.first else {
+            reader.error("icon needs exactly one of system (an SF Symbol name) or template (an image name)", at: node)
+            return nil
+        }
+        guard let name = reader.string(entry.value, name: "icon \(entry.key)") else { return nil }
+        return entry.key == "system" ? .system(name) : .template(name)
+    }
+
+    private mutating func decodeInput(_ node: Node, at pointer: String) -> TextInput? {
+        guard let entries = reader.mapping(node, at: pointer, named: "input", allowed: Self.inputKeys) else { return nil }
+        var input = TextInput()
+        for entry in entries {
+            switch entry.key {
+            case "button": input.button = reader.localized(entry.value, at: pointer + "/button", name: "input button")
+            case "placeholder":
+                input.placeholder = reader.localized(entry.value, at: pointer + "/placeholder", name: "input placeholder")
+            default:
+                input.maxLength = reader.integer(entry.value, name: "maxLength", range: 1...Int(Int32.max))
+                    ?? TextInput.defaultMaxLength
+            }
+        }
+        return input
+    }
+
+    private mutating func decodeContexts(_ node: Node) -> (default: [ActionID]?, minimal: [ActionID]?)? {
+        guard let entries = reader.mapping(node, at: "/contexts", named: "contexts", allowed: Self.contextKeys) else {
+            return nil
+        }
+        var result: (default: [ActionID]?, minimal: [ActionID]?) = (nil, nil)
+        for entry in entries {
+            let ids = reader.stringList(entry.value, at: "/contexts/" + entry.key, name: "contexts.\(entry.key)")?
+                .map { ActionID($0.0) }
+            if entry.key == "default" { result.default = ids ?? [] } else { result.minimal = ids ?? [] }
+        }
+        return result
+    }
+}

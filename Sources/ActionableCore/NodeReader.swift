@@ -1,0 +1,169 @@
+import Yams
+
+/// Typed access to Yams nodes that records positions and reports `schema` diagnostics instead of
+/// throwing, so one pass finds every problem of a file.
+struct NodeReader {
+    let file: String
+    var sourceMap: SourceMap
+    var diagnostics: [Diagnostic] = []
+
+    init(file: String) {
+        self.file = file
+        self.sourceMap = SourceMap(file: file)
+    }
+
+    func location(_ node: Node) -> SourceLocation {
+        let mark = node.mark
+        return SourceLocation(file: file, line: mark?.line ?? 1, column: mark?.column ?? 1)
+    }
+
+    mutating func error(_ message: String, at node: Node, rule: String = "schema") {
+        diagnostics.append(Diagnostic(location: location(node), severity: .error, rule: rule, message: message))
+    }
+
+    mutating func record(_ pointer: String, _ node: Node, key: Node? = nil) {
+        let value = node.mark.map { ($0.line, $0.column) } ?? (1, 1)
+        sourceMap.record(pointer, value: value, key: key?.mark.map { ($0.line, $0.column) })
+    }
+
+    /// What kind of node this is, for messages.
+    static func describe(_ node: Node) -> String {
+        switch node {
+        case .scalar(let scalar): return ScalarValue(scalar).typeName
+        case .mapping: return "a mapping"
+        case .sequence: return "a sequence"
+        case .alias: return "an alias"
+        }
+    }
+
+    /// The kind of node, with a scalar's text: `a string "yes"`.
+    static func describeValue(_ node: Node) -> String {
+        guard case .scalar(let scalar) = node else { return describe(node) }
+        let value = ScalarValue(scalar)
+        if case .null = value { return "nothing" }
+        return "\(value.typeName) \"\(scalar.string)\""
+    }
+
+    /// The entries of a mapping whose keys are all among `allowed`; unknown and non-string keys
+    /// are reported (with a suggestion) and left out. `nil` when `node` is not a mapping.
+    mutating func mapping(
+        _ node: Node, at pointer: String, named name: String, allowed: [String]?
+    ) -> [(key: String, keyNode: Node, value: Node)]? {
+        guard case .mapping(let mapping) = node else {
+            error("\(name) must be a mapping, found \(Self.describe(node))", at: node)
+            return nil
+        }
+        var entries: [(key: String, keyNode: Node, value: Node)] = []
+        entries.reserveCapacity(mapping.count)
+        for (keyNode, value) in mapping {
+            guard case .scalar(let scalar) = keyNode else {
+                error("keys in \(name) must be strings, found \(Self.describe(keyNode))", at: keyNode)
+                continue
+            }
+            let key = scalar.string
+            if let allowed, !allowed.contains(key) {
+                let hint = Suggestion.didYouMean(key, in: allowed)
+                let known = hint.isEmpty ? "; known keys: \(allowed.joined(separator: ", "))" : hint
+                error("unknown key \"\(key)\" in \(name)\(known)", at: keyNode)
+                continue
+            }
+            record(pointer + "/" + SourceMap.escape(key), value, key: keyNode)
+            entries.append((key, keyNode, value))
+        }
+        return entries
+    }
+
+    mutating func string(_ node: Node, name: String) -> String? {
+        guard case .scalar(let scalar) = node else {
+            error("\(name) must be a string, found \(Self.describe(node))", at: node)
+            return nil
+        }
+        let value = ScalarValue(scalar)
+        guard case .string(let text) = value else {
+            error("\(name) must be a string, found \(value.typeName) (quote it to make it a string)", at: node)
+            return nil
+        }
+        return text
+    }
+
+    mutating func bool(_ node: Node, name: String) -> Bool? {
+        if case .scalar(let scalar) = node, case .bool(let value) = ScalarValue(scalar) { return value }
+        error("\(name) must be true or false, found \(Self.describeValue(node))", at: node)
+        return nil
+    }
+
+    mutating func integer(_ node: Node, name: String, range: ClosedRange<Int>) -> Int? {
+        guard case .scalar(let scalar) = node, case .int(let value) = ScalarValue(scalar) else {
+            error("\(name) must be an integer, found \(Self.describeValue(node))", at: node)
+            return nil
+        }
+        guard range.contains(value) else {
+            error("\(name) must be between \(range.lowerBound) and \(range.upperBound), found \(value)", at: node)
+            return nil
+        }
+        return value
+    }
+
+    /// A string that must be one of `choices`.
+    mutating func choice(_ node: Node, name: String, choices: [String]) -> String? {
+        guard let text = string(node, name: name) else { return nil }
+        guard choices.contains(text) else {
+            let hint = Suggestion.didYouMean(text, in: choices)
+            error("\(name) must be one of \(choices.joined(separator: ", ")), found \"\(text)\"\(hint)", at: node)
+            return nil
+        }
+        return text
+    }
+
+    mutating func stringList(_ node: Node, at pointer: String, name: String) -> [(String, Node)]? {
+        guard case .sequence(let sequence) = node else {
+            error("\(name) must be a sequence, found \(Self.describe(node))", at: node)
+            return nil
+        }
+        var values: [(String, Node)] = []
+        for (index, element) in sequence.enumerated() {
+            record(pointer + "/" + String(index), element)
+            if let text = string(element, name: "each entry of \(name)") { values.append((text, element)) }
+        }
+        return values
+    }
+
+    /// A string a person reads: plain, or a map locale -> string.
+    mutating func localized(_ node: Node, at pointer: String, name: String) -> LocalizedString? {
+        if case .mapping = node {
+            guard let entries = mapping(node, at: pointer, named: name, allowed: nil) else { return nil }
+            guard !entries.isEmpty else {
+                error("\(name) has no translations; give a string or at least one locale", at: node)
+                return nil
+            }
+            var localizations: [LocalizedString.Localization] = []
+            for entry in entries {
+                guard Self.isLocale(entry.key) else {
+                    error("\"\(entry.key)\" in \(name) is not a locale identifier such as en or zh-Hans", at: entry.keyNode)
+                    continue
+                }
+                if let text = string(entry.value, name: "\(name) in \(entry.key)") {
+                    localizations.append(.init(locale: entry.key, value: text))
+                }
+            }
+            return localizations.isEmpty ? nil : .localized(localizations)
+        }
+        guard case .scalar = node else {
+            error("\(name) must be a string or a map of locale to string, found \(Self.describe(node))", at: node)
+            return nil
+        }
+        return string(node, name: name).map(LocalizedString.plain)
+    }
+
+    /// `en`, `pt-BR`, `zh-Hans`, `zh_Hant_TW`: a 2–3 letter language, then subtags of letters and digits.
+    static func isLocale(_ text: String) -> Bool {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+            .flatMap { $0.split(separator: "_", omittingEmptySubsequences: false) }
+        guard let language = parts.first, (2...3).contains(language.count),
+            language.unicodeScalars.allSatisfy({ $0.isASCII && $0.properties.isAlphabetic })
+        else { return false }
+        return parts.dropFirst().allSatisfy { part in
+            (1...8).contains(part.count) && part.unicodeScalars.allSatisfy { $0.isASCII && $0.properties.isAlphabetic || ("0"..."9").contains($0) }
+        }
+    }
+}

@@ -1,0 +1,77 @@
+/// A set of actions the backend names in `aps.category` (`UNNotificationCategory`).
+public struct NotificationCategory: Hashable, Sendable {
+    /// The value of `aps.category`.
+    public var id: CategoryID
+    /// Documentation only.
+    public var description: String?
+    /// Category options.
+    public var options: CategoryOptions
+    /// Shown instead of the body when previews are hidden (iOS 11+).
+    public var hiddenPreviewsBodyPlaceholder: LocalizedString?
+    /// `categorySummaryFormat` (iOS 12+).
+    public var summaryFormat: LocalizedString?
+    /// `intentIdentifiers`.
+    public var intents: [String]
+    /// The custom payload keys.
+    public var payload: PayloadSchema
+    /// The actions in display order.
+    public var actions: [NotificationAction]
+    /// The actions shown in the default (alert) and minimal (banner) contexts.
+    public var contexts: Contexts
+
+    /// Creates a category. Without `contexts`, the defaults of ``Contexts/derived(from:)`` apply.
+    public init(
+        id: CategoryID,
+        description: String? = nil,
+        options: CategoryOptions = [],
+        hiddenPreviewsBodyPlaceholder: LocalizedString? = nil,
+        summaryFormat: LocalizedString? = nil,
+        intents: [String] = [],
+        payload: PayloadSchema = PayloadSchema(),
+        actions: [NotificationAction] = [],
+        contexts: Contexts? = nil
+    ) {
+        self.id = id
+        self.description = description
+        self.options = options
+        self.hiddenPreviewsBodyPlaceholder = hiddenPreviewsBodyPlaceholder
+        self.summaryFormat = summaryFormat
+        self.intents = intents
+        self.payload = payload
+        self.actions = actions
+        self.contexts = contexts ?? .derived(from: actions.map(\.id))
+    }
+
+    /// The action called `id`, if declared.
+    public func action(_ id: ActionID) -> NotificationAction? {
+        actions.first { $0.id == id }
+    }
+
+    /// The most actions a category may have.
+    public static let maximumActions = 10
+}
+
+/// Which actions iOS shows where space differs (the iOS 8 default and minimal contexts).
+public struct Contexts: Hashable, Sendable {
+    /// Alert style: at most four actions.
+    public var `default`: [ActionID]
+    /// Banners and limited space: at most two actions.
+    public var minimal: [ActionID]
+
+    /// The most actions the default context may list.
+    public static let maximumDefault = 4
+    /// The most actions the minimal context may list.
+    public static let maximumMinimal = 2
+
+    /// Creates contexts.
+    public init(default: [ActionID], minimal: [ActionID]) {
+        self.default = `default`
+        self.minimal = minimal
+    }
+
+    /// The contexts when a file gives none: the first four actions, and the first two of those.
+    public static func derived(from actions: [ActionID]) -> Contexts {
+        let first = Array(actions.prefix(maximumDefault))
+        return Contexts(default: first, minimal: Array(first.prefix(maximumMinimal)))
+    }
+}

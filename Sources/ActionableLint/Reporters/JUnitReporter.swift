@@ -1,0 +1,51 @@
+import ActionableCore
+
+/// JUnit XML: one `<testcase>` per checked file; errors become `<failure>`s,
+/// warnings are listed in `<system-out>` (JUnit has no warning element).
+enum JUnitReporter {
+    static func report(_ result: LintResult) -> String {
+        var byFile: [String: [Diagnostic]] = [:]
+        for diagnostic in result.diagnostics { byFile[diagnostic.location.file, default: []].append(diagnostic) }
+        let files = result.files + byFile.keys.filter { !result.files.contains($0) }.sorted()
+        var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+        xml += "<testsuites name=\"actionable lint\" tests=\"\(result.fileCount)\" failures=\"\(result.errorCount)\">\n"
+        xml += "  <testsuite name=\"actionable lint\" tests=\"\(result.fileCount)\" failures=\"\(result.errorCount)\" "
+            + "errors=\"0\" skipped=\"0\">\n"
+        for file in files {
+            let diagnostics = byFile[file] ?? []
+            xml += "    <testcase classname=\"actionable.lint\" name=\"\(escape(file))\">\n"
+            for diagnostic in diagnostics where diagnostic.severity == .error {
+                xml += "      <failure type=\"\(escape(diagnostic.rule))\" message=\"\(escape(diagnostic.message))\">"
+                    + escape(diagnostic.description) + "</failure>\n"
+            }
+            let warnings = diagnostics.filter { $0.severity == .warning }
+            if !warnings.isEmpty {
+                xml += "      <system-out>" + warnings.map { escape($0.description) }.joined(separator: "\n")
+                    + "</system-out>\n"
+            }
+            xml += "    </testcase>\n"
+        }
+        xml += "  </testsuite>\n</testsuites>\n"
+        return xml
+    }
+
+    /// XML text and attribute escaping; characters XML 1.0 forbids are dropped.
+    static func escape(_ text: String) -> String {
+        var output = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": output += "&amp;"
+            case "<": output += "&lt;"
+            case ">": output += "&gt;"
+            case "\"": output += "&quot;"
+            case "'": output += "&apos;"
+            case "\t", "\n", "\r": output.unicodeScalars.append(scalar)
+            default:
+                if scalar.value >= 0x20 && scalar.value != 0xFFFE && scalar.value != 0xFFFF {
+                    output.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return output
+    }
+}

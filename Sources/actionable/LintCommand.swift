@@ -1,0 +1,67 @@
+import ActionableCore
+import ActionableLint
+import ArgumentParser
+import Foundation
+
+extension Reporter: ExpressibleByArgument {}
+
+/// `actionable lint [PATH ...] [--format ...] [--strict] [--config FILE]`.
+struct LintCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "lint",
+        abstract: "Check category files alone and as one catalog.",
+        discussion: """
+            Exit status: 0 no errors (warnings allowed unless --strict), 1 errors (or warnings under \
+            --strict), 2 usage error or an unreadable path.
+            """
+    )
+
+    @Argument(help: "Category files or directories (searched at any depth).")
+    var paths: [String] = ["Categories"]
+
+    @Option(help: "Output format: \(Reporter.allCases.map(\.rawValue).joined(separator: ", ")).")
+    var format: Reporter = .xcode
+
+    @Flag(help: "Fail on warnings too.")
+    var strict = false
+
+    @Option(help: "A lint configuration file (default: .actionable-lint.yml beside the files).")
+    var config: String?
+
+    func run() throws {
+        let configuration: LintConfiguration
+        do {
+            configuration = try loadConfiguration()
+        } catch {
+            printError("error: \(error)")
+            throw ExitCode(2)
+        }
+        let files: [CategoryFile]
+        do {
+            files = try CatalogLoader().load(paths: paths)
+        } catch {
+            printError("error: \(error)")
+            throw ExitCode(2)
+        }
+        let result = Linter(configuration: configuration).lint(files)
+        FileHandle.standardOutput.write(Data(format.report(result).utf8))
+        if format == .xcode {
+            printError("Found \(result.errorCount) error(s) and \(result.warningCount) warning(s) in \(result.fileCount) file(s).")
+        }
+        let status = result.exitStatus(strict: strict)
+        if status != 0 { throw ExitCode(status) }
+    }
+
+    private func loadConfiguration() throws -> LintConfiguration {
+        if let config { return try LintConfiguration(contentsOf: config) }
+        for path in paths {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { continue }
+            let directory = isDirectory.boolValue ? path : (path as NSString).deletingLastPathComponent
+            let candidate = ((directory.isEmpty ? "." : directory) as NSString)
+                .appendingPathComponent(LintConfiguration.fileName)
+            if FileManager.default.fileExists(atPath: candidate) { return try LintConfiguration(contentsOf: candidate) }
+        }
+        return LintConfiguration()
+    }
+}
