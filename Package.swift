@@ -33,7 +33,7 @@ let package = Package(
         .testTarget(name: "ActionableCoreTests", dependencies: ["ActionableCore"]),
         .testTarget(
             name: "ActionableLintTests",
-            dependencies: ["ActionableLint", "ActionableCore"],
+            dependencies: ["ActionableLint", "ActionableCore", "actionable"],
             resources: [.copy("Fixtures")]
         ),
     ],
