@@ -1,6 +1,5 @@
 import CYaml
 import Foundation
-import Synchronization
 import Yams
 
 /// Loads category files (`.yaml`, `.yml`, `.json`) into ``CategoryFile``s and a ``Catalog``.
@@ -30,21 +29,13 @@ public struct CatalogLoader: Sendable {
 
     /// Loads the given files, using all cores, in the order given.
     public func load(files: [String]) -> [CategoryFile] {
-        guard files.count > 1 else { return files.map(loadFile(at:)) }
-        let chunkCount = min(files.count, ProcessInfo.processInfo.activeProcessorCount * 8)
-        let results = Mutex<[[CategoryFile]]>(Array(repeating: [], count: chunkCount))
-        DispatchQueue.concurrentPerform(iterations: chunkCount) { chunk in
-            let range = files.count * chunk / chunkCount..<files.count * (chunk + 1) / chunkCount
-            let loaded = files[range].map(loadFile(at:))
-            results.withLock { $0[chunk] = loaded }
-        }
-        return results.withLock { $0.flatMap { $0 } }
+        ParallelChunks.flatMap(count: files.count) { range in files[range].map(loadFile(at:)) }
     }
 
     /// Loads one file from disk.
     public func loadFile(at path: String) -> CategoryFile {
         switch readBounded(path) {
-        case .success(let bytes): return loadFile(path: path, contents: bytes)
+        case .success(let bytes): return load(path: path, contents: bytes)
         case .failure(let diagnostic):
             return CategoryFile(path: path, category: nil, sourceMap: SourceMap(file: path), diagnostics: [diagnostic])
         }
@@ -52,6 +43,10 @@ public struct CatalogLoader: Sendable {
 
     /// Loads one file from bytes already in memory; `path` is used in diagnostics.
     public func loadFile(path: String, contents: [UInt8]) -> CategoryFile {
+        load(path: path, contents: contents)
+    }
+
+    private func load<Bytes: Collection<UInt8>>(path: String, contents: Bytes) -> CategoryFile {
         func failed(_ diagnostic: Diagnostic) -> CategoryFile {
             CategoryFile(path: path, category: nil, sourceMap: SourceMap(file: path), diagnostics: [diagnostic])
         }
@@ -67,7 +62,7 @@ public struct CatalogLoader: Sendable {
         if let diagnostic = checkAliases(text, path: path) { return failed(diagnostic) }
         let root: Node?
         do {
-            _ = Self.nestingLimitConfigured
+            Self.configureNestingLimit()
             let parser = try Parser(yaml: text, resolver: .basic, constructor: .default, encoding: .utf8)
             root = try parser.singleRoot()
         } catch {
@@ -80,7 +75,8 @@ public struct CatalogLoader: Sendable {
         var decoder = CategoryDecoder(file: path)
         let category = decoder.decode(root)
         return CategoryFile(
-            path: path, category: category, sourceMap: decoder.reader.sourceMap, diagnostics: decoder.reader.diagnostics)
+            path: path, category: category, sourceMap: SourceMap(file: path, text: text),
+            diagnostics: decoder.reader.diagnostics, explicitContexts: decoder.explicitContexts)
     }
 
     /// libYAML's nesting limit is process-wide; it is set once, before the first parse, to
@@ -90,8 +86,10 @@ public struct CatalogLoader: Sendable {
         yaml_set_max_nest_level(Int32(LoaderLimits.nestingLimit))
     }()
 
+    static func configureNestingLimit() { _ = nestingLimitConfigured }
+
     /// Text as UTF-8, or a diagnostic at the first byte that is not.
-    static func decodeUTF8(_ bytes: [UInt8], path: String) -> Result<String, Diagnostic> {
+    static func decodeUTF8<Bytes: Collection<UInt8>>(_ bytes: Bytes, path: String) -> Result<String, Diagnostic> {
         if let text = String(validating: bytes, as: UTF8.self) { return .success(text) }
         var line = 1
         var column = 1

@@ -15,11 +15,13 @@ struct CategoryDecoder {
     static let payloadFieldKeys = ["type", "required", "maxLength"]
     static let contextKeys = ["default", "minimal"]
 
+    /// The contexts the file wrote out.
+    var explicitContexts: ExplicitContexts = []
+
     init(file: String) { reader = NodeReader(file: file) }
 
     mutating func decode(_ root: Node) -> NotificationCategory? {
-        reader.record("", root)
-        guard let entries = reader.mapping(root, at: "", named: "a category file", allowed: Self.topLevelKeys) else {
+        guard let entries = reader.mapping(root, named: "a category file", allowed: Self.topLevelKeys) else {
             return nil
         }
         var id: CategoryID?
@@ -39,11 +41,11 @@ struct CategoryDecoder {
                 category.options = decodeOptions(value)
             case "hiddenPreviewsBodyPlaceholder":
                 category.hiddenPreviewsBodyPlaceholder = reader.localized(
-                    value, at: "/hiddenPreviewsBodyPlaceholder", name: "hiddenPreviewsBodyPlaceholder")
+                    value, name: "hiddenPreviewsBodyPlaceholder")
             case "summaryFormat":
-                category.summaryFormat = reader.localized(value, at: "/summaryFormat", name: "summaryFormat")
+                category.summaryFormat = reader.localized(value, name: "summaryFormat")
             case "intents":
-                category.intents = reader.stringList(value, at: "/intents", name: "intents")?.map(\.0) ?? []
+                category.intents = reader.stringList(value, name: "intents")?.map(\.0) ?? []
             case "payload":
                 category.payload = decodePayload(value)
             case "actions":
@@ -80,10 +82,9 @@ struct CategoryDecoder {
     private mutating func decodeOptions(_ node: Node) -> CategoryOptions {
         let names = CategoryOptions.named.map(\.name)
         var options: CategoryOptions = []
-        for (name, element) in reader.stringList(node, at: "/options", name: "options") ?? [] {
+        for (name, element) in reader.stringList(node, name: "options") ?? [] {
             if let option = CategoryOptions(name: name) {
                 options.insert(option)
-                reader.record("/options/@" + name, element)
             } else {
                 let hint = Suggestion.didYouMean(name, in: names)
                 reader.error("unknown category option \"\(name)\"\(hint); options are \(names.joined(separator: ", "))", at: element)
@@ -93,13 +94,12 @@ struct CategoryDecoder {
     }
 
     private mutating func decodePayload(_ node: Node) -> PayloadSchema {
-        guard let entries = reader.mapping(node, at: "/payload", named: "payload", allowed: nil) else {
+        guard let entries = reader.mapping(node, named: "payload", allowed: nil) else {
             return PayloadSchema()
         }
         let types = PayloadType.allCases.map(\.rawValue)
         var fields: [PayloadField] = []
         for entry in entries {
-            let pointer = "/payload/" + SourceMap.escape(entry.key)
             let name = "the type of payload key \"\(entry.key)\""
             if case .scalar = entry.value {
                 if let type = reader.choice(entry.value, name: name, choices: types).flatMap(PayloadType.init) {
@@ -108,7 +108,7 @@ struct CategoryDecoder {
                 continue
             }
             guard let keys = reader.mapping(
-                entry.value, at: pointer, named: "payload key \"\(entry.key)\"", allowed: Self.payloadFieldKeys)
+                entry.value, named: "payload key \"\(entry.key)\"", allowed: Self.payloadFieldKeys)
             else { continue }
             var type: PayloadType?
             var required = false
@@ -143,16 +143,14 @@ struct CategoryDecoder {
             return []
         }
         var actions: [NotificationAction] = []
-        for (index, element) in sequence.enumerated() {
-            let pointer = "/actions/\(index)"
-            reader.record(pointer, element)
-            if let action = decodeAction(element, at: pointer) { actions.append(action) }
+        for element in sequence {
+            if let action = decodeAction(element) { actions.append(action) }
         }
         return actions
     }
 
-    private mutating func decodeAction(_ node: Node, at pointer: String) -> NotificationAction? {
-        guard let entries = reader.mapping(node, at: pointer, named: "an action", allowed: Self.actionKeys) else {
+    private mutating func decodeAction(_ node: Node) -> NotificationAction? {
+        guard let entries = reader.mapping(node, named: "an action", allowed: Self.actionKeys) else {
             return nil
         }
         var action = NotificationAction(id: "", title: .plain(""))
@@ -162,7 +160,7 @@ struct CategoryDecoder {
             let value = entry.value
             switch entry.key {
             case "id": id = reader.string(value, name: "id").map { ActionID($0) }
-            case "title": title = reader.localized(value, at: pointer + "/title", name: "title")
+            case "title": title = reader.localized(value, name: "title")
             case "activation":
                 let choices = NotificationAction.Activation.allCases.map(\.rawValue)
                 if let activation = reader.choice(value, name: "activation", choices: choices) {
@@ -171,8 +169,8 @@ struct CategoryDecoder {
             case "destructive": action.destructive = reader.bool(value, name: "destructive") ?? false
             case "authenticationRequired":
                 action.authenticationRequired = reader.bool(value, name: "authenticationRequired") ?? false
-            case "icon": action.icon = decodeIcon(value, at: pointer + "/icon")
-            default: action.input = decodeInput(value, at: pointer + "/input")
+            case "icon": action.icon = decodeIcon(value)
+            default: action.input = decodeInput(value)
             }
         }
         for required in ["id", "title"] where !entries.contains(where: { $0.key == required }) {
@@ -181,13 +179,14 @@ struct CategoryDecoder {
         guard let id else { return nil }
         action.id = id
         // An action whose title failed to decode is kept, so that contexts naming it do not
-        // report it as unknown; its title stays empty and the source map has no title for it.
-        action.title = title ?? .plain("")
+        // report it as unknown. Its title is an empty list of translations, which no file can
+        // produce (an empty map is itself an error), so title rules see nothing to check.
+        action.title = title ?? .localized([])
         return action
     }
 
-    private mutating func decodeIcon(_ node: Node, at pointer: String) -> ActionIcon? {
-        guard let entries = reader.mapping(node, at: pointer, named: "icon", allowed: Self.iconKeys) else { return nil }
+    private mutating func decodeIcon(_ node: Node) -> ActionIcon? {
+        guard let entries = reader.mapping(node, named: "icon", allowed: Self.iconKeys) else { return nil }
         guard entries.count == 1, let entry = entries.first else {
             reader.error("icon needs exactly one of system (an SF Symbol name) or template (an image name)", at: node)
             return nil
@@ -196,14 +195,14 @@ struct CategoryDecoder {
         return entry.key == "system" ? .system(name) : .template(name)
     }
 
-    private mutating func decodeInput(_ node: Node, at pointer: String) -> TextInput? {
-        guard let entries = reader.mapping(node, at: pointer, named: "input", allowed: Self.inputKeys) else { return nil }
+    private mutating func decodeInput(_ node: Node) -> TextInput? {
+        guard let entries = reader.mapping(node, named: "input", allowed: Self.inputKeys) else { return nil }
         var input = TextInput()
         for entry in entries {
             switch entry.key {
-            case "button": input.button = reader.localized(entry.value, at: pointer + "/button", name: "input button")
+            case "button": input.button = reader.localized(entry.value, name: "input button")
             case "placeholder":
-                input.placeholder = reader.localized(entry.value, at: pointer + "/placeholder", name: "input placeholder")
+                input.placeholder = reader.localized(entry.value, name: "input placeholder")
             default:
                 input.maxLength = reader.integer(entry.value, name: "maxLength", range: 1...Int(Int32.max))
                     ?? TextInput.defaultMaxLength
@@ -213,14 +212,20 @@ struct CategoryDecoder {
     }
 
     private mutating func decodeContexts(_ node: Node) -> (default: [ActionID]?, minimal: [ActionID]?)? {
-        guard let entries = reader.mapping(node, at: "/contexts", named: "contexts", allowed: Self.contextKeys) else {
+        guard let entries = reader.mapping(node, named: "contexts", allowed: Self.contextKeys) else {
             return nil
         }
         var result: (default: [ActionID]?, minimal: [ActionID]?) = (nil, nil)
         for entry in entries {
-            let ids = reader.stringList(entry.value, at: "/contexts/" + entry.key, name: "contexts.\(entry.key)")?
+            let ids = reader.stringList(entry.value, name: "contexts.\(entry.key)")?
                 .map { ActionID($0.0) }
-            if entry.key == "default" { result.default = ids ?? [] } else { result.minimal = ids ?? [] }
+            if entry.key == "default" {
+                result.default = ids ?? []
+                explicitContexts.insert(.default)
+            } else {
+                result.minimal = ids ?? []
+                explicitContexts.insert(.minimal)
+            }
         }
         return result
     }

@@ -18,6 +18,17 @@ enum ScalarValue: Equatable {
             self = .string(text)
             return
         }
+        // Only plain scalars starting like a null, a boolean or a number can be one; most are
+        // words, which this settles with one byte instead of sixteen comparisons.
+        switch text.utf8.first ?? UInt8(ascii: "~") {
+        case UInt8(ascii: "~"), UInt8(ascii: "n"), UInt8(ascii: "N"), UInt8(ascii: "t"), UInt8(ascii: "T"),
+            UInt8(ascii: "f"), UInt8(ascii: "F"), UInt8(ascii: "."), UInt8(ascii: "+"), UInt8(ascii: "-"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"):
+            break
+        default:
+            self = .string(text)
+            return
+        }
         switch text {
         case "", "~", "null", "Null", "NULL": self = .null
         case "true", "True", "TRUE": self = .bool(true)

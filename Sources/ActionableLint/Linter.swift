@@ -16,35 +16,88 @@ public struct Linter: Sendable {
         self.configuration = configuration
     }
 
-    /// Lints `files` (as returned by ``CatalogLoader``).
-    public func lint(_ files: [CategoryFile]) -> LintResult {
-        var diagnostics: [Diagnostic] = []
-        for file in files {
-            for diagnostic in file.diagnostics {
-                guard let severity = configuration.severity(of: diagnostic.rule) else { continue }
-                var adjusted = diagnostic
-                adjusted.severity = severity
-                diagnostics.append(adjusted)
+    /// Loads and lints every category file under `paths`: each file is linted on the core that
+    /// loaded it, while it is still in cache; catalog rules then run once over the whole catalog.
+    /// Returns the loaded files too, for callers that go on to use the catalog.
+    public func lint(paths: [String], loader: CatalogLoader = CatalogLoader()) throws(LoaderError)
+        -> (files: [CategoryFile], result: LintResult)
+    {
+        let paths = try loader.categoryFiles(in: paths)
+        let rules = activeRules()
+        let perFile = ParallelChunks.flatMap(count: paths.count) { range in
+            paths[range].map { path in
+                let file = loader.loadFile(at: path)
+                return (file, Self.fileDiagnostics(file, rules.perFile, configuration))
             }
         }
-        let decoded = files.compactMap { file in file.category.map { (file: file, category: $0) } }
+        let files = perFile.map(\.0)
+        let diagnostics = perFile.flatMap(\.1) + Self.catalogDiagnostics(files, rules.catalog)
+        return (files, LintResult(diagnostics: diagnostics.sorted(), files: files.map(\.path)))
+    }
+
+    /// Lints `files` (as returned by ``CatalogLoader``). Per-file rules run on all cores;
+    /// catalog rules then run once over the whole catalog, in time linear in its size.
+    public func lint(_ files: [CategoryFile]) -> LintResult {
+        let rules = activeRules()
+        let configuration = self.configuration
+        var diagnostics = ParallelChunks.flatMap(count: files.count) { range in
+            files[range].flatMap { Self.fileDiagnostics($0, rules.perFile, configuration) }
+        }
+        diagnostics += Self.catalogDiagnostics(files, rules.catalog)
+        return LintResult(diagnostics: diagnostics.sorted(), files: files.map(\.path))
+    }
+
+    private typealias FileRules = [(id: String, severity: Severity, rule: any FileRule)]
+    private typealias CatalogRules = [(id: String, severity: Severity, rule: any CatalogRule)]
+
+    private func activeRules() -> (perFile: FileRules, catalog: CatalogRules) {
+        var perFile: FileRules = []
+        var catalog: CatalogRules = []
         for ruleType in BuiltInRules.all {
             let id = ruleType.description.identifier
             guard let severity = configuration.severity(of: id) else { continue }
-            let violations: [Violation]
             switch ruleType.init() {
-            case let rule as any FileRule:
-                violations = decoded.flatMap { rule.validate($0.category, in: $0.file) }
-            case let rule as any CatalogRule:
-                violations = rule.validate(decoded)
-            default:
-                continue  // loader rules: reported above
-            }
-            diagnostics += violations.map {
-                Diagnostic(location: $0.location, severity: severity, rule: id, message: $0.message)
+            case let rule as any FileRule: perFile.append((id, severity, rule))
+            case let rule as any CatalogRule: catalog.append((id, severity, rule))
+            default: continue  // loader rules: their diagnostics come with the files
             }
         }
-        return LintResult(diagnostics: diagnostics.sorted(), files: files.map(\.path))
+        return (perFile, catalog)
+    }
+
+    /// The file's load diagnostics (with configured severities) and its per-file rule violations.
+    private static func fileDiagnostics(
+        _ file: CategoryFile, _ rules: FileRules, _ configuration: LintConfiguration
+    ) -> [Diagnostic] {
+        var found: [Diagnostic] = []
+        for diagnostic in file.diagnostics {
+            guard let severity = configuration.severity(of: diagnostic.rule) else { continue }
+            var adjusted = diagnostic
+            adjusted.severity = severity
+            found.append(adjusted)
+        }
+        guard let category = file.category else { return found }
+        for (id, severity, rule) in rules {
+            for violation in rule.validate(category, in: file) {
+                found.append(Diagnostic(location: violation.location, severity: severity, rule: id,
+                    message: violation.message))
+            }
+        }
+        return found
+    }
+
+    /// Catalog rules are independent of each other: they run side by side.
+    private static func catalogDiagnostics(_ files: [CategoryFile], _ rules: CatalogRules) -> [Diagnostic] {
+        guard !rules.isEmpty else { return [] }
+        let decoded = files.compactMap { file in file.category.map { (file: file, category: $0) } }
+        return ParallelChunks.flatMap(count: rules.count, chunkSize: 1) { range in
+            range.flatMap { index in
+                let (id, severity, rule) = rules[index]
+                return rule.validate(decoded).map {
+                    Diagnostic(location: $0.location, severity: severity, rule: id, message: $0.message)
+                }
+            }
+        }
     }
 }
 

@@ -36,14 +36,13 @@ struct LintCommand: ParsableCommand {
             printError("error: \(error)")
             throw ExitCode(2)
         }
-        let files: [CategoryFile]
+        let result: LintResult
         do {
-            files = try CatalogLoader().load(paths: paths)
+            result = try Linter(configuration: configuration).lint(paths: paths).result
         } catch {
             printError("error: \(error)")
             throw ExitCode(2)
         }
-        let result = Linter(configuration: configuration).lint(files)
         FileHandle.standardOutput.write(Data(format.report(result).utf8))
         if format == .xcode {
             printError("Found \(result.errorCount) error(s) and \(result.warningCount) warning(s) in \(result.fileCount) file(s).")
@@ -65,3 +64,4 @@ struct LintCommand: ParsableCommand {
         return LintConfiguration()
     }
 }
+

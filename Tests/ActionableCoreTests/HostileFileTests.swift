@@ -175,3 +175,16 @@ struct SplitMix64 {
         return z ^ (z >> 31)
     }
 }
+
+struct ManyDiagnosticsTests {
+    @Test func aFileWithThousandsOfViolationsResolvesPositionsFromOneTable() throws {
+        // 3,000 actions, all "a": every later one is a duplicate_action the linter will locate.
+        let actions = String(repeating: "  - { id: a, title: A }\n", count: 3_000)
+        let file = CatalogLoader().loadFile(path: "many.yaml", contents: Array(("category: many\nactions:\n" + actions).utf8))
+        let map = file.sourceMap
+        #expect(map.location(of: "/actions/2999/id") == SourceLocation(file: "many.yaml", line: 3_002, column: 11))
+        #expect(map.location(of: "/actions/0") == SourceLocation(file: "many.yaml", line: 3, column: 5))
+        #expect(map.contains("/actions/1500/title"))
+        #expect(!map.contains("/actions/3000"))
+    }
+}

@@ -22,22 +22,30 @@ public struct ActionIDReusedRule: CatalogRule {
     )
 
     public func validate(_ files: [(file: CategoryFile, category: NotificationCategory)]) -> [Violation] {
-        var uses: [ActionID: [(category: CategoryID, location: SourceLocation)]] = [:]
-        for (file, category) in files {
+        // Where each id is used: (file, action) indices; locations are only looked up for
+        // violations, which are rare.
+        var firstUse: [ActionID: (file: Int, action: Int)] = [:]
+        var reused: [ActionID: [(file: Int, action: Int)]] = [:]
+        for (fileIndex, entry) in files.enumerated() {
             var seen = Set<ActionID>()  // a duplicate within one category is duplicate_action's
-            for (index, action) in category.actions.enumerated() where seen.insert(action.id).inserted {
-                uses[action.id, default: []].append((category.id, file.sourceMap.location(of: "/actions/\(index)/id")))
+            for (actionIndex, action) in entry.category.actions.enumerated() where seen.insert(action.id).inserted {
+                if let first = firstUse[action.id] {
+                    reused[action.id, default: [first]].append((fileIndex, actionIndex))
+                } else {
+                    firstUse[action.id] = (fileIndex, actionIndex)
+                }
             }
         }
         var violations: [Violation] = []
-        for (id, places) in uses {
-            let categories = Set(places.map(\.category))
+        for (id, uses) in reused {
+            let categories = Set(uses.map { files[$0.file].category.id })
             guard categories.count > 1 else { continue }
-            for place in places {
-                let others = categories.subtracting([place.category]).map(\.rawValue).sorted()
-                violations.append(Violation(place.location,
+            for use in uses {
+                let category = files[use.file].category.id
+                let others = categories.subtracting([category]).map(\.rawValue).sorted()
+                violations.append(Violation(files[use.file].file.sourceMap.location(of: "/actions/\(use.action)/id"),
                     "action id \"\(id)\" is also used in \(others.map { "\"\($0)\"" }.joined(separator: ", ")); "
-                        + "Apple asks for app-wide unique action ids, e.g. \"\(place.category).\(id)\""))
+                        + "Apple asks for app-wide unique action ids, e.g. \"\(category).\(id)\""))
             }
         }
         return violations

@@ -27,17 +27,16 @@ public struct ContextUnknownActionRule: FileRule {
     )
 
     public func validate(_ category: NotificationCategory, in file: CategoryFile) -> [Violation] {
-        guard file.sourceMap.contains("/contexts") else { return [] }
-        let declared = Set(category.actions.map(\.id))
-        let names = category.actions.map(\.id.rawValue)
-        var violations: [Violation] = []
-        for (context, ids) in [("default", category.contexts.default), ("minimal", category.contexts.minimal)] {
+                var violations: [Violation] = []
+        for (context, ids, flag) in [
+            ("default", category.contexts.default, ExplicitContexts.default), ("minimal", category.contexts.minimal, .minimal),
+        ] {
             let pointer = "/contexts/\(context)"
-            guard file.sourceMap.contains(pointer) else { continue }
-            for (index, id) in ids.enumerated() where !declared.contains(id) {
+            guard file.explicitContexts.contains(flag) else { continue }
+            for (index, id) in ids.enumerated() where !category.actions.contains(where: { $0.id == id }) {
                 violations.append(Violation(file.sourceMap.location(of: "\(pointer)/\(index)"),
                     "action \"\(id)\" is not declared in category \"\(category.id)\""
-                        + Suggestion.didYouMean(id.rawValue, in: names)))
+                        + Suggestion.didYouMean(id.rawValue, in: category.actions.map(\.id.rawValue))))
             }
         }
         return violations

@@ -16,16 +16,22 @@ public struct DuplicateCategoryRule: CatalogRule {
     )
 
     public func validate(_ files: [(file: CategoryFile, category: NotificationCategory)]) -> [Violation] {
-        var byID: [CategoryID: [CategoryFile]] = [:]
-        for entry in files { byID[entry.category.id, default: []].append(entry.file) }
+        var firstFile: [CategoryID: Int] = [:]
+        var duplicates: [CategoryID: [Int]] = [:]
+        for (index, entry) in files.enumerated() {
+            if let first = firstFile[entry.category.id] {
+                duplicates[entry.category.id, default: [first]].append(index)
+            } else {
+                firstFile[entry.category.id] = index
+            }
+        }
         var violations: [Violation] = []
-        for (id, declaring) in byID where declaring.count > 1 {
-            for file in declaring {
-                let others = declaring.filter { $0.path != file.path }
-                    .map { $0.sourceMap.location(of: "/category").description }
-                violations.append(Violation(file.sourceMap.location(of: "/category"),
-                    "category \"\(id)\" is also declared at \(others.sorted().joined(separator: ", ")); "
-                        + "category ids must be unique"))
+        for (id, declaring) in duplicates {
+            let locations = declaring.map { files[$0].file.sourceMap.location(of: "/category") }
+            for location in locations {
+                let others = locations.filter { $0.file != location.file }.map(\.description).sorted()
+                violations.append(Violation(location,
+                    "category \"\(id)\" is also declared at \(others.joined(separator: ", ")); category ids must be unique"))
             }
         }
         return violations

@@ -19,9 +19,11 @@ public struct DuplicateContextEntryRule: FileRule {
 
     public func validate(_ category: NotificationCategory, in file: CategoryFile) -> [Violation] {
         var violations: [Violation] = []
-        for (context, ids) in [("default", category.contexts.default), ("minimal", category.contexts.minimal)] {
+        for (context, ids, flag) in [
+            ("default", category.contexts.default, ExplicitContexts.default), ("minimal", category.contexts.minimal, .minimal),
+        ] {
             let pointer = "/contexts/\(context)"
-            guard file.sourceMap.contains(pointer) else { continue }
+            guard file.explicitContexts.contains(flag) else { continue }
             var seen = Set<ActionID>()
             for (index, id) in ids.enumerated() where !seen.insert(id).inserted {
                 violations.append(Violation(file.sourceMap.location(of: "\(pointer)/\(index)"),

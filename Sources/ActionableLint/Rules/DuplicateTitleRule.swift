@@ -18,25 +18,26 @@ public struct DuplicateTitleRule: FileRule {
     )
 
     public func validate(_ category: NotificationCategory, in file: CategoryFile) -> [Violation] {
-        var seen: [String: ActionID] = [:]
+        // At most 10 actions: comparing pairs costs less than hashing every title.
         var violations: [Violation] = []
-        for (index, action) in category.actions.enumerated() {
-            let pointer = "/actions/\(index)/title"
-            guard file.sourceMap.contains(pointer) else { continue }
-            for (locale, value) in action.title.values {
-                let key = (locale ?? "") + "\u{0}" + value.lowercased()
-                guard !value.allSatisfy(\.isWhitespace) else { continue }  // empty_title's to report
-                if let first = seen[key], first != action.id {
-                    let place = locale.map { pointer + "/" + SourceMap.escape($0) } ?? pointer
-                    let inLocale = locale.map { " in \($0)" } ?? ""
-                    violations.append(Violation(file.sourceMap.location(of: place),
-                        "action \"\(action.id)\" has the same title\(inLocale) as \"\(first)\" (\"\(value)\"); "
-                            + "give each button distinct text"))
-                } else if seen[key] == nil {
-                    seen[key] = action.id
-                }
+        let actions = category.actions
+        for later in actions.indices {
+            for (locale, value) in actions[later].title.values where !value.allSatisfy(\.isWhitespace) {
+                guard let earlier = actions[..<later].firstIndex(where: { action in
+                    action.id != actions[later].id && action.title.values.contains { $0.locale == locale && Self.same($0.value, value) }
+                }) else { continue }
+                let pointer = "/actions/\(later)/title" + (locale.map { "/" + SourceMap.escape($0) } ?? "")
+                let inLocale = locale.map { " in \($0)" } ?? ""
+                violations.append(Violation(file.sourceMap.location(of: pointer),
+                    "action \"\(actions[later].id)\" has the same title\(inLocale) as \"\(actions[earlier].id)\" (\"\(value)\"); "
+                        + "give each button distinct text"))
             }
         }
         return violations
+    }
+
+    /// Equal ignoring case; lengths are compared first so that most pairs cost no allocation.
+    private static func same(_ a: String, _ b: String) -> Bool {
+        a.utf8.count == b.utf8.count && (a == b || a.lowercased() == b.lowercased())
     }
 }

@@ -27,7 +27,7 @@ public struct MinimalNotPrefixRule: FileRule {
     )
 
     public func validate(_ category: NotificationCategory, in file: CategoryFile) -> [Violation] {
-        guard file.sourceMap.contains("/contexts/minimal") else { return [] }
+        guard file.explicitContexts.contains(.minimal) else { return [] }
         let minimal = category.contexts.minimal
         let declared = Set(category.actions.map(\.id))
         // Unknown entries are context_unknown_action's to report.

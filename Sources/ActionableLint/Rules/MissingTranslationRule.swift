@@ -23,21 +23,39 @@ public struct MissingTranslationRule: CatalogRule {
     )
 
     public func validate(_ files: [(file: CategoryFile, category: NotificationCategory)]) -> [Violation] {
+        // First pass: the catalog's locales. Most strings list the same locales in the same
+        // order, so a string with the previous string's locales is skipped without hashing.
         var allLocales = Set<String>()
+        var previous: [String] = []
         for (_, category) in files {
-            for entry in category.readableStrings { allLocales.formUnion(entry.text.locales) }
+            category.forEachReadableString { _, text in
+                guard case .localized(let entries) = text, !Self.sameLocales(entries, previous) else { return }
+                previous = entries.map(\.locale)
+                allLocales.formUnion(previous)
+            }
         }
         guard allLocales.count > 1 else { return [] }
         var violations: [Violation] = []
+        var complete: [String] = []
         for (file, category) in files {
-            for entry in category.readableStrings where !entry.text.locales.isEmpty {
-                let missing = allLocales.subtracting(entry.text.locales).sorted()
-                guard !missing.isEmpty else { continue }
-                violations.append(Violation(file.sourceMap.location(of: entry.pointer),
-                    "\(entry.name) has no \(missing.joined(separator: ", ")) translation, though the catalog uses "
+            category.forEachReadableString { ordinal, text in
+                guard case .localized(let entries) = text, !Self.sameLocales(entries, complete) else { return }
+                let locales = Set(entries.map(\.locale))
+                guard locales.count < allLocales.count else {
+                    complete = entries.map(\.locale)
+                    return
+                }
+                let missing = allLocales.subtracting(locales).sorted()
+                let (pointer, name) = category.describeReadableString(ordinal)
+                violations.append(Violation(file.sourceMap.location(of: pointer),
+                    "\(name) has no \(missing.joined(separator: ", ")) translation, though the catalog uses "
                         + (missing.count == 1 ? "that locale" : "those locales") + " elsewhere"))
             }
         }
         return violations
+    }
+
+    private static func sameLocales(_ entries: [LocalizedString.Localization], _ locales: [String]) -> Bool {
+        entries.count == locales.count && zip(entries, locales).allSatisfy { $0.locale == $1 }
     }
 }

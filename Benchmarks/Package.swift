@@ -1,0 +1,31 @@
+// swift-tools-version: 6.1
+// Benchmarks live in their own package so that the main package (and CI) never builds
+// package-benchmark. Run from this directory: `swift package benchmark` (see BENCHMARKS.md).
+import PackageDescription
+
+let package = Package(
+    name: "ActionableBenchmarks",
+    platforms: [.macOS(.v15)],
+    dependencies: [
+        .package(path: ".."),
+        .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+    ],
+    targets: [
+        .target(name: "CategoryGenerator"),
+        .executableTarget(name: "generate-categories", dependencies: ["CategoryGenerator"]),
+        .executableTarget(
+            name: "LintBenchmarks",
+            dependencies: [
+                "CategoryGenerator",
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "ActionableCore", package: "main"),
+                .product(name: "ActionableLint", package: "main"),
+                .product(name: "Yams", package: "Yams"),
+            ],
+            path: "Benchmarks/LintBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)
