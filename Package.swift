@@ -7,34 +7,77 @@ let package = Package(
     products: [
         .library(name: "ActionableCore", targets: ["ActionableCore"]),
         .library(name: "ActionableLint", targets: ["ActionableLint"]),
+        .library(name: "ActionableRouter", targets: ["ActionableRouter"]),
+        .library(name: "ActionableTokens", targets: ["ActionableTokens"]),
+        .library(name: "ActionablePayload", targets: ["ActionablePayload"]),
+        .library(name: "ActionableTesting", targets: ["ActionableTesting"]),
         .executable(name: "actionable", targets: ["actionable"]),
+        .executable(name: "invite-example", targets: ["InviteExample"]),
     ],
     dependencies: [
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/vapor/jwt-kit", from: "5.8.0"),
     ],
     targets: [
         .target(
             name: "ActionableCore",
             dependencies: [.product(name: "Yams", package: "Yams")]
         ),
+        .target(name: "ActionableLint", dependencies: ["ActionableCore"]),
         .target(
-            name: "ActionableLint",
-            dependencies: ["ActionableCore"]
+            name: "ActionableRouter",
+            dependencies: ["ActionableCore", .product(name: "Logging", package: "swift-log")]
+        ),
+        .target(
+            name: "ActionableTokens",
+            dependencies: ["ActionableCore", .product(name: "JWTKit", package: "jwt-kit")]
+        ),
+        .target(name: "ActionablePayload", dependencies: ["ActionableCore"]),
+        .target(
+            name: "ActionableTesting",
+            dependencies: ["ActionableCore", "ActionableRouter", .product(name: "Logging", package: "swift-log")]
         ),
         .executableTarget(
             name: "actionable",
             dependencies: [
-                "ActionableCore",
-                "ActionableLint",
+                "ActionableCore", "ActionableLint", "ActionablePayload", "ActionableTokens",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
+        ),
+        .target(
+            name: "InviteFlowExample",
+            dependencies: [
+                "ActionableCore", "ActionableLint", "ActionableRouter", "ActionableTokens", "ActionablePayload",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Examples/InviteFlow/InviteFlowExample"
+        ),
+        .executableTarget(
+            name: "InviteExample",
+            dependencies: ["InviteFlowExample", "ActionableCore", "ActionableTokens"],
+            path: "Examples/InviteFlow/InviteExample"
         ),
         .testTarget(name: "ActionableCoreTests", dependencies: ["ActionableCore"]),
         .testTarget(
             name: "ActionableLintTests",
             dependencies: ["ActionableLint", "ActionableCore", "actionable"],
             resources: [.copy("Fixtures")]
+        ),
+        .testTarget(
+            name: "ActionableRouterTests",
+            dependencies: ["ActionableRouter", "ActionableTesting", "ActionableCore"]
+        ),
+        .testTarget(name: "ActionableTokensTests", dependencies: ["ActionableTokens", "ActionableCore"]),
+        .testTarget(
+            name: "ActionablePayloadTests",
+            dependencies: ["ActionablePayload", "ActionableCore", "ActionableTesting", "actionable"]
+        ),
+        .testTarget(
+            name: "InviteFlowTests",
+            dependencies: ["InviteFlowExample", "ActionableTesting", "ActionableCore", "ActionableRouter", "ActionableTokens",
+                "ActionablePayload"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -20,26 +20,7 @@ struct CatalogCommand: ParsableCommand {
     var format: Format = .json
 
     func run() throws {
-        let files: [CategoryFile]
-        do {
-            files = try CatalogLoader().load(paths: [path])
-        } catch {
-            printError("error: \(error)")
-            throw ExitCode(2)
-        }
-        let result = Linter().lint(files)
-        guard result.errorCount == 0 else {
-            printError(XcodeReporterText.errors(in: result))
-            printError("error: the catalog has \(result.errorCount) error(s); run `actionable lint \(path)` and fix them")
-            throw ExitCode(1)
-        }
-        let catalog = Catalog(files.compactMap(\.category))
+        let catalog = try loadCheckedCatalog(path)
         print(catalog.jsonValue.prettySerialized())
-    }
-}
-
-enum XcodeReporterText {
-    static func errors(in result: LintResult) -> String {
-        result.diagnostics.filter { $0.severity == .error }.map(\.description).joined(separator: "\n")
     }
 }

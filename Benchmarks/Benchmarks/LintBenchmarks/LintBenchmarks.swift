@@ -23,8 +23,7 @@ let benchmarks: @Sendable () -> Void = {
 
         Benchmark("actionable lint, \(size) files", configuration: configuration) { benchmark in
             for _ in benchmark.scaledIterations {
-                let files = try CatalogLoader().load(paths: [directory])
-                blackHole(Linter().lint(files))
+                blackHole(try Linter().lint(paths: [directory]))
             }
         }
 

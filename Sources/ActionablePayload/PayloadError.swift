@@ -1,0 +1,39 @@
+import ActionableCore
+
+/// Why a payload cannot be built: APNs would refuse it, or it does not fit its category.
+public struct PayloadError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The kind of failure. New kinds may be added; switch with a default.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        private enum Base: String, Hashable, Sendable {
+            case unknownCategory, payloadMismatch, tooLarge, invalidAPS, customPayloadNotAnObject
+        }
+
+        private let base: Base
+        private init(_ base: Base) { self.base = base }
+
+        /// The category is not in the catalog.
+        public static let unknownCategory = Code(.unknownCategory)
+        /// The custom keys do not match the category's payload schema.
+        public static let payloadMismatch = Code(.payloadMismatch)
+        /// The encoded payload is over the push type's limit.
+        public static let tooLarge = Code(.tooLarge)
+        /// An `aps` value APNs would refuse (a negative badge, a relevance score outside 0…1, …).
+        public static let invalidAPS = Code(.invalidAPS)
+        /// The custom payload did not encode as a JSON object.
+        public static let customPayloadNotAnObject = Code(.customPayloadNotAnObject)
+
+        public var description: String { base.rawValue }
+    }
+
+    /// The kind of failure.
+    public let code: Code
+    /// Every problem, each naming its key and the fix.
+    public let messages: [String]
+
+    public var description: String { messages.joined(separator: "\n") }
+
+    init(_ code: Code, _ messages: [String]) {
+        self.code = code
+        self.messages = messages
+    }
+}

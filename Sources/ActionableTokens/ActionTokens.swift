@@ -1,0 +1,116 @@
+import ActionableCore
+import Foundation
+import JWTKit
+
+/// Mints and verifies action tokens (SPEC §4): compact JWS, HS256, with a `kid` header.
+///
+/// Several keys verify at once, so keys can be rotated; the first signs. Verification allows
+/// 30 seconds of clock skew, and compares MACs in constant time (jwt-kit accumulates the
+/// difference over every byte).
+///
+/// ```swift
+/// let tokens = try await ActionTokens(keys: [ActionTokenKey(parsing: "k1=…32+ bytes…")])
+/// let token = try await tokens.mint(user: "alice", notificationID: "n-1", category: "invite")
+/// let verified = try await tokens.verify(token)
+/// try verified.authorize(category: "invite", action: "accept")
+/// ```
+public struct ActionTokens: Sendable {
+    /// Clock skew allowed on `exp` and `iat`.
+    public static let leeway: TimeInterval = 30
+    /// The longest token read; anything longer is malformed without being parsed.
+    public static let maximumTokenLength = 4096
+
+    private let collection: JWTKeyCollection
+    private let keyIDs: Set<String>
+    /// The id of the key that signs.
+    public let signingKeyID: String
+
+    /// Uses `keys`; the first signs, all verify.
+    public init(keys: [ActionTokenKey]) async throws(ActionTokenKeyError) {
+        guard let first = keys.first else { throw ActionTokenKeyError("at least one token key is needed") }
+        guard Set(keys.map(\.id)).count == keys.count else {
+            throw ActionTokenKeyError("token key ids must be unique")
+        }
+        let collection = JWTKeyCollection()
+        for key in keys {
+            await collection.add(hmac: HMACKey(from: key.secret), digestAlgorithm: .sha256, kid: JWKIdentifier(string: key.id))
+        }
+        self.collection = collection
+        self.keyIDs = Set(keys.map(\.id))
+        self.signingKeyID = first.id
+    }
+
+    /// A token for `user` answering notification `notificationID` of `category`, valid for
+    /// `lifetime`, allowing only `actions` when given.
+    public func mint(
+        user: String, notificationID: String, category: CategoryID, actions: [ActionID]? = nil,
+        lifetime: TimeInterval = 7 * 24 * 3600, now: Date = Date()
+    ) async throws -> String {
+        // NumericDate in whole seconds, as most JWT consumers expect.
+        let now = Date(timeIntervalSince1970: now.timeIntervalSince1970.rounded(.down))
+        let claims = ActionTokenClaims(
+            jti: IDClaim(value: notificationID), sub: SubjectClaim(value: user), cat: category.rawValue,
+            act: actions?.map(\.rawValue), iat: IssuedAtClaim(value: now),
+            exp: ExpirationClaim(value: now.addingTimeInterval(lifetime)))
+        return try await collection.sign(claims, kid: JWKIdentifier(string: signingKeyID))
+    }
+
+    /// Verifies `token`'s header, signature and lifetime at `now`.
+    public func verify(_ token: String, now: Date = Date()) async throws(ActionTokenError) -> ActionToken {
+        guard !token.isEmpty else { throw ActionTokenError(.missing, "the action token is empty") }
+        guard token.utf8.count <= Self.maximumTokenLength else {
+            throw ActionTokenError(.malformed, "the action token is longer than \(Self.maximumTokenLength) bytes")
+        }
+        let header = try Self.header(of: token)
+        guard header.alg == "HS256" else {
+            throw ActionTokenError(.malformed, "the action token's algorithm must be HS256, found \(header.alg ?? "none")")
+        }
+        guard let kid = header.kid else { throw ActionTokenError(.malformed, "the action token has no kid header") }
+        guard keyIDs.contains(kid) else {
+            throw ActionTokenError(.unknownKey, "the action token's key id is not configured (rotated out?)")
+        }
+        let claims: ActionTokenClaims
+        do {
+            claims = try await collection.verify(token, as: ActionTokenClaims.self)
+        } catch let error as JWTError where error.errorType == .signatureVerificationFailed {
+            throw ActionTokenError(.badSignature, "the action token's signature does not verify")
+        } catch let error as JWTError where error.errorType == .unknownKID {
+            throw ActionTokenError(.unknownKey, "the action token's key id is not configured")
+        } catch {
+            throw ActionTokenError(.malformed, "the action token is not a valid JWT with the expected claims")
+        }
+        guard claims.exp.value.addingTimeInterval(Self.leeway) >= now else {
+            throw ActionTokenError(.expired, "the action token expired at \(claims.exp.value)")
+        }
+        guard claims.iat.value.addingTimeInterval(-Self.leeway) <= now else {
+            throw ActionTokenError(.notYetValid, "the action token is issued in the future (\(claims.iat.value))")
+        }
+        return ActionToken(
+            notificationID: claims.jti.value, user: claims.sub.value, category: CategoryID(claims.cat),
+            actions: claims.act?.map { ActionID($0) }, issuedAt: claims.iat.value, expiresAt: claims.exp.value)
+    }
+
+    private struct Header: Decodable {
+        var alg: String?
+        var kid: String?
+    }
+
+    /// The JOSE header, read before verification so that a missing `kid` or another algorithm
+    /// is refused instead of falling back to a default key.
+    private static func header(of token: String) throws(ActionTokenError) -> Header {
+        let parts = token.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 3, let data = Data(base64URL: parts[0]),
+            let header = try? JSONDecoder().decode(Header.self, from: data)
+        else { throw ActionTokenError(.malformed, "the action token is not a compact JWS (header.payload.signature)") }
+        return header
+    }
+}
+
+extension Data {
+    /// Decodes unpadded base64url (RFC 4648 §5).
+    init?(base64URL text: Substring) {
+        var base64 = String(text).replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        while base64.count % 4 != 0 { base64 += "=" }
+        self.init(base64Encoded: base64)
+    }
+}

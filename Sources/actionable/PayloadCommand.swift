@@ -1,0 +1,135 @@
+import ActionableCore
+import ActionablePayload
+import ActionableTokens
+import ArgumentParser
+import Foundation
+
+/// `actionable payload CATEGORY ...`: prints the APNs JSON with `aps.category` set (SPEC §7).
+struct PayloadCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "payload",
+        abstract: "Print an APNs payload for a category, checked against the catalog.",
+        discussion: """
+            Refuses (exit 1) an unknown category, a missing, unknown or mistyped payload key, and a \
+            payload over 4096 bytes (5120 with --voip). --set values are typed by the category's \
+            payload schema: --set seats=3 is the integer 3 when seats is an integer. With --user, an \
+            action token is added; without --token-key it is signed with the development key under \
+            .actionable/ (the one `actionable serve` uses by default).
+            """
+    )
+
+    @Argument(help: "The category id (aps.category).") var category: String
+    @Option(help: "The directory of category files.") var categories = "Categories"
+    @Option(help: "Alert title.") var title: String?
+    @Option(help: "Alert subtitle.") var subtitle: String?
+    @Option(help: "Alert body.") var body: String?
+    @Option(help: "Badge number.") var badge: Int?
+    @Option(help: "Sound name (e.g. default).") var sound: String?
+    @Option(name: .customLong("thread-id"), help: "Thread id for grouping.") var threadID: String?
+    @Option(name: .customLong("set"), help: "A custom payload value, KEY=VALUE (repeatable).") var values: [String] = []
+    @Option(help: "Bind the notification to this user with an action token.") var user: String?
+    @Option(name: .customLong("token-key"), help: "ID=SECRET signing the action token (repeatable: the first signs).")
+    var tokenKeys: [String] = []
+    @Option(help: "Action token lifetime: 90s, 30m, 12h or 7d.") var expires = "7d"
+    @Option(name: .customLong("notification-id"), help: "The notification id in the token (default: a new UUID).")
+    var notificationID: String?
+    @Flag(name: .customLong("content-available"), help: "Set content-available: 1.") var contentAvailable = false
+    @Flag(name: .customLong("mutable-content"), help: "Set mutable-content: 1.") var mutableContent = false
+    @Flag(help: "A VoIP push (5120-byte limit).") var voip = false
+    @Flag(help: "Indent the JSON (what is sent is compact).") var pretty = false
+
+    func validate() throws {
+        if !tokenKeys.isEmpty && user == nil { throw ValidationError("--token-key needs --user: a token binds a user") }
+        if user != nil, Self.lifetime(expires) == nil {
+            throw ValidationError("--expires takes a number and a unit: 90s, 30m, 12h or 7d")
+        }
+    }
+
+    func run() async throws {
+        let catalog = try loadCheckedCatalog(categories)
+        let categoryID = CategoryID(category)
+        guard let declared = catalog[categoryID] else {
+            let hint = catalog.suggestion(for: categoryID).map { " (did you mean \"\($0)\"?)" } ?? ""
+            throw refuse("category \"\(category)\" is not in the catalog at \(categories)\(hint)")
+        }
+        let fields = try values.map { try Self.typedValue($0, schema: declared.payload) }
+        var token: String?
+        if let user {
+            let keys = try await signingKeys()
+            let tokens = try await ActionTokens(keys: keys)
+            token = try await tokens.mint(user: user, notificationID: notificationID ?? UUID().uuidString,
+                category: categoryID, lifetime: Self.lifetime(expires) ?? 7 * 86400)
+        }
+        let aps = APS(
+            alert: alert, badge: badge, sound: sound.map(APS.Sound.named), threadID: threadID,
+            contentAvailable: contentAvailable, mutableContent: mutableContent)
+        do {
+            let payload = try PayloadBuilder(catalog: catalog).build(
+                category: categoryID, aps: aps, fields: fields, actionToken: token, pushType: voip ? .voip : .alert)
+            if pretty, let object = try? JSONDecoder().decode(JSONValue.self, from: Data(payload.bytes)) {
+                print(object.prettySerialized())
+            } else {
+                print(payload.json)
+            }
+        } catch {
+            throw refuse(error.description)
+        }
+    }
+
+    private var alert: APS.Alert? {
+        guard title != nil || subtitle != nil else { return body.map(APS.Alert.body) }
+        return .fields(APS.AlertFields(title: title, subtitle: subtitle, body: body))
+    }
+
+    private func signingKeys() async throws -> [ActionTokenKey] {
+        guard tokenKeys.isEmpty else {
+            do {
+                return try tokenKeys.map { try ActionTokenKey(parsing: $0) }
+            } catch {
+                throw refuse("\(error)")
+            }
+        }
+        let (key, created) = try DevelopmentKey.loadOrCreate()
+        printError("warning: signing the action token with the development key in \(DevelopmentKey.path)"
+            + (created ? " (created now)" : "") + "; pass --token-key ID=SECRET in production")
+        return [key]
+    }
+
+    /// `KEY=VALUE`, typed by the schema.
+    static func typedValue(_ text: String, schema: PayloadSchema) throws -> (String, JSONValue) {
+        guard let equals = text.firstIndex(of: "=") else { throw refuse("--set takes KEY=VALUE, found \"\(text)\"") }
+        let key = String(text[..<equals])
+        let raw = String(text[text.index(after: equals)...])
+        guard let field = schema[key] else {
+            let hint = Suggestion.didYouMean(key, in: schema.fields.map(\.key))
+            let known = schema.fields.isEmpty ? "it declares none" : "declared: " + schema.fields.map(\.key).joined(separator: ", ")
+            throw refuse("payload key \"\(key)\" is not declared by the category\(hint); \(known)")
+        }
+        let value: JSONValue?
+        switch field.type {
+        case .string: value = .string(raw)
+        case .integer: value = Int(raw).map(JSONValue.int)
+        case .number: value = Int(raw).map(JSONValue.int) ?? Double(raw).map(JSONValue.double)
+        case .boolean: value = raw == "true" ? .bool(true) : raw == "false" ? .bool(false) : nil
+        case .object, .array:
+            let parsed = try? JSONDecoder().decode(JSONValue.self, from: Data(raw.utf8))
+            value = parsed.flatMap { field.type.accepts($0) ? $0 : nil }
+        }
+        guard let value else {
+            throw refuse("payload key \"\(key)\" is \(field.type.rawValue) in the category's schema; \"\(raw)\" is not")
+        }
+        return (key, value)
+    }
+
+    /// `90s`, `30m`, `12h`, `7d` in seconds.
+    static func lifetime(_ text: String) -> TimeInterval? {
+        guard let unit = text.last, let number = Double(text.dropLast()), number > 0 else { return nil }
+        switch unit {
+        case "s": return number
+        case "m": return number * 60
+        case "h": return number * 3600
+        case "d": return number * 86400
+        default: return nil
+        }
+    }
+}

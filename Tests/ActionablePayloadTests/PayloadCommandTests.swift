@@ -1,0 +1,98 @@
+import ActionableCore
+import ActionableTokens
+import Foundation
+import Testing
+
+/// `actionable payload` as SPEC §7 describes it, run as a process.
+struct PayloadCommandTests {
+    static let binary: URL = {
+        var directory = Bundle.main.bundleURL
+        for _ in 0..<3 {
+            let candidate = directory.appendingPathComponent("actionable")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+            directory = directory.deletingLastPathComponent()
+        }
+        return URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent(".build/debug/actionable")
+    }()
+
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    func run(_ arguments: [String], in directory: URL = repository) throws -> (status: Int32, out: String, err: String) {
+        let process = Process()
+        process.executableURL = Self.binary
+        process.arguments = arguments
+        process.currentDirectoryURL = directory
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self))
+    }
+
+    @Test func printsTheJSONWithTheCategoryAndTypedValues() throws {
+        let run = try run(["payload", "invite", "--title", "Dinner?", "--body", "Sam invited you", "--badge", "1",
+            "--sound", "default", "--thread-id", "t1", "--set", "inviteId=42", "--set", "seats=3", "--content-available"])
+        #expect(run.status == 0, "\(run.err)")
+        #expect(run.out == #"{"aps":{"alert":{"title":"Dinner?","body":"Sam invited you"},"badge":1,"sound":"default","thread-id":"t1","category":"invite","content-available":1},"inviteId":"42","seats":3}"# + "\n")
+    }
+
+    @Test func aTokenIsMintedForTheUserWithTheGivenKey() async throws {
+        let key = "k1=0123456789abcdef0123456789abcdef"
+        let run = try run(["payload", "invite", "--body", "b", "--set", "inviteId=42", "--user", "alice",
+            "--token-key", key, "--expires", "1h", "--notification-id", "n-9"])
+        #expect(run.status == 0, "\(run.err)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(run.out.utf8)) as? [String: Any])
+        let token = try #require(object["actionToken"] as? String)
+        let verified = try await ActionTokens(keys: [ActionTokenKey(parsing: key)]).verify(token)
+        #expect(verified.user == "alice")
+        #expect(verified.notificationID == "n-9")
+        #expect(verified.category == "invite")
+        #expect(abs(verified.expiresAt.timeIntervalSince(verified.issuedAt) - 3600) < 1)
+    }
+
+    @Test(arguments: [
+        (["payload", "invit", "--body", "b"], "category \"invit\" is not in the catalog at Categories (did you mean \"invite\"?)"),
+        (["payload", "invite", "--body", "b"], "payload key \"inviteId\" is required by the category's payload schema"),
+        (["payload", "invite", "--body", "b", "--set", "inviteId=1", "--set", "seats=three"], "payload key \"seats\" is integer in the category's schema; \"three\" is not"),
+        (["payload", "invite", "--body", "b", "--set", "inviteId=1", "--set", "seat=3"], "payload key \"seat\" is not declared by the category (did you mean \"seats\"?); declared: inviteId, eventName, seats"),
+        (["payload", "invite", "--body", String(repeating: "x", count: 5000), "--set", "inviteId=1"], "bytes; APNs accepts at most 4096 bytes for alert pushes"),
+    ])
+    func refusalsExitOneWithAClearMessage(arguments: [String], message: String) throws {
+        let run = try run(arguments)
+        #expect(run.status == 1)
+        #expect(run.out.isEmpty)
+        #expect(run.err.contains(message), "\(run.err)")
+    }
+
+    @Test func theSizeMessageNamesTheByteCount() throws {
+        let run = try run(["payload", "invite", "--body", String(repeating: "é", count: 2100), "--set", "inviteId=1"])
+        #expect(run.status == 1)
+        #expect(run.err.contains("the payload is 42"))  // 4200 bytes of body plus the rest
+    }
+
+    @Test func usageErrorsExitTwo() throws {
+        #expect(try run(["payload", "invite", "--token-key", "k=0123456789abcdef0123456789abcdef"]).status == 2)
+        #expect(try run(["payload", "invite", "--user", "u", "--expires", "soon"]).status == 2)
+        #expect(try run(["payload"]).status == 2)
+    }
+
+    @Test func withoutATokenKeyTheDevelopmentKeyIsUsedWithAWarning() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("actionable-payload-\(UUID())")
+        try FileManager.default.createDirectory(at: directory.appendingPathComponent("Categories"), withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try "category: ping\n".write(to: directory.appendingPathComponent("Categories/ping.yaml"), atomically: true, encoding: .utf8)
+        let first = try run(["payload", "ping", "--body", "b", "--user", "u"], in: directory)
+        #expect(first.status == 0, "\(first.err)")
+        #expect(first.err.contains("development key"))
+        #expect(first.err.contains("(created now)"))
+        let second = try run(["payload", "ping", "--body", "b", "--user", "u"], in: directory)
+        #expect(!second.err.contains("(created now)"))
+        #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent(".actionable/development-token-key").path))
+    }
+}
