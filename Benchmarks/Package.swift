@@ -10,10 +10,18 @@ let package = Package(
         .package(path: ".."),
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        .package(url: "https://github.com/vapor/routing-kit", from: "4.9.3"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
         .target(name: "CategoryGenerator"),
         .executableTarget(name: "generate-categories", dependencies: ["CategoryGenerator"]),
+        .executableTarget(
+            name: "router-profile",
+            dependencies: [
+                .product(name: "ActionableCore", package: "main"), .product(name: "ActionableRouter", package: "main"),
+            ]
+        ),
         .executableTarget(
             name: "LintBenchmarks",
             dependencies: [
@@ -24,6 +32,29 @@ let package = Package(
                 .product(name: "Yams", package: "Yams"),
             ],
             path: "Benchmarks/LintBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        .executableTarget(
+            name: "RouterBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "ActionableCore", package: "main"),
+                .product(name: "ActionableRouter", package: "main"),
+                .product(name: "RoutingKit", package: "routing-kit"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Benchmarks/RouterBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        .executableTarget(
+            name: "PayloadBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "ActionableCore", package: "main"),
+                .product(name: "ActionablePayload", package: "main"),
+                .product(name: "ActionableTokens", package: "main"),
+            ],
+            path: "Benchmarks/PayloadBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
     ],

@@ -15,7 +15,15 @@ import Foundation
 public struct RouterBuilder: Sendable {
     /// The catalog registrations are checked against.
     public let catalog: Catalog
-    private var routes: [(pattern: RoutePattern, handler: ActionHandler)] = []
+    /// Registrations are structs, not tuples: a closure inside a tuple inside an array is kept
+    /// at the array's generic abstraction, and every call would go through a reabstraction
+    /// thunk (an async one, with its own task allocation). A struct field keeps its own.
+    private struct Registration: Sendable {
+        let pattern: RoutePattern
+        let handler: ActionHandler
+    }
+
+    private var routes: [Registration] = []
     private var middleware: [any ActionMiddleware] = []
 
     /// Starts a router for `catalog`.
@@ -23,7 +31,7 @@ public struct RouterBuilder: Sendable {
 
     /// Registers `handler` for `pattern`.
     public mutating func on(_ pattern: RoutePattern, _ handler: @escaping ActionHandler) {
-        routes.append((pattern, handler))
+        routes.append(Registration(pattern: pattern, handler: handler))
     }
 
     /// Registers `handler` for one action of one category (`category.action`).
@@ -87,7 +95,7 @@ public struct RouterBuilder: Sendable {
     public func build() throws(RouterError) -> ActionRouter {
         var problems: [RouterError.Problem] = []
         var seen = Set<RoutePattern>()
-        for (pattern, _) in routes {
+        for pattern in routes.map(\.pattern) {
             if !seen.insert(pattern).inserted {
                 problems.append(.init(pattern: pattern.description, message: "route \(pattern) is registered twice"))
             }
@@ -95,13 +103,16 @@ public struct RouterBuilder: Sendable {
         }
         guard problems.isEmpty else { throw RouterError(problems) }
 
-        let handlers = routes.map { compose($0.handler) }
-        var anyHandler: Int32?
+        // Each handler is wrapped in the middleware once, here, so dispatch builds no closures.
+        var handlers: [ActionRouter.HandlerBox] = []
+        handlers.reserveCapacity(routes.count)
+        for registration in routes { handlers.append(ActionRouter.HandlerBox(call: compose(registration.handler))) }
+        var anyRoute: Int32?
         var byCategory: [CategoryID: RouteTable.CategoryRoutes] = [:]
-        for (index, (pattern, _)) in routes.enumerated() {
+        for (index, pattern) in routes.map(\.pattern).enumerated() {
             switch pattern.kind {
             case .any:
-                anyHandler = Int32(index)
+                anyRoute = Int32(index)
             case .category(let category):
                 byCategory[category, default: .init(name: category.rawValue, actions: [], fallback: nil)].fallback = Int32(index)
             case .action(let category, let action):
@@ -109,10 +120,8 @@ public struct RouterBuilder: Sendable {
                     .actions.append((action.rawValue, Int32(index)))
             }
         }
-        let table = RouteTable(
-            categories: byCategory.values.sorted { $0.name < $1.name }, anyHandler: anyHandler)
-        return ActionRouter(catalog: catalog, table: table, handlers: handlers,
-            patterns: routes.map(\.pattern))
+        let table = RouteTable(categories: byCategory.values.sorted { $0.name < $1.name }, anyRoute: anyRoute)
+        return ActionRouter(catalog: catalog, table: table, handlers: handlers, patterns: routes.map(\.pattern))
     }
 
     private func check(_ pattern: RoutePattern) -> RouterError.Problem? {
@@ -140,9 +149,13 @@ public struct RouterBuilder: Sendable {
     }
 
     /// Wraps a handler in the middleware once, at build time, so dispatch builds no closures.
+    /// A loop, not `reduce`: a generic accumulator would reabstract the closure at every step.
     private func compose(_ handler: @escaping ActionHandler) -> ActionHandler {
-        middleware.reversed().reduce(handler) { next, middleware in
-            { response, context in try await middleware.handle(response, context: context, next: next) }
+        var composed = handler
+        for middleware in self.middleware.reversed() {
+            let next = composed
+            composed = { response, context in try await middleware.handle(response, context: context, next: next) }
         }
+        return composed
     }
 }

@@ -23,6 +23,12 @@ public struct NoRouteError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The action of the response.
     public let action: String
 
+    /// An error for (`category`, `action`).
+    public init(category: String, action: String) {
+        self.category = category
+        self.action = action
+    }
+
     public var description: String {
         "no handler is registered for \(category).\(action); register one, or a \(category).* or * route"
     }
