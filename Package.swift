@@ -59,10 +59,11 @@ let package = Package(
             dependencies: ["InviteFlowExample", "ActionableCore", "ActionableTokens"],
             path: "Examples/InviteFlow/InviteExample"
         ),
+        .target(name: "ActionableTestSupport", path: "Tests/ActionableTestSupport"),
         .testTarget(name: "ActionableCoreTests", dependencies: ["ActionableCore"]),
         .testTarget(
             name: "ActionableLintTests",
-            dependencies: ["ActionableLint", "ActionableCore", "actionable"],
+            dependencies: ["ActionableLint", "ActionableCore", "ActionableTestSupport", "actionable"],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(
@@ -72,7 +73,7 @@ let package = Package(
         .testTarget(name: "ActionableTokensTests", dependencies: ["ActionableTokens", "ActionableCore"]),
         .testTarget(
             name: "ActionablePayloadTests",
-            dependencies: ["ActionablePayload", "ActionableCore", "ActionableTesting", "actionable"]
+            dependencies: ["ActionablePayload", "ActionableCore", "ActionableTesting", "ActionableTestSupport", "actionable"]
         ),
         .testTarget(
             name: "InviteFlowTests",

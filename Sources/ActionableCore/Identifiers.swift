@@ -1,47 +1,39 @@
-/// The identifier of a notification category: the value a backend puts in `aps.category`.
-public struct CategoryID: RawRepresentable, Hashable, Sendable, Comparable, Codable,
+/// What category and action identifiers share: a string with value semantics, written and
+/// read as a plain JSON string, compared by its text.
+public protocol StringIdentifier: RawRepresentable<String>, Hashable, Sendable, Comparable, Codable,
     ExpressibleByStringLiteral, CustomStringConvertible
 {
-    /// The identifier's text.
-    public let rawValue: String
-
     /// Wraps a string; use ``IdentifierSyntax/isValid(_:)`` to check it against the pattern.
-    public init(rawValue: String) { self.rawValue = rawValue }
+    init(rawValue: String)
+}
+
+extension StringIdentifier {
     /// Wraps a string.
-    public init(_ rawValue: String) { self.rawValue = rawValue }
-    public init(stringLiteral value: String) { self.rawValue = value }
+    public init(_ rawValue: String) { self.init(rawValue: rawValue) }
+    public init(stringLiteral value: String) { self.init(rawValue: value) }
     public init(from decoder: any Decoder) throws {
-        rawValue = try decoder.singleValueContainer().decode(String.self)
+        self.init(rawValue: try decoder.singleValueContainer().decode(String.self))
     }
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(rawValue)
     }
     public var description: String { rawValue }
-    public static func < (lhs: CategoryID, rhs: CategoryID) -> Bool { lhs.rawValue < rhs.rawValue }
+    public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
+}
+
+/// The identifier of a notification category: the value a backend puts in `aps.category`.
+public struct CategoryID: StringIdentifier {
+    /// The identifier's text.
+    public let rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
 }
 
 /// The identifier of an action within a category, as iOS reports it in `actionIdentifier`.
-public struct ActionID: RawRepresentable, Hashable, Sendable, Comparable, Codable,
-    ExpressibleByStringLiteral, CustomStringConvertible
-{
+public struct ActionID: StringIdentifier {
     /// The identifier's text.
     public let rawValue: String
-
-    /// Wraps a string; use ``IdentifierSyntax/isValid(_:)`` to check it against the pattern.
     public init(rawValue: String) { self.rawValue = rawValue }
-    /// Wraps a string.
-    public init(_ rawValue: String) { self.rawValue = rawValue }
-    public init(stringLiteral value: String) { self.rawValue = value }
-    public init(from decoder: any Decoder) throws {
-        rawValue = try decoder.singleValueContainer().decode(String.self)
-    }
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(rawValue)
-    }
-    public var description: String { rawValue }
-    public static func < (lhs: ActionID, rhs: ActionID) -> Bool { lhs.rawValue < rhs.rawValue }
 
     /// Apple's identifier for "the user opened the notification" (`UNNotificationDefaultActionIdentifier`).
     public static let `default` = ActionID("com.apple.UNNotificationDefaultActionIdentifier")

@@ -21,9 +21,9 @@ struct RouteTable: Sendable {
     }
 
     private struct ActionRecord: Sendable {
-        /// The action's hash, compared before the name: a mismatch costs an integer compare
-        /// instead of a call into the string comparison.
-        var hash: UInt64
+        /// The name's UTF-8 length, compared before the name: most mismatches then cost an
+        /// integer compare instead of a call into the string comparison.
+        var length: Int
         var name: String
         var route: Int32
     }
@@ -59,7 +59,7 @@ struct RouteTable: Sendable {
             while slots[slot] != 0 { slot = (slot + 1) & mask }
             slots[slot] = (hash & 0xFFFF_FFFF_0000_0000) | UInt64(index + 1)
             let start = Int32(actions.count)
-            actions += category.actions.map { ActionRecord(hash: Self.hash($0.name, seed: seed), name: $0.name, route: $0.route) }
+            actions += category.actions.map { ActionRecord(length: $0.name.utf8.count, name: $0.name, route: $0.route) }
             categories.append(CategoryRecord(name: category.name, actionsStart: start, actionsEnd: Int32(actions.count),
                 fallback: category.fallback ?? anyRoute ?? -1))
         }
@@ -82,9 +82,9 @@ struct RouteTable: Sendable {
                 if categories[index].name == category {
                     var position = Int(categories[index].actionsStart)
                     let end = Int(categories[index].actionsEnd)
-                    let actionHash = position < end ? Self.hash(action, seed: seed) : 0
+                    let actionLength = action.utf8.count
                     while position < end {
-                        if actions[position].hash == actionHash && actions[position].name == action {
+                        if actions[position].length == actionLength && actions[position].name == action {
                             return actions[position].route
                         }
                         position += 1

@@ -1,38 +1,16 @@
 import ActionableCore
+import ActionableTestSupport
 import ActionableTokens
 import Foundation
 import Testing
 
 /// `actionable payload` as SPEC §7 describes it, run as a process.
 struct PayloadCommandTests {
-    static let binary: URL = {
-        var directory = Bundle.main.bundleURL
-        for _ in 0..<3 {
-            let candidate = directory.appendingPathComponent("actionable")
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-            directory = directory.deletingLastPathComponent()
-        }
-        return URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent(".build/debug/actionable")
-    }()
-
-    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
-
-    func run(_ arguments: [String], in directory: URL = repository) throws -> (status: Int32, out: String, err: String) {
-        let process = Process()
-        process.executableURL = Self.binary
-        process.arguments = arguments
-        process.currentDirectoryURL = directory
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self))
+    func run(_ arguments: [String], in directory: URL = CommandLineRunner.repository) throws
+        -> (status: Int32, out: String, err: String)
+    {
+        let run = try CommandLineRunner.run(arguments, in: directory)
+        return (run.status, run.stdout, run.stderr)
     }
 
     @Test func printsTheJSONWithTheCategoryAndTypedValues() throws {

@@ -28,11 +28,7 @@ public struct ContextUnknownActionRule: FileRule {
 
     public func validate(_ category: NotificationCategory, in file: CategoryFile) -> [Violation] {
                 var violations: [Violation] = []
-        for (context, ids, flag) in [
-            ("default", category.contexts.default, ExplicitContexts.default), ("minimal", category.contexts.minimal, .minimal),
-        ] {
-            let pointer = "/contexts/\(context)"
-            guard file.explicitContexts.contains(flag) else { continue }
+        for (context, pointer, ids) in file.writtenContexts(of: category) {
             for (index, id) in ids.enumerated() where !category.actions.contains(where: { $0.id == id }) {
                 violations.append(Violation(file.sourceMap.location(of: "\(pointer)/\(index)"),
                     "action \"\(id)\" is not declared in category \"\(category.id)\""

@@ -19,11 +19,7 @@ public struct DuplicateContextEntryRule: FileRule {
 
     public func validate(_ category: NotificationCategory, in file: CategoryFile) -> [Violation] {
         var violations: [Violation] = []
-        for (context, ids, flag) in [
-            ("default", category.contexts.default, ExplicitContexts.default), ("minimal", category.contexts.minimal, .minimal),
-        ] {
-            let pointer = "/contexts/\(context)"
-            guard file.explicitContexts.contains(flag) else { continue }
+        for (context, pointer, ids) in file.writtenContexts(of: category) {
             var seen = Set<ActionID>()
             for (index, id) in ids.enumerated() where !seen.insert(id).inserted {
                 violations.append(Violation(file.sourceMap.location(of: "\(pointer)/\(index)"),
