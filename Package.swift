@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "ActionableRouter", targets: ["ActionableRouter"]),
         .library(name: "ActionableTokens", targets: ["ActionableTokens"]),
         .library(name: "ActionablePayload", targets: ["ActionablePayload"]),
+        .library(name: "ActionableStore", targets: ["ActionableStore"]),
         .library(name: "ActionableTesting", targets: ["ActionableTesting"]),
         .executable(name: "actionable", targets: ["actionable"]),
         .executable(name: "invite-example", targets: ["InviteExample"]),
@@ -19,6 +20,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/vapor/jwt-kit", from: "5.8.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         .target(
@@ -36,8 +38,14 @@ let package = Package(
         ),
         .target(name: "ActionablePayload", dependencies: ["ActionableCore"]),
         .target(
+            name: "ActionableStore",
+            dependencies: ["ActionableCore", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
+        .target(
             name: "ActionableTesting",
-            dependencies: ["ActionableCore", "ActionableRouter", .product(name: "Logging", package: "swift-log")]
+            dependencies: [
+                "ActionableCore", "ActionableRouter", "ActionableStore", .product(name: "Logging", package: "swift-log"),
+            ]
         ),
         .executableTarget(
             name: "actionable",
@@ -69,6 +77,9 @@ let package = Package(
         .testTarget(
             name: "ActionableRouterTests",
             dependencies: ["ActionableRouter", "ActionableTesting", "ActionableCore"]
+        ),
+        .testTarget(
+            name: "ActionableStoreTests", dependencies: ["ActionableStore", "ActionableTesting", "ActionableCore"]
         ),
         .testTarget(name: "ActionableTokensTests", dependencies: ["ActionableTokens", "ActionableCore"]),
         .testTarget(

@@ -1,0 +1,36 @@
+import Foundation
+
+/// Durable storage of action responses and their delivery state. Every driver passes the same
+/// conformance suite (`Tests/ActionableStoreTests`).
+///
+/// The idempotency rule lives in storage, not in a check-then-insert in the server: a unique
+/// notification id makes concurrent accepts of one notification settle on one row, across
+/// processes and instances.
+public protocol ActionStore: Sendable {
+    /// Stores `action` unless its notification was answered already. Returns only after the
+    /// row is committed durably.
+    func accept(_ action: NewAction) async throws -> AcceptResult
+
+    /// The stored response with `id`.
+    func action(id: String) async throws -> StoredAction?
+
+    /// Claims up to `limit` pending responses due at `now` whose lease is free or expired:
+    /// each gets a lease for `owner` until `now + lease`, and its attempt count goes up by one.
+    /// A claim whose owner dies is taken over by another owner once its lease runs out.
+    func claimDue(now: Date, limit: Int, lease: TimeInterval, owner: String) async throws -> [StoredAction]
+
+    /// Marks a claimed response delivered. Does nothing if `owner` no longer holds its lease.
+    func markDelivered(id: String, owner: String, at: Date) async throws
+
+    /// Puts a claimed response back to pending, due at `at`, with the failure's reason.
+    func reschedule(id: String, owner: String, at: Date, error: String) async throws
+
+    /// Marks a claimed response dead, with the reason.
+    func markDead(id: String, owner: String, reason: String) async throws
+
+    /// How many responses wait for delivery (for the queue-depth metric).
+    func pendingCount() async throws -> Int
+
+    /// Throws if the storage cannot be reached (for `/readyz`).
+    func checkReachable() async throws
+}

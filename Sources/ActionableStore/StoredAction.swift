@@ -1,0 +1,73 @@
+import ActionableCore
+import Foundation
+
+/// An action response to store: its id (the idempotency key of every delivery attempt), the
+/// response, and when the server received it.
+public struct NewAction: Hashable, Sendable {
+    /// The response id.
+    public var id: String
+    /// What the app sent, validated.
+    public var response: ActionResponse
+    /// When the server received it.
+    public var receivedAt: Date
+
+    /// Creates a record to store.
+    public init(id: String = UUID().uuidString.lowercased(), response: ActionResponse, receivedAt: Date = Date()) {
+        self.id = id
+        self.response = response
+        self.receivedAt = receivedAt
+    }
+}
+
+/// A stored action response with its delivery state.
+public struct StoredAction: Hashable, Sendable {
+    /// The response id.
+    public var id: String
+    /// What the app sent.
+    public var response: ActionResponse
+    /// When the server received it.
+    public var receivedAt: Date
+    /// Where its delivery stands.
+    public var status: DeliveryStatus
+    /// Delivery attempts started so far.
+    public var attempts: Int
+    /// When the next attempt is due (pending responses).
+    public var nextAttemptAt: Date
+    /// Why the last attempt failed, if it did.
+    public var lastError: String?
+
+    /// Creates a stored record.
+    public init(
+        id: String, response: ActionResponse, receivedAt: Date, status: DeliveryStatus, attempts: Int,
+        nextAttemptAt: Date, lastError: String?
+    ) {
+        self.id = id
+        self.response = response
+        self.receivedAt = receivedAt
+        self.status = status
+        self.attempts = attempts
+        self.nextAttemptAt = nextAttemptAt
+        self.lastError = lastError
+    }
+}
+
+/// Where a stored response's delivery stands.
+public enum DeliveryStatus: String, Hashable, Sendable, CaseIterable {
+    /// Waiting for its (next) delivery attempt.
+    case pending
+    /// Its handler said done.
+    case delivered
+    /// Its handler failed for good, or the attempts ran out.
+    case dead
+}
+
+/// What storing a response did. A notification is answered once: the same answer again is a
+/// duplicate of the first; any other answer conflicts with it.
+public enum AcceptResult: Hashable, Sendable {
+    /// Stored now (and committed).
+    case accepted(id: String)
+    /// The same notification, action and text were stored before, under `id`.
+    case duplicate(id: String)
+    /// Another action or text was stored for this notification, under `existingID`.
+    case conflict(existingID: String, existingAction: ActionID)
+}

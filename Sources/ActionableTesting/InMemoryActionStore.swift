@@ -1,0 +1,77 @@
+import ActionableCore
+import ActionableStore
+import Foundation
+
+/// An `ActionStore` in memory, for tests: the same rules as the durable drivers (it passes the
+/// same conformance suite), nothing written to disk.
+public actor InMemoryActionStore: ActionStore {
+    private struct Row {
+        var action: StoredAction
+        var leaseOwner: String?
+        var leaseUntil: Date?
+    }
+
+    private var rows: [String: Row] = [:]
+    private var byNotification: [String: String] = [:]
+    private var order: [String] = []
+
+    /// An empty store.
+    public init() {}
+
+    public func accept(_ action: NewAction) throws -> AcceptResult {
+        let response = action.response
+        if let existingID = byNotification[response.notificationID], let existing = rows[existingID] {
+            let stored = existing.action.response
+            if stored.action == response.action && stored.userText == response.userText {
+                return .duplicate(id: existingID)
+            }
+            return .conflict(existingID: existingID, existingAction: stored.action)
+        }
+        rows[action.id] = Row(action: StoredAction(id: action.id, response: response, receivedAt: action.receivedAt,
+            status: .pending, attempts: 0, nextAttemptAt: action.receivedAt, lastError: nil))
+        byNotification[response.notificationID] = action.id
+        order.append(action.id)
+        return .accepted(id: action.id)
+    }
+
+    public func action(id: String) -> StoredAction? { rows[id]?.action }
+
+    public func claimDue(now: Date, limit: Int, lease: TimeInterval, owner: String) -> [StoredAction] {
+        let due = order.compactMap { rows[$0] }.filter { row in
+            row.action.status == .pending && row.action.nextAttemptAt <= now
+                && (row.leaseUntil.map { $0 < now } ?? true)
+        }.sorted { $0.action.nextAttemptAt < $1.action.nextAttemptAt }.prefix(limit)
+        return due.map { row in
+            var row = row
+            row.leaseOwner = owner
+            row.leaseUntil = now.addingTimeInterval(lease)
+            row.action.attempts += 1
+            rows[row.action.id] = row
+            return row.action
+        }
+    }
+
+    public func markDelivered(id: String, owner: String, at: Date) {
+        update(id, owner: owner) { $0.action.status = .delivered; $0.action.lastError = nil }
+    }
+
+    public func reschedule(id: String, owner: String, at: Date, error: String) {
+        update(id, owner: owner) { $0.action.nextAttemptAt = at; $0.action.lastError = error }
+    }
+
+    public func markDead(id: String, owner: String, reason: String) {
+        update(id, owner: owner) { $0.action.status = .dead; $0.action.lastError = reason }
+    }
+
+    public func pendingCount() -> Int { rows.values.count { $0.action.status == .pending } }
+
+    public func checkReachable() {}
+
+    private func update(_ id: String, owner: String, _ change: (inout Row) -> Void) {
+        guard var row = rows[id], row.leaseOwner == owner, row.action.status == .pending else { return }
+        change(&row)
+        row.leaseOwner = nil
+        row.leaseUntil = nil
+        rows[id] = row
+    }
+}

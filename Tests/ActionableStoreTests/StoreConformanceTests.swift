@@ -1,0 +1,172 @@
+import ActionableCore
+import ActionableStore
+import ActionableTesting
+import Foundation
+import Testing
+
+/// One suite, every driver: the rules of SPEC §3 and §5 that storage carries.
+struct StoreConformanceTests {
+    enum Driver: String, CaseIterable, CustomStringConvertible {
+        case memory, sqlite
+        var description: String { rawValue }
+    }
+
+    static func makeStore(_ driver: Driver) async throws -> (store: any ActionStore, cleanup: @Sendable () -> Void) {
+        switch driver {
+        case .memory:
+            return (InMemoryActionStore(), {})
+        case .sqlite:
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("actionable-store-\(UUID())")
+            let store = try await SQLiteActionStore(path: directory.appendingPathComponent("store.sqlite").path)
+            return (store, { try? FileManager.default.removeItem(at: directory) })
+        }
+    }
+
+    static func action(_ notification: String, _ action: ActionID = "accept", text: String? = nil, id: String = UUID().uuidString,
+        at time: TimeInterval = 1_000) -> NewAction
+    {
+        NewAction(id: id, response: ActionResponse(category: "invite", action: action, notificationID: notification,
+            user: "alice", userText: text, payload: [("inviteId", .string("42")), ("seats", .int(2))]),
+            receivedAt: Date(timeIntervalSince1970: time))
+    }
+
+    @Test(arguments: Driver.allCases)
+    func anAcceptedResponseIsStoredWholeAndPending(driver: Driver) async throws {
+        let (store, cleanup) = try await Self.makeStore(driver)
+        defer { cleanup() }
+        let new = Self.action("n-1", "comment", text: "Late 🎉", id: "r-1")
+        #expect(try await store.accept(new) == .accepted(id: "r-1"))
+        let stored = try #require(try await store.action(id: "r-1"))
+        #expect(stored.response == new.response)
+        #expect(stored.receivedAt == new.receivedAt)
+        #expect(stored.status == .pending)
+        #expect(stored.attempts == 0)
+        #expect(try await store.pendingCount() == 1)
+        #expect(try await store.action(id: "missing") == nil)
+    }
+
+    @Test(arguments: Driver.allCases)
+    func theSameAnswerAgainIsADuplicateAndAnotherIsAConflict(driver: Driver) async throws {
+        let (store, cleanup) = try await Self.makeStore(driver)
+        defer { cleanup() }
+        #expect(try await store.accept(Self.action("n-1", "comment", text: "hi", id: "first")) == .accepted(id: "first"))
+        #expect(try await store.accept(Self.action("n-1", "comment", text: "hi", id: "second")) == .duplicate(id: "first"))
+        #expect(try await store.accept(Self.action("n-1", "comment", text: "other", id: "third"))
+            == .conflict(existingID: "first", existingAction: "comment"))
+        #expect(try await store.accept(Self.action("n-1", "decline", id: "fourth"))
+            == .conflict(existingID: "first", existingAction: "comment"))
+        #expect(try await store.action(id: "second") == nil)
+        #expect(try await store.pendingCount() == 1)
+    }
+
+    @Test(arguments: Driver.allCases)
+    func concurrentAcceptsOfOneNotificationSettleOnOneRow(driver: Driver) async throws {
+        let (store, cleanup) = try await Self.makeStore(driver)
+        defer { cleanup() }
+        let results = try await withThrowingTaskGroup(of: AcceptResult.self) { group in
+            for index in 0..<64 {
+                group.addTask { try await store.accept(Self.action("n-race", index.isMultiple(of: 4) ? "decline" : "accept", id: "r\(index)")) }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        let accepted = results.compactMap { if case .accepted(let id) = $0 { id } else { nil } }
+        #expect(accepted.count == 1)
+        let winner = try #require(accepted.first)
+        let winnerAction = try #require(try await store.action(id: winner)).response.action
+        for result in results {
+            switch result {
+            case .accepted: break
+            case .duplicate(let id): #expect(id == winner)
+            case .conflict(let id, let action):
+                #expect(id == winner)
+                #expect(action == winnerAction)
+            }
+        }
+        #expect(try await store.pendingCount() == 1)
+    }
+
+    @Test(arguments: Driver.allCases)
+    func manyNotificationsAtOnceAreAllStored(driver: Driver) async throws {
+        let (store, cleanup) = try await Self.makeStore(driver)
+        defer { cleanup() }
+        try await withThrowingTaskGroup(of: AcceptResult.self) { group in
+            for index in 0..<300 { group.addTask { try await store.accept(Self.action("n-\(index)", id: "r-\(index)")) } }
+            for try await result in group { if case .accepted = result {} else { Issue.record("\(result)") } }
+        }
+        #expect(try await store.pendingCount() == 300)
+        #expect(try await store.action(id: "r-299")?.response.notificationID == "n-299")
+    }
+
+    @Test(arguments: Driver.allCases)
+    func claimsLeaseDueResponsesAndExpiredLeasesAreTakenOver(driver: Driver) async throws {
+        let (store, cleanup) = try await Self.makeStore(driver)
+        defer { cleanup() }
+        _ = try await store.accept(Self.action("n-1", id: "early", at: 100))
+        _ = try await store.accept(Self.action("n-2", id: "late", at: 200))
+        let now = Date(timeIntervalSince1970: 150)
+        let first = try await store.claimDue(now: now, limit: 10, lease: 30, owner: "a")
+        #expect(first.map(\.id) == ["early"])
+        #expect(first.first?.attempts == 1)
+        // Leased: nobody else gets it until the lease runs out.
+        #expect(try await store.claimDue(now: now.addingTimeInterval(29), limit: 10, lease: 30, owner: "b").isEmpty)
+        let takeover = try await store.claimDue(now: now.addingTimeInterval(31), limit: 10, lease: 30, owner: "b")
+        #expect(takeover.map(\.id) == ["early"])
+        #expect(takeover.first?.attempts == 2)
+        // The first owner lost its lease: its late report changes nothing.
+        try await store.markDelivered(id: "early", owner: "a", at: now)
+        #expect(try await store.action(id: "early")?.status == .pending)
+        try await store.markDelivered(id: "early", owner: "b", at: now)
+        #expect(try await store.action(id: "early")?.status == .delivered)
+        #expect(try await store.pendingCount() == 1)
+    }
+
+    @Test(arguments: Driver.allCases)
+    func rescheduledResponsesComeBackWhenDueAndDeadOnesNever(driver: Driver) async throws {
+        let (store, cleanup) = try await Self.makeStore(driver)
+        defer { cleanup() }
+        _ = try await store.accept(Self.action("n-1", id: "r", at: 100))
+        _ = try await store.claimDue(now: Date(timeIntervalSince1970: 100), limit: 1, lease: 30, owner: "w")
+        try await store.reschedule(id: "r", owner: "w", at: Date(timeIntervalSince1970: 500), error: "HTTP 503")
+        #expect(try await store.action(id: "r")?.lastError == "HTTP 503")
+        #expect(try await store.claimDue(now: Date(timeIntervalSince1970: 499), limit: 1, lease: 30, owner: "w").isEmpty)
+        let again = try await store.claimDue(now: Date(timeIntervalSince1970: 500), limit: 1, lease: 30, owner: "w")
+        #expect(again.first?.attempts == 2)
+        try await store.markDead(id: "r", owner: "w", reason: "HTTP 410 Gone")
+        let dead = try #require(try await store.action(id: "r"))
+        #expect(dead.status == .dead)
+        #expect(dead.lastError == "HTTP 410 Gone")
+        #expect(try await store.claimDue(now: Date(timeIntervalSince1970: 10_000), limit: 1, lease: 30, owner: "w").isEmpty)
+        #expect(try await store.pendingCount() == 0)
+    }
+
+    @Test(arguments: Driver.allCases)
+    func aReachableStoreSaysSo(driver: Driver) async throws {
+        let (store, cleanup) = try await Self.makeStore(driver)
+        defer { cleanup() }
+        try await store.checkReachable()
+    }
+}
+
+struct SQLiteStoreTests {
+    @Test func theWriterRunsWithSynchronousFullAndTheDatabaseIsSound() async throws {
+        let (store, cleanup) = try await StoreConformanceTests.makeStore(.sqlite)
+        defer { cleanup() }
+        let sqlite = try #require(store as? SQLiteActionStore)
+        #expect(try await sqlite.synchronousMode() == 2)  // FULL
+        _ = try await sqlite.accept(StoreConformanceTests.action("n"))
+        #expect(try await sqlite.integrityCheck() == "ok")
+    }
+
+    @Test func responsesSurviveReopeningTheDatabase() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("actionable-reopen-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("store.sqlite").path
+        do {
+            let store = try await SQLiteActionStore(path: path)
+            #expect(try await store.accept(StoreConformanceTests.action("n-1", id: "kept")) == .accepted(id: "kept"))
+        }
+        let reopened = try await SQLiteActionStore(path: path)
+        #expect(try await reopened.action(id: "kept")?.response.notificationID == "n-1")
+        #expect(try await reopened.accept(StoreConformanceTests.action("n-1", id: "again")) == .duplicate(id: "kept"))
+    }
+}
