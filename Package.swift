@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "ActionableTokens", targets: ["ActionableTokens"]),
         .library(name: "ActionablePayload", targets: ["ActionablePayload"]),
         .library(name: "ActionableStore", targets: ["ActionableStore"]),
+        .library(name: "ActionablePostgres", targets: ["ActionablePostgres"]),
         .library(name: "ActionableTesting", targets: ["ActionableTesting"]),
         .executable(name: "actionable", targets: ["actionable"]),
         .executable(name: "invite-example", targets: ["InviteExample"]),
@@ -21,6 +22,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/vapor/jwt-kit", from: "5.8.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         .target(
@@ -40,6 +42,13 @@ let package = Package(
         .target(
             name: "ActionableStore",
             dependencies: ["ActionableCore", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
+        .target(
+            name: "ActionablePostgres",
+            dependencies: [
+                "ActionableCore", "ActionableStore", .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
         ),
         .target(
             name: "ActionableTesting",
@@ -79,7 +88,9 @@ let package = Package(
             dependencies: ["ActionableRouter", "ActionableTesting", "ActionableCore"]
         ),
         .testTarget(
-            name: "ActionableStoreTests", dependencies: ["ActionableStore", "ActionableTesting", "ActionableCore"]
+            name: "ActionableStoreTests",
+            dependencies: ["ActionableStore", "ActionablePostgres", "ActionableTesting", "ActionableCore",
+                .product(name: "Logging", package: "swift-log")]
         ),
         .testTarget(name: "ActionableTokensTests", dependencies: ["ActionableTokens", "ActionableCore"]),
         .testTarget(

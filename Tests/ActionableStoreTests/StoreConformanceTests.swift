@@ -1,14 +1,31 @@
 import ActionableCore
+import ActionablePostgres
 import ActionableStore
 import ActionableTesting
 import Foundation
+import Logging
 import Testing
 
 /// One suite, every driver: the rules of SPEC §3 and §5 that storage carries.
 struct StoreConformanceTests {
     enum Driver: String, CaseIterable, CustomStringConvertible {
-        case memory, sqlite
+        case memory, sqlite, postgres
         var description: String { rawValue }
+
+        /// PostgreSQL runs where a server is given: `scripts/test` (the README's test command, and
+        /// CI) always starts a throwaway cluster and gives it.
+        static var available: [Driver] {
+            postgresURL == nil ? [.memory, .sqlite] : allCases
+        }
+    }
+
+    static let postgresURL = ProcessInfo.processInfo.environment["ACTIONABLE_TEST_POSTGRES_URL"]
+
+    static func makePostgres(schema: String = "t" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased())
+        async throws -> PostgresActionStore
+    {
+        try await PostgresActionStore(url: try #require(postgresURL), schema: schema,
+            logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }))
     }
 
     static func makeStore(_ driver: Driver) async throws -> (store: any ActionStore, cleanup: @Sendable () -> Void) {
@@ -19,6 +36,9 @@ struct StoreConformanceTests {
             let directory = FileManager.default.temporaryDirectory.appendingPathComponent("actionable-store-\(UUID())")
             let store = try await SQLiteActionStore(path: directory.appendingPathComponent("store.sqlite").path)
             return (store, { try? FileManager.default.removeItem(at: directory) })
+        case .postgres:
+            let store = try await makePostgres()
+            return (store, { store.shutdown() })
         }
     }
 
@@ -30,7 +50,7 @@ struct StoreConformanceTests {
             receivedAt: Date(timeIntervalSince1970: time))
     }
 
-    @Test(arguments: Driver.allCases)
+    @Test(arguments: Driver.available)
     func anAcceptedResponseIsStoredWholeAndPending(driver: Driver) async throws {
         let (store, cleanup) = try await Self.makeStore(driver)
         defer { cleanup() }
@@ -45,7 +65,7 @@ struct StoreConformanceTests {
         #expect(try await store.action(id: "missing") == nil)
     }
 
-    @Test(arguments: Driver.allCases)
+    @Test(arguments: Driver.available)
     func theSameAnswerAgainIsADuplicateAndAnotherIsAConflict(driver: Driver) async throws {
         let (store, cleanup) = try await Self.makeStore(driver)
         defer { cleanup() }
@@ -59,7 +79,7 @@ struct StoreConformanceTests {
         #expect(try await store.pendingCount() == 1)
     }
 
-    @Test(arguments: Driver.allCases)
+    @Test(arguments: Driver.available)
     func concurrentAcceptsOfOneNotificationSettleOnOneRow(driver: Driver) async throws {
         let (store, cleanup) = try await Self.makeStore(driver)
         defer { cleanup() }
@@ -85,7 +105,7 @@ struct StoreConformanceTests {
         #expect(try await store.pendingCount() == 1)
     }
 
-    @Test(arguments: Driver.allCases)
+    @Test(arguments: Driver.available)
     func manyNotificationsAtOnceAreAllStored(driver: Driver) async throws {
         let (store, cleanup) = try await Self.makeStore(driver)
         defer { cleanup() }
@@ -97,7 +117,7 @@ struct StoreConformanceTests {
         #expect(try await store.action(id: "r-299")?.response.notificationID == "n-299")
     }
 
-    @Test(arguments: Driver.allCases)
+    @Test(arguments: Driver.available)
     func claimsLeaseDueResponsesAndExpiredLeasesAreTakenOver(driver: Driver) async throws {
         let (store, cleanup) = try await Self.makeStore(driver)
         defer { cleanup() }
@@ -120,7 +140,7 @@ struct StoreConformanceTests {
         #expect(try await store.pendingCount() == 1)
     }
 
-    @Test(arguments: Driver.allCases)
+    @Test(arguments: Driver.available)
     func rescheduledResponsesComeBackWhenDueAndDeadOnesNever(driver: Driver) async throws {
         let (store, cleanup) = try await Self.makeStore(driver)
         defer { cleanup() }
@@ -139,7 +159,7 @@ struct StoreConformanceTests {
         #expect(try await store.pendingCount() == 0)
     }
 
-    @Test(arguments: Driver.allCases)
+    @Test(arguments: Driver.available)
     func aReachableStoreSaysSo(driver: Driver) async throws {
         let (store, cleanup) = try await Self.makeStore(driver)
         defer { cleanup() }
@@ -168,5 +188,41 @@ struct SQLiteStoreTests {
         let reopened = try await SQLiteActionStore(path: path)
         #expect(try await reopened.action(id: "kept")?.response.notificationID == "n-1")
         #expect(try await reopened.accept(StoreConformanceTests.action("n-1", id: "again")) == .duplicate(id: "kept"))
+    }
+}
+
+/// Two instances on one PostgreSQL database (two stores, one schema).
+@Suite(.enabled(if: StoreConformanceTests.postgresURL != nil, "needs ACTIONABLE_TEST_POSTGRES_URL (scripts/test sets it)"))
+struct PostgresSharedTests {
+    @Test func twoInstancesAcceptOneNotificationOnce() async throws {
+        let schema = "shared" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+        let first = try await StoreConformanceTests.makePostgres(schema: schema)
+        let second = try await StoreConformanceTests.makePostgres(schema: schema)
+        defer { first.shutdown(); second.shutdown() }
+        async let a = first.accept(StoreConformanceTests.action("n-shared", id: "from-first"))
+        async let b = second.accept(StoreConformanceTests.action("n-shared", id: "from-second"))
+        let results = try await [a, b]
+        let accepted = results.compactMap { if case .accepted(let id) = $0 { id } else { nil } }
+        #expect(accepted.count == 1)
+        #expect(results.contains(.duplicate(id: try #require(accepted.first))))
+    }
+
+    @Test func aClaimIsHeldByOneInstanceAndTakenOverAfterItsLease() async throws {
+        let schema = "claims" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+        let first = try await StoreConformanceTests.makePostgres(schema: schema)
+        let second = try await StoreConformanceTests.makePostgres(schema: schema)
+        defer { first.shutdown(); second.shutdown() }
+        for index in 0..<20 { _ = try await first.accept(StoreConformanceTests.action("n-\(index)", id: "r-\(index)", at: 100)) }
+        let now = Date(timeIntervalSince1970: 200)
+        async let claimedByFirst = first.claimDue(now: now, limit: 20, lease: 30, owner: "first")
+        async let claimedBySecond = second.claimDue(now: now, limit: 20, lease: 30, owner: "second")
+        let (a, b) = try await (claimedByFirst, claimedBySecond)
+        // SKIP LOCKED: every response is claimed by exactly one instance.
+        #expect(Set(a.map(\.id)).isDisjoint(with: b.map(\.id)))
+        #expect(a.count + b.count == 20)
+        // The first instance dies holding its claims: the second takes them over after the lease.
+        #expect(try await second.claimDue(now: now.addingTimeInterval(10), limit: 20, lease: 30, owner: "second").isEmpty)
+        let takenOver = try await second.claimDue(now: now.addingTimeInterval(31), limit: 20, lease: 30, owner: "second")
+        #expect(Set(takenOver.map(\.id)) == Set((a + b).map(\.id)))
     }
 }
