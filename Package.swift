@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "ActionablePayload", targets: ["ActionablePayload"]),
         .library(name: "ActionableStore", targets: ["ActionableStore"]),
         .library(name: "ActionablePostgres", targets: ["ActionablePostgres"]),
+        .library(name: "ActionableServer", targets: ["ActionableServer"]),
         .library(name: "ActionableTesting", targets: ["ActionableTesting"]),
         .executable(name: "actionable", targets: ["actionable"]),
         .executable(name: "invite-example", targets: ["InviteExample"]),
@@ -23,6 +24,8 @@ let package = Package(
         .package(url: "https://github.com/vapor/jwt-kit", from: "5.8.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
     ],
     targets: [
         .target(
@@ -48,6 +51,14 @@ let package = Package(
             dependencies: [
                 "ActionableCore", "ActionableStore", .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .target(
+            name: "ActionableServer",
+            dependencies: [
+                "ActionableCore", "ActionableStore", "ActionableTokens",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         .target(
@@ -91,6 +102,13 @@ let package = Package(
             name: "ActionableStoreTests",
             dependencies: ["ActionableStore", "ActionablePostgres", "ActionableTesting", "ActionableCore",
                 .product(name: "Logging", package: "swift-log")]
+        ),
+        .testTarget(
+            name: "ActionableServerTests",
+            dependencies: [
+                "ActionableServer", "ActionableTesting", "ActionableStore", "ActionableTokens", "ActionableCore",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ]
         ),
         .testTarget(name: "ActionableTokensTests", dependencies: ["ActionableTokens", "ActionableCore"]),
         .testTarget(

@@ -1,0 +1,167 @@
+import ActionableCore
+import ActionableStore
+import ActionableTokens
+import Foundation
+import Hummingbird
+import Logging
+
+/// `POST /v1/actions`: checks a tapped action as SPEC §3 lists, then stores it once.
+///
+/// The order of checks decides which status a bad request gets: 415 content type, 413 size
+/// (before the body is buffered), 400 JSON, 401/403 token, 422 catalog, then storage (202, 200
+/// duplicate, 409 conflict, 503 unavailable). Nothing is stored unless every check passed.
+struct ActionsController: Sendable {
+    let catalog: Catalog
+    let store: any ActionStore
+    let tokens: ActionTokens?
+    let settings: ServerSettings
+
+    func addRoutes(to router: Router<ActionableRequestContext>) {
+        router.post("/v1/actions") { request, context in
+            do {
+                return try await self.accept(request, context: context)
+            } catch let problem as Problem {
+                return problem.response
+            }
+        }
+    }
+
+    func accept(_ request: Request, context: ActionableRequestContext) async throws -> Response {
+        try checkContentType(request)
+        let body = try await readBody(request)
+        let decoded = try decode(body)
+        let payload = try payloadPairs(decoded.payload)  // a wrong JSON type is a 400, before any token check
+        let (notificationID, user) = try await authorize(decoded)
+        let response = ActionResponse(
+            category: CategoryID(decoded.category), action: ActionID(decoded.action), notificationID: notificationID,
+            user: user, userText: decoded.userText, payload: payload)
+        do {
+            try catalog.validate(response)
+        } catch {
+            throw Problem(.unprocessableContent, "catalog-mismatch", "The response does not fit the catalog",
+                error.description, errors: error.errors)
+        }
+        let result: AcceptResult
+        do {
+            result = try await store.accept(NewAction(response: response))
+        } catch {
+            context.logger.error("storage failed", metadata: ["error": "\(error)"])
+            throw Problem(.serviceUnavailable, "storage-unavailable", "Storage is unavailable",
+                "the response was not stored; retry after \(settings.retryAfterSeconds) seconds",
+                headers: [.retryAfter: String(settings.retryAfterSeconds)])
+        }
+        switch result {
+        case .accepted(let id): return Self.json(.accepted, id: id, status: "accepted")
+        case .duplicate(let id): return Self.json(.ok, id: id, status: "duplicate")
+        case .conflict(let id, let action):
+            throw Problem(.conflict, "already-answered", "The notification was already answered",
+                "notification \(notificationID) was answered with action \"\(action)\" (response \(id)); "
+                    + "a notification is answered once",
+                errors: [("/action", "another action or text was accepted for this notification")])
+        }
+    }
+
+    private static func json(_ status: HTTPResponse.Status, id: String, status label: String) -> Response {
+        let body = JSONValue.object([("id", .string(id)), ("status", .string(label))]).serialized()
+        return Response(status: status, headers: [.contentType: "application/json"],
+            body: ResponseBody(byteBuffer: ByteBuffer(string: body)))
+    }
+
+    private func checkContentType(_ request: Request) throws {
+        let type = request.headers[.contentType]?.split(separator: ";").first?
+            .trimmingCharacters(in: .whitespaces).lowercased()
+        guard type == "application/json" else {
+            throw Problem(.unsupportedMediaType, "unsupported-media-type", "Unsupported media type",
+                "send the body as Content-Type: application/json (got \(request.headers[.contentType] ?? "none"))")
+        }
+    }
+
+    /// Refuses by Content-Length before reading, and stops reading once past the limit.
+    private func readBody(_ request: Request) async throws -> ByteBuffer {
+        let tooLarge = Problem(.contentTooLarge, "body-too-large", "Body too large",
+            "the body is over \(settings.maximumBodySize) bytes, the limit for an action response")
+        if let length = request.headers[.contentLength].flatMap(Int.init), length > settings.maximumBodySize {
+            throw tooLarge
+        }
+        var buffer = ByteBuffer()
+        for try await part in request.body {
+            guard buffer.readableBytes + part.readableBytes <= settings.maximumBodySize else { throw tooLarge }
+            var part = part
+            buffer.writeBuffer(&part)
+        }
+        return buffer
+    }
+
+    private func decode(_ body: ByteBuffer) throws -> ActionRequestBody {
+        do {
+            return try JSONDecoder().decode(ActionRequestBody.self, from: Data(body.readableBytesView))
+        } catch let error as DecodingError {
+            throw Self.problem(for: error)
+        } catch {
+            throw Problem(.badRequest, "invalid-json", "Invalid JSON", "the body is not valid JSON")
+        }
+    }
+
+    static func problem(for error: DecodingError) -> Problem {
+        func pointer(_ path: [any CodingKey]) -> String {
+            path.map { "/" + SourceMap.escape($0.intValue.map(String.init) ?? $0.stringValue) }.joined()
+        }
+        switch error {
+        case .keyNotFound(let key, let context):
+            let at = pointer(context.codingPath + [key])
+            return Problem(.badRequest, "invalid-request", "Invalid request", "\"\(key.stringValue)\" is required",
+                errors: [(at, "required")])
+        case .typeMismatch(let type, let context), .valueNotFound(let type, let context):
+            let at = pointer(context.codingPath)
+            let expected = type == String.self ? "a string" : "\(type)"
+            return Problem(.badRequest, "invalid-request", "Invalid request", "\(at) must be \(expected)",
+                errors: [(at, "must be \(expected)")])
+        case .dataCorrupted(let context):
+            if context.codingPath.isEmpty {
+                return Problem(.badRequest, "invalid-json", "Invalid JSON", "the body is not valid JSON")
+            }
+            let at = pointer(context.codingPath)
+            return Problem(.badRequest, "invalid-request", "Invalid request", "\(at): \(context.debugDescription)",
+                errors: [(at, context.debugDescription)])
+        @unknown default:
+            return Problem(.badRequest, "invalid-json", "Invalid JSON", "the body is not valid JSON")
+        }
+    }
+
+    /// The notification and user the response answers for: from the verified token, or, where a
+    /// deployment turned tokens off, from the body.
+    private func authorize(_ body: ActionRequestBody) async throws -> (notificationID: String, user: String) {
+        guard let tokens, settings.requireActionTokens else {
+            guard let notificationID = body.notificationId, !notificationID.isEmpty else {
+                throw Problem(.badRequest, "invalid-request", "Invalid request",
+                    "\"notificationId\" is required when action tokens are off", errors: [("/notificationId", "required")])
+            }
+            return (notificationID, "anonymous")
+        }
+        guard let text = body.actionToken else {
+            throw Problem(.unauthorized, "token-missing", "Action token missing",
+                "send the notification's actionToken with the response", errors: [("/actionToken", "required")])
+        }
+        do {
+            let token = try await tokens.verify(text)
+            try token.authorize(category: CategoryID(body.category), action: ActionID(body.action),
+                notificationID: body.notificationId)
+            return (token.notificationID, token.user)
+        } catch {
+            let pointer = error.code == .wrongNotification ? "/notificationId" : "/actionToken"
+            throw Problem(error.status == 401 ? .unauthorized : .forbidden, "token-\(error.code)",
+                error.status == 401 ? "Invalid action token" : "Action token does not cover this response",
+                error.description, errors: [(pointer, error.description)])
+        }
+    }
+
+    private func payloadPairs(_ payload: JSONValue?) throws -> [(String, JSONValue)] {
+        switch payload {
+        case nil, .null?: return []
+        case .object(let pairs)?: return pairs
+        default:
+            throw Problem(.badRequest, "invalid-request", "Invalid request", "/payload must be an object",
+                errors: [("/payload", "must be an object")])
+        }
+    }
+}

@@ -1,0 +1,43 @@
+import ActionableCore
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+/// An RFC 9457 problem: `application/problem+json` with `type`, `title`, `status`, `detail`
+/// and, where fields are at fault, `errors: [{pointer, detail}]`.
+struct Problem: Error, Sendable {
+    var status: HTTPResponse.Status
+    var type: String
+    var title: String
+    var detail: String
+    var errors: [(pointer: String, detail: String)] = []
+    var headers: HTTPFields = [:]
+
+    /// The base of the `type` URIs, which the README documents one by one.
+    static let typeBase = "https://actionable.dev/problems/"
+
+    init(_ status: HTTPResponse.Status, _ type: String, _ title: String, _ detail: String,
+        errors: [(pointer: String, detail: String)] = [], headers: HTTPFields = [:])
+    {
+        self.status = status
+        self.type = Self.typeBase + type
+        self.title = title
+        self.detail = detail
+        self.errors = errors
+        self.headers = headers
+    }
+
+    var response: Response {
+        var pairs: [(String, JSONValue)] = [
+            ("type", .string(type)), ("title", .string(title)), ("status", .int(Int(status.code))),
+            ("detail", .string(detail)),
+        ]
+        if !errors.isEmpty {
+            pairs.append(("errors", .array(errors.map { .object([("pointer", .string($0.pointer)), ("detail", .string($0.detail))]) })))
+        }
+        var headers = self.headers
+        headers[.contentType] = "application/problem+json"
+        return Response(status: status, headers: headers,
+            body: ResponseBody(byteBuffer: ByteBuffer(string: JSONValue.object(pairs).serialized())))
+    }
+}

@@ -1,0 +1,242 @@
+import ActionableCore
+import ActionableServer
+import ActionableStore
+import ActionableTesting
+import ActionableTokens
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Testing
+
+/// Every status row of SPEC §3, through the router; none but 202 stores anything.
+struct ActionsEndpointTests {
+    static let key = try! ActionTokenKey(parsing: "k1=0123456789abcdef0123456789abcdef")
+    static let catalog = try! Catalog(yaml: """
+        category: invite
+        options: [customDismissAction]
+        payload: { inviteId: { type: string, required: true } }
+        actions:
+          - { id: accept, title: Accept }
+          - { id: decline, title: Decline }
+          - { id: comment, title: Comment, input: { maxLength: 10 } }
+        """, "category: message\nactions: [{ id: read, title: Read }]\n")
+
+    struct RequestSpec: Sendable {
+        var body: String
+        var headers: HTTPFields
+    }
+
+    struct Reply: Sendable {
+        var status: HTTPResponse.Status
+        var body: String
+        var headers: HTTPFields
+        var json: [String: Any] { ((try? JSONSerialization.jsonObject(with: Data(body.utf8))) as? [String: Any]) ?? [:] }
+    }
+
+    /// Runs `requests` against a fresh server over `store`; returns the replies.
+    static func run(
+        store: any ActionStore = InMemoryActionStore(), settings: ServerSettings = ServerSettings(),
+        _ requests: [(body: String, headers: HTTPFields)]
+    ) async throws -> [Reply] {
+        let tokens = try await ActionTokens(keys: [key])
+        let app = Application(router: ActionableServer.router(catalog: catalog, store: store, tokens: tokens, settings: settings))
+        let requests = requests.map { RequestSpec(body: $0.body, headers: $0.headers) }
+        return try await app.test(.router) { client in
+            var replies: [Reply] = []
+            for request in requests {
+                let reply = try await client.execute(uri: "/v1/actions", method: .post, headers: request.headers,
+                    body: ByteBuffer(string: request.body)) { response in
+                    Reply(status: response.status, body: String(buffer: response.body), headers: response.headers)
+                }
+                replies.append(reply)
+            }
+            return replies
+        }
+    }
+
+    static let json: HTTPFields = [.contentType: "application/json"]
+
+    static func token(category: CategoryID = "invite", notification: String = "n-1", user: String = "alice",
+        actions: [ActionID]? = nil, now: Date = Date(), lifetime: TimeInterval = 3600, key: ActionTokenKey = key) async throws -> String
+    {
+        try await ActionTokens(keys: [key]).mint(user: user, notificationID: notification, category: category,
+            actions: actions, lifetime: lifetime, now: now)
+    }
+
+    static func body(_ token: String?, category: String = "invite", action: String = "accept", text: String? = nil,
+        notificationID: String? = nil, payload: String = #"{"inviteId": "42"}"#) -> String
+    {
+        var fields = [#""category": "\#(category)""#, #""action": "\#(action)""#, #""payload": \#(payload)"#]
+        if let token { fields.append(#""actionToken": "\#(token)""#) }
+        if let text { fields.append(#""userText": "\#(text)""#) }
+        if let notificationID { fields.append(#""notificationId": "\#(notificationID)""#) }
+        return "{" + fields.joined(separator: ", ") + "}"
+    }
+
+    @Test func acceptedThenDuplicateThenConflict() async throws {
+        let store = InMemoryActionStore()
+        let token = try await Self.token()
+        let replies = try await Self.run(store: store, [
+            (Self.body(token), Self.json), (Self.body(token), Self.json), (Self.body(token, action: "decline"), Self.json),
+        ])
+        #expect(replies[0].status == .accepted)
+        #expect(replies[0].json["status"] as? String == "accepted")
+        let id = try #require(replies[0].json["id"] as? String)
+        #expect(replies[1].status == .ok)
+        #expect(replies[1].json["status"] as? String == "duplicate")
+        #expect(replies[1].json["id"] as? String == id)
+        #expect(replies[2].status == .conflict)
+        #expect(replies[2].headers[.contentType] == "application/problem+json")
+        let stored = try #require(try await store.action(id: id))
+        #expect(stored.response.user == "alice")
+        #expect(stored.response.notificationID == "n-1")
+        #expect(try await store.pendingCount() == 1)
+    }
+
+    @Test(arguments: [
+        ("not json at all", "invalid-json", ""),
+        (#"{"category": 1, "action": "accept"}"#, "invalid-request", "/category"),
+        (#"{"action": "accept"}"#, "invalid-request", "/category"),
+        (#"{"category": "invite", "action": "accept", "payload": [1]}"#, "invalid-request", "/payload"),
+        (#"{"category": "invite", "action": "accept", "payload": {"a": {"b": {"c": {"d": {"e": {"f": {"g": {"h": {"i": {"j": {"k": {"l": {"m": {"n": {"o": {"p": {"q": {"r": {"s": {"t": {"u": {"v": {"w": {"x": {"y": {"z": {"A": {"B": {"C": {"D": {"E": {"F": {"G": 1}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}"#, "invalid-request", ""),
+        ("[]", "invalid-request", ""),
+    ])
+    func malformedBodiesAre400(body: String, type: String, pointer: String) async throws {
+        let store = InMemoryActionStore()
+        let reply = try #require(try await Self.run(store: store, [(body, Self.json)]).first)
+        #expect(reply.status == .badRequest, "\(reply.body)")
+        #expect((reply.json["type"] as? String)?.hasSuffix(type) == true, "\(reply.body)")
+        #expect(reply.json["status"] as? Int == 400)
+        if !pointer.isEmpty {
+            let errors = reply.json["errors"] as? [[String: String]]
+            #expect(errors?.first?["pointer"] == pointer, "\(reply.body)")
+        }
+        #expect(try await store.pendingCount() == 0)
+    }
+
+    @Test func tokenFailuresAre401() async throws {
+        let store = InMemoryActionStore()
+        let good = try await Self.token()
+        let otherKey = try ActionTokenKey(parsing: "k1=another-secret-another-secret-1234")
+        let forged = try await Self.token(key: otherKey)
+        let unknownKey = try await Self.token(key: try ActionTokenKey(parsing: "k9=0123456789abcdef0123456789abcdef"))
+        let expired = try await Self.token(now: Date().addingTimeInterval(-7200), lifetime: 60)
+        let parts = good.split(separator: ".")
+        let tampered = [parts[0], parts[1].dropLast() + (parts[1].last == "A" ? "B" : "A"), parts[2]].joined(separator: ".")
+        let replies = try await Self.run(store: store, [
+            (Self.body(nil), Self.json), (Self.body("garbage"), Self.json), (Self.body(forged), Self.json),
+            (Self.body(unknownKey), Self.json), (Self.body(expired), Self.json), (Self.body(tampered), Self.json),
+        ])
+        #expect(replies.map(\.status) == Array(repeating: .unauthorized, count: 6), "\(replies.map(\.body))")
+        #expect((replies[0].json["type"] as? String)?.hasSuffix("token-missing") == true)
+        #expect((replies[4].json["type"] as? String)?.hasSuffix("token-expired") == true)
+        #expect(try await store.pendingCount() == 0)
+    }
+
+    @Test func tokensThatDoNotCoverTheResponseAre403() async throws {
+        let store = InMemoryActionStore()
+        let replies = try await Self.run(store: store, [
+            (Self.body(try await Self.token(category: "message")), Self.json),
+            (Self.body(try await Self.token(actions: ["decline"])), Self.json),
+            (Self.body(try await Self.token(notification: "n-1"), notificationID: "n-2"), Self.json),
+        ])
+        #expect(replies.map(\.status) == [.forbidden, .forbidden, .forbidden], "\(replies.map(\.body))")
+        let errors = replies[2].json["errors"] as? [[String: String]]
+        #expect(errors?.first?["pointer"] == "/notificationId")
+        #expect(try await store.pendingCount() == 0)
+    }
+
+    @Test func catalogMismatchesAre422() async throws {
+        let store = InMemoryActionStore()
+        let message = try await Self.token(category: "message")
+        let replies = try await Self.run(store: store, [
+            (Self.body(try await Self.token(category: "invte"), category: "invte"), Self.json),
+            (Self.body(try await Self.token(), action: "acept"), Self.json),
+            (Self.body(message, category: "message", action: "com.apple.UNNotificationDismissActionIdentifier", payload: "{}"), Self.json),
+            (Self.body(try await Self.token(), text: "hi"), Self.json),
+            (Self.body(try await Self.token(), action: "comment", text: "far too long text"), Self.json),
+            (Self.body(try await Self.token(), payload: #"{"inviteId": 42}"#), Self.json),
+        ])
+        #expect(replies.map(\.status) == Array(repeating: .unprocessableContent, count: 6), "\(replies.map(\.body))")
+        let pointers = replies.map { ($0.json["errors"] as? [[String: String]])?.first?["pointer"] }
+        #expect(pointers == ["/category", "/action", "/action", "/userText", "/userText", "/payload/inviteId"])
+        #expect((replies[1].json["detail"] as? String)?.contains("did you mean \"accept\"") == true)
+        #expect(try await store.pendingCount() == 0)
+    }
+
+    @Test func oversizedBodiesAre413AndWrongTypesAre415() async throws {
+        let store = InMemoryActionStore()
+        let token = try await Self.token()
+        let big = Self.body(token, payload: #"{"inviteId": "\#(String(repeating: "x", count: 20_000))"}"#)
+        let replies = try await Self.run(store: store, settings: ServerSettings(maximumBodySize: 16 * 1024), [
+            (big, Self.json),
+            (Self.body(token), [.contentType: "text/plain"]),
+            (Self.body(token), [:]),
+            (Self.body(token), [.contentType: "application/json; charset=utf-8"]),
+        ])
+        #expect(replies.map(\.status) == [.contentTooLarge, .unsupportedMediaType, .unsupportedMediaType, .accepted])
+        #expect(try await store.pendingCount() == 1)
+    }
+
+    struct FailingStore: ActionStore {
+        struct Down: Error {}
+        func accept(_ action: NewAction) async throws -> AcceptResult { throw Down() }
+        func action(id: String) async throws -> StoredAction? { throw Down() }
+        func claimDue(now: Date, limit: Int, lease: TimeInterval, owner: String) async throws -> [StoredAction] { throw Down() }
+        func markDelivered(id: String, owner: String, at: Date) async throws { throw Down() }
+        func reschedule(id: String, owner: String, at: Date, error: String) async throws { throw Down() }
+        func markDead(id: String, owner: String, reason: String) async throws { throw Down() }
+        func pendingCount() async throws -> Int { throw Down() }
+        func checkReachable() async throws { throw Down() }
+    }
+
+    @Test func storageFailuresAre503WithRetryAfter() async throws {
+        let replies = try await Self.run(store: FailingStore(), [(Self.body(try await Self.token()), Self.json)])
+        #expect(replies.first?.status == .serviceUnavailable)
+        #expect(replies.first?.headers[.retryAfter] == "5")
+    }
+
+    @Test func withTokensOffTheBodyNamesTheNotification() async throws {
+        let store = InMemoryActionStore()
+        let replies = try await Self.run(store: store, settings: ServerSettings(requireActionTokens: false), [
+            (Self.body(nil, notificationID: "n-7"), Self.json), (Self.body(nil), Self.json),
+        ])
+        #expect(replies.map(\.status) == [.accepted, .badRequest])
+    }
+}
+
+struct CatalogAndHealthTests {
+    @Test func theCatalogHasAnETagAndAnswers304() async throws {
+        let app = Application(router: ActionableServer.router(catalog: ActionsEndpointTests.catalog,
+            store: InMemoryActionStore(), tokens: nil))
+        try await app.test(.router) { client in
+            let etag = try await client.execute(uri: "/v1/categories", method: .get) { response in
+                #expect(response.status == .ok)
+                #expect(String(buffer: response.body) == ActionsEndpointTests.catalog.jsonValue.serialized())
+                return try #require(response.headers[.eTag])
+            }
+            try await client.execute(uri: "/v1/categories", method: .get, headers: [.ifNoneMatch: etag]) { response in
+                #expect(response.status == .notModified)
+                #expect(response.body.readableBytes == 0)
+            }
+            try await client.execute(uri: "/v1/categories", method: .get, headers: [.ifNoneMatch: "\"other\""]) { response in
+                #expect(response.status == .ok)
+            }
+        }
+    }
+
+    @Test func healthAndReadiness() async throws {
+        let up = Application(router: ActionableServer.router(catalog: ActionsEndpointTests.catalog,
+            store: InMemoryActionStore(), tokens: nil))
+        try await up.test(.router) { client in
+            try await client.execute(uri: "/healthz", method: .get) { #expect($0.status == .ok) }
+            try await client.execute(uri: "/readyz", method: .get) { #expect($0.status == .ok) }
+        }
+        let down = Application(router: ActionableServer.router(catalog: ActionsEndpointTests.catalog,
+            store: ActionsEndpointTests.FailingStore(), tokens: nil))
+        try await down.test(.router) { client in
+            try await client.execute(uri: "/healthz", method: .get) { #expect($0.status == .ok) }
+            try await client.execute(uri: "/readyz", method: .get) { #expect($0.status == .serviceUnavailable) }
+        }
+    }
+}
