@@ -70,8 +70,11 @@ let package = Package(
         .executableTarget(
             name: "actionable",
             dependencies: [
-                "ActionableCore", "ActionableLint", "ActionablePayload", "ActionableTokens",
+                "ActionableCore", "ActionableLint", "ActionablePayload", "ActionableTokens", "ActionableServer",
+                "ActionableStore", "ActionablePostgres",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .target(
@@ -107,6 +110,7 @@ let package = Package(
             name: "ActionableServerTests",
             dependencies: [
                 "ActionableServer", "ActionableTesting", "ActionableStore", "ActionableTokens", "ActionableCore",
+                "ActionableTestSupport", "actionable",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]
         ),

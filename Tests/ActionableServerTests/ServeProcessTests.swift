@@ -1,0 +1,99 @@
+import ActionableStore
+import ActionableTestSupport
+import Foundation
+import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// `actionable serve` as a process: it accepts, stops cleanly on SIGTERM, and what it accepted
+/// is still there when it starts again.
+struct ServeProcessTests {
+    /// A free loopback port, from the kernel.
+    static func freePort() throws -> Int {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(descriptor) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) } }
+        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) } }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    /// Starts the server and returns once it logs that it listens.
+    static func startServer(in directory: URL, port: Int) throws -> Process {
+        let process = Process()
+        process.executableURL = CommandLineRunner.binary
+        process.arguments = ["serve", "--port", String(port)]
+        process.currentDirectoryURL = directory
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        var seen = Data()
+        while !String(decoding: seen, as: UTF8.self).contains("listening on") {
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { throw ServeFailed(log: String(decoding: seen, as: UTF8.self)) }
+            seen.append(chunk)
+        }
+        // Keep draining the pipe so that logging never blocks the server.
+        output.fileHandleForReading.readabilityHandler = { _ = $0.availableData }
+        return process
+    }
+
+    struct ServeFailed: Error, CustomStringConvertible {
+        let log: String
+        var description: String { "the server exited before listening:\n\(log)" }
+    }
+
+    static func post(_ body: String, port: Int) async throws -> (Int, [String: Any]) {
+        var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)/v1/actions")!)
+        request.httpMethod = "POST"
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        request.httpBody = Data(body.utf8)
+        let (data, response) = try await URLSession.shared.data(for: request)
+        let json = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:]
+        return ((response as? HTTPURLResponse)?.statusCode ?? 0, json)
+    }
+
+    @Test func acceptedResponsesSurviveARestartAndSIGTERMExitsZero() async throws {
+        let directory = try CommandLineRunner.temporaryDirectory([:])
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try FileManager.default.copyItem(at: CommandLineRunner.repository.appendingPathComponent("Categories"),
+            to: directory.appendingPathComponent("Categories"))
+        // The payload command and the server share the development key under .actionable/.
+        let payload = try CommandLineRunner.run(["payload", "invite", "--body", "b", "--set", "inviteId=42",
+            "--user", "alice", "--notification-id", "n-restart"], in: directory)
+        #expect(payload.status == 0, "\(payload.stderr)")
+        let object = try JSONSerialization.jsonObject(with: Data(payload.stdout.utf8)) as? [String: Any]
+        let token = try #require(object?["actionToken"] as? String)
+        let body = #"{"category":"invite","action":"accept","actionToken":"\#(token)","payload":{"inviteId":"42"}}"#
+
+        let port = try Self.freePort()
+        let first = try Self.startServer(in: directory, port: port)
+        let (status, accepted) = try await Self.post(body, port: port)
+        #expect(status == 202)
+        let id = try #require(accepted["id"] as? String)
+        first.terminate()  // SIGTERM
+        first.waitUntilExit()
+        #expect(first.terminationStatus == 0)
+
+        let second = try Self.startServer(in: directory, port: port)
+        defer { if second.isRunning { second.terminate(); second.waitUntilExit() } }
+        let (againStatus, again) = try await Self.post(body, port: port)
+        #expect(againStatus == 200)
+        #expect(again["status"] as? String == "duplicate")
+        #expect(again["id"] as? String == id)
+        second.terminate()
+        second.waitUntilExit()
+        #expect(second.terminationStatus == 0)
+
+        let store = try await SQLiteActionStore(path: directory.appendingPathComponent(".actionable/actionable.sqlite").path)
+        #expect(try await store.integrityCheck() == "ok")
+        #expect(try await store.action(id: id)?.response.user == "alice")
+    }
+}
