@@ -54,6 +54,14 @@ let package = Package(
             ]
         ),
         .target(
+            name: "ActionableDelivery",
+            dependencies: [
+                "ActionableCore", "ActionableStore", "ActionableRouter",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .target(
             name: "ActionableServer",
             dependencies: [
                 "ActionableCore", "ActionableStore", "ActionableTokens",
@@ -113,6 +121,10 @@ let package = Package(
                 "ActionableTestSupport", "actionable",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]
+        ),
+        .testTarget(
+            name: "ActionableDeliveryTests",
+            dependencies: ["ActionableDelivery", "ActionableTesting", "ActionableStore", "ActionableRouter", "ActionableCore"]
         ),
         .testTarget(name: "ActionableTokensTests", dependencies: ["ActionableTokens", "ActionableCore"]),
         .testTarget(

@@ -1,0 +1,35 @@
+import Crypto
+import Foundation
+
+/// Signs forwarded responses as Standard Webhooks specifies: `webhook-signature` is
+/// `v1,<base64 HMAC-SHA256 of "id.timestamp.body">`, keyed with the base64-decoded part of a
+/// `whsec_` secret.
+public struct WebhookSigner: Sendable {
+    private let key: SymmetricKey
+
+    /// A signer for `secret` (`whsec_` followed by base64; the prefix may be left out).
+    public init(secret: String) throws(WebhookSecretError) {
+        let encoded = secret.hasPrefix("whsec_") ? String(secret.dropFirst("whsec_".count)) : secret
+        guard let bytes = Data(base64Encoded: encoded), bytes.count >= 16 else {
+            throw WebhookSecretError()
+        }
+        key = SymmetricKey(data: bytes)
+    }
+
+    /// The `webhook-signature` value for message `id`, sent at `timestamp` (Unix seconds),
+    /// with `body` as the exact bytes sent.
+    public func signature(id: String, timestamp: Int, body: some DataProtocol) -> String {
+        var mac = HMAC<SHA256>(key: key)
+        mac.update(data: Array("\(id).\(timestamp).".utf8))
+        mac.update(data: body)
+        return "v1," + Data(mac.finalize()).base64EncodedString()
+    }
+}
+
+/// A forwarding secret that is not `whsec_` followed by at least 16 bytes of base64.
+public struct WebhookSecretError: Error, Hashable, Sendable, CustomStringConvertible {
+    public var description: String {
+        "--forward-secret must be whsec_ followed by base64 of at least 16 random bytes "
+            + "(e.g. whsec_$(openssl rand -base64 32))"
+    }
+}
