@@ -1,0 +1,116 @@
+import ActionableCore
+import ActionableRouter
+import ActionableStore
+import Foundation
+import Logging
+
+/// Delivers accepted responses: claims the due ones under a lease, runs the handler routed for
+/// each (a Swift handler, or a forwarder registered for a `--forward` pattern), and records the
+/// outcome. Every response runs at least once; the response id is the idempotency key.
+///
+/// - `done` → delivered;
+/// - `retry(after:)` or a thrown error → tried again after the handler's delay or the policy's
+///   backoff, and dead once ``RetryPolicy/maximumAttempts`` ran out;
+/// - `fail(reason:)`, or no route at all → dead, with the reason.
+public struct DeliveryWorker: Sendable {
+    public let store: any ActionStore
+    public let router: ActionRouter
+    public let policy: RetryPolicy
+    /// This worker's name in leases: unique per process.
+    public let owner: String
+    /// How long a claim is held before another worker may take it over.
+    public let lease: TimeInterval
+    /// The most responses claimed (and run concurrently) at once.
+    public let batchSize: Int
+    /// The random draw in `0..<1` for the jitter (injectable for tests).
+    public let jitter: @Sendable () -> Double
+    public let logger: Logger
+
+    /// A worker over `store` and `router`.
+    public init(
+        store: any ActionStore, router: ActionRouter, policy: RetryPolicy = RetryPolicy(),
+        owner: String = "worker-\(UUID().uuidString.prefix(8))", lease: TimeInterval = 60, batchSize: Int = 32,
+        jitter: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }, logger: Logger
+    ) {
+        self.store = store
+        self.router = router
+        self.policy = policy
+        self.owner = owner
+        self.lease = lease
+        self.batchSize = batchSize
+        self.jitter = jitter
+        self.logger = logger
+    }
+
+    /// Delivers what is due at `now`; returns how many responses it ran.
+    @discardableResult
+    public func deliverDue(now: Date = Date()) async throws -> Int {
+        let claimed = try await store.claimDue(now: now, limit: batchSize, lease: lease, owner: owner)
+        await withTaskGroup(of: Void.self) { group in
+            for action in claimed {
+                group.addTask { await self.deliver(action, now: now) }
+            }
+        }
+        return claimed.count
+    }
+
+    /// Runs until cancelled: delivers what is due, and waits `idle` when nothing was.
+    public func run(idle: Duration = .milliseconds(200)) async {
+        while !Task.isCancelled {
+            do {
+                let count = try await deliverDue()
+                if count == 0 { try await Task.sleep(for: idle) }
+            } catch is CancellationError {
+                return
+            } catch {
+                logger.error("delivery round failed", metadata: ["error": "\(error)"])
+                try? await Task.sleep(for: idle)
+            }
+        }
+    }
+
+    func deliver(_ action: StoredAction, now: Date) async {
+        var logger = self.logger
+        logger[metadataKey: "response.id"] = .string(action.id)
+        let context = ActionContext(responseID: action.id, attempt: action.attempts, receivedAt: action.receivedAt,
+            logger: logger)
+        let outcome: HandlerOutcome
+        do {
+            guard let handler = router.handler(for: action.response) else {
+                outcome = .fail(reason: "no handler or forward route takes \(action.response.category).\(action.response.action)")
+                return await record(outcome, for: action, now: now)
+            }
+            outcome = try await handler(action.response, context)
+        } catch {
+            outcome = .retry(after: nil)
+            logger.warning("handler threw", metadata: ["error": "\(error)", "attempt": "\(action.attempts)"])
+            return await record(outcome, for: action, now: now, error: "\(error)")
+        }
+        await record(outcome, for: action, now: now)
+    }
+
+    func record(_ outcome: HandlerOutcome, for action: StoredAction, now: Date, error: String? = nil) async {
+        do {
+            switch outcome {
+            case .done:
+                try await store.markDelivered(id: action.id, owner: owner, at: now)
+            case .fail(let reason):
+                logger.warning("response is dead", metadata: ["response.id": "\(action.id)", "reason": "\(reason)"])
+                try await store.markDead(id: action.id, owner: owner, reason: reason)
+            case .retry(let after):
+                let reason = error ?? "the handler asked to retry"
+                guard action.attempts < policy.maximumAttempts else {
+                    try await store.markDead(id: action.id, owner: owner,
+                        reason: "gave up after \(action.attempts) attempts; last: \(reason)")
+                    return
+                }
+                let delay = after.map { TimeInterval($0.components.seconds) + TimeInterval($0.components.attoseconds) / 1e18 }
+                    ?? policy.delay(afterAttempt: action.attempts, unit: jitter())
+                try await store.reschedule(id: action.id, owner: owner, at: now.addingTimeInterval(delay), error: reason)
+            }
+        } catch {
+            // The lease runs out and another round (or instance) takes the response over.
+            logger.error("could not record a delivery outcome", metadata: ["response.id": "\(action.id)", "error": "\(error)"])
+        }
+    }
+}

@@ -1,0 +1,108 @@
+import ActionableCore
+import ActionableDelivery
+import ActionableRouter
+import ActionableStore
+import ActionableTesting
+import Foundation
+import Logging
+import Testing
+
+struct DeliveryWorkerTests {
+    static let catalog = try! Catalog(yaml: "category: invite\nactions: [{ id: accept, title: A }, { id: decline, title: D }]\n",
+        "category: orphan\nactions: [{ id: x, title: X }]\n")
+    static let logger = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
+
+    /// Outcomes a handler gives, one per call, in order.
+    actor Script {
+        var outcomes: [Result<HandlerOutcome, any Error>]
+        var calls: [(id: String, attempt: Int)] = []
+        init(_ outcomes: [Result<HandlerOutcome, any Error>]) { self.outcomes = outcomes }
+        func next(_ context: ActionContext) throws -> HandlerOutcome {
+            calls.append((context.responseID, context.attempt))
+            return try outcomes.removeFirst().get()
+        }
+    }
+
+    struct Down: Error {}
+
+    func setUp(_ script: Script, policy: RetryPolicy = RetryPolicy(maximumAttempts: 4))
+        async throws -> (InMemoryActionStore, DeliveryWorker)
+    {
+        var builder = RouterBuilder(catalog: Self.catalog)
+        builder.on(category: "invite") { _, context in try await script.next(context) }
+        let store = InMemoryActionStore()
+        let worker = DeliveryWorker(store: store, router: try builder.build(), policy: policy, owner: "w",
+            jitter: { 0.5 }, logger: Self.logger)
+        return (store, worker)
+    }
+
+    func accept(_ store: InMemoryActionStore, _ category: CategoryID = "invite", id: String = "r1") async throws {
+        _ = try await store.accept(NewAction(id: id, response: ActionResponse(category: category, action: category == "invite" ? "accept" : "x",
+            notificationID: "n-\(id)", user: "u"), receivedAt: Date(timeIntervalSince1970: 0)))
+    }
+
+    @Test func aDoneHandlerDeliversOnce() async throws {
+        let script = Script([.success(.done)])
+        let (store, worker) = try await setUp(script)
+        try await accept(store)
+        #expect(try await worker.deliverDue(now: Date(timeIntervalSince1970: 1)) == 1)
+        #expect(try await store.action(id: "r1")?.status == .delivered)
+        #expect(try await worker.deliverDue(now: Date(timeIntervalSince1970: 1000)) == 0)
+        #expect(await script.calls.map(\.attempt) == [1])
+    }
+
+    @Test func failuresBackOffExponentiallyWithJitterThenDie() async throws {
+        // Throw, ask to retry, throw, throw: 4 attempts allowed.
+        let script = Script([.failure(Down()), .success(.retry(after: nil)), .failure(Down()), .failure(Down())])
+        let (store, worker) = try await setUp(script)
+        try await accept(store)
+        var now = Date(timeIntervalSince1970: 0)
+        var delays: [TimeInterval] = []
+        for _ in 0..<3 {
+            #expect(try await worker.deliverDue(now: now) == 1)
+            let next = try #require(try await store.action(id: "r1")).nextAttemptAt
+            delays.append(next.timeIntervalSince(now))
+            // Not due a moment before, due at the time.
+            #expect(try await worker.deliverDue(now: next.addingTimeInterval(-0.001)) == 0)
+            now = next
+        }
+        // Jitter 0.5 of 1 s, 2 s, 4 s.
+        #expect(delays == [0.5, 1, 2])
+        #expect(try await worker.deliverDue(now: now) == 1)
+        let dead = try #require(try await store.action(id: "r1"))
+        #expect(dead.status == .dead)
+        #expect(dead.lastError?.hasPrefix("gave up after 4 attempts") == true)
+        #expect(await script.calls.map(\.attempt) == [1, 2, 3, 4])
+        #expect(Set(await script.calls.map(\.id)) == ["r1"])  // the same id on every attempt
+    }
+
+    @Test func aHandlersOwnDelayIsHonoured() async throws {
+        let script = Script([.success(.retry(after: .seconds(120))), .success(.done)])
+        let (store, worker) = try await setUp(script)
+        try await accept(store)
+        try await worker.deliverDue(now: Date(timeIntervalSince1970: 10))
+        #expect(try await store.action(id: "r1")?.nextAttemptAt == Date(timeIntervalSince1970: 130))
+        try await worker.deliverDue(now: Date(timeIntervalSince1970: 130))
+        #expect(try await store.action(id: "r1")?.status == .delivered)
+    }
+
+    @Test func aPermanentFailureAndAMissingRouteAreDeadAtOnce() async throws {
+        let script = Script([.success(.fail(reason: "invitation deleted"))])
+        let (store, worker) = try await setUp(script)
+        try await accept(store)
+        try await accept(store, "orphan", id: "r2")
+        #expect(try await worker.deliverDue(now: Date(timeIntervalSince1970: 1)) == 2)
+        #expect(try await store.action(id: "r1")?.lastError == "invitation deleted")
+        #expect(try await store.action(id: "r1")?.status == .dead)
+        #expect(try await store.action(id: "r2")?.status == .dead)
+        #expect(try await store.action(id: "r2")?.lastError?.contains("no handler") == true)
+    }
+
+    @Test func theBackoffIsCappedAndFullyJittered() {
+        let policy = RetryPolicy()
+        #expect(policy.delay(afterAttempt: 1, unit: 0.999) < 1)
+        #expect(policy.delay(afterAttempt: 4, unit: 1) == 8)
+        #expect(policy.delay(afterAttempt: 30, unit: 1) == 300)
+        #expect(policy.delay(afterAttempt: 30, unit: 0) == 0)
+    }
+}
