@@ -25,6 +25,8 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
     ],
     targets: [
@@ -59,6 +61,7 @@ let package = Package(
                 "ActionableCore", "ActionableStore", "ActionableRouter",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]
         ),
         .target(
@@ -124,7 +127,10 @@ let package = Package(
         ),
         .testTarget(
             name: "ActionableDeliveryTests",
-            dependencies: ["ActionableDelivery", "ActionableTesting", "ActionableStore", "ActionableRouter", "ActionableCore"]
+            dependencies: ["ActionableDelivery", "ActionableTesting", "ActionableStore", "ActionableRouter", "ActionableCore",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types")]
         ),
         .testTarget(name: "ActionableTokensTests", dependencies: ["ActionableTokens", "ActionableCore"]),
         .testTarget(

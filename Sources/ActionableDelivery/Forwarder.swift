@@ -1,0 +1,95 @@
+import ActionableCore
+import ActionableRouter
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+
+/// Forwards accepted responses to an upstream URL (`--forward PATTERN=URL`, SPEC §5):
+/// `POST` with the response as JSON and Standard Webhooks headers — `webhook-id` (the response
+/// id, the same on every retry), `webhook-timestamp` (fresh on every try), `webhook-signature` —
+/// plus `Idempotency-Key` equal to the id.
+///
+/// 2xx is delivered; 408, 429 and 5xx are retried (honouring `Retry-After`), and so are network
+/// errors (thrown); any other 4xx, 410 included, ends the response as dead.
+public struct Forwarder: Sendable {
+    /// Where responses go.
+    public let url: String
+    private let signer: WebhookSigner
+    private let client: HTTPClient
+    private let timeout: TimeAmount
+    private let now: @Sendable () -> Date
+
+    /// A forwarder to `url`, signing with `signer`; each try times out after `timeout` (10 s by default).
+    public init(
+        url: String, signer: WebhookSigner, client: HTTPClient = .shared, timeout: TimeAmount = .seconds(10),
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) {
+        self.url = url
+        self.signer = signer
+        self.client = client
+        self.timeout = timeout
+        self.now = now
+    }
+
+    /// A router handler that forwards.
+    public var handler: ActionHandler {
+        { response, context in try await self.forward(response, context: context) }
+    }
+
+    /// The JSON body of SPEC §5.
+    public static func body(_ response: ActionResponse, id: String, receivedAt: Date) -> [UInt8] {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        let object = JSONValue.object([
+            ("id", .string(id)),
+            ("category", .string(response.category.rawValue)),
+            ("action", .string(response.action.rawValue)),
+            ("notificationId", .string(response.notificationID)),
+            ("user", .string(response.user)),
+            ("userText", response.userText.map(JSONValue.string) ?? .null),
+            ("payload", .object(response.payload)),
+            ("receivedAt", .string(formatter.string(from: receivedAt))),
+        ])
+        return Array(object.serialized().utf8)
+    }
+
+    func forward(_ response: ActionResponse, context: ActionContext) async throws -> HandlerOutcome {
+        let body = Self.body(response, id: context.responseID, receivedAt: context.receivedAt)
+        let timestamp = Int(now().timeIntervalSince1970)
+        var request = HTTPClientRequest(url: url)
+        request.method = .POST
+        request.headers.add(name: "Content-Type", value: "application/json")
+        request.headers.add(name: "User-Agent", value: "actionable")
+        request.headers.add(name: "webhook-id", value: context.responseID)
+        request.headers.add(name: "webhook-timestamp", value: String(timestamp))
+        request.headers.add(name: "webhook-signature", value: signer.signature(id: context.responseID, timestamp: timestamp, body: body))
+        request.headers.add(name: "Idempotency-Key", value: context.responseID)
+        request.body = .bytes(ByteBuffer(bytes: body))
+        let reply = try await client.execute(request, timeout: timeout, logger: context.logger)
+        _ = try? await reply.body.collect(upTo: 64 * 1024)  // drain, so the connection can be reused
+        let status = Int(reply.status.code)
+        switch status {
+        case 200..<300:
+            return .done
+        case 408, 429, 500..<600:
+            let retryAfter = reply.headers.first(name: "Retry-After").flatMap { Self.retryAfter($0, now: now()) }
+            context.logger.info("upstream asked to retry", metadata: ["status": "\(status)"])
+            return .retry(after: retryAfter)
+        default:
+            return .fail(reason: "the upstream \(url) answered HTTP \(status), which is not retried")
+        }
+    }
+
+    /// `Retry-After` as delay-seconds or an HTTP date.
+    static func retryAfter(_ value: String, now: Date) -> Duration? {
+        let trimmed = value.trimmingCharacters(in: .whitespaces)
+        if let seconds = Int(trimmed), seconds >= 0 { return .seconds(seconds) }
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
+        guard let date = formatter.date(from: trimmed) else { return nil }
+        return .seconds(max(0, Int(date.timeIntervalSince(now).rounded(.up))))
+    }
+}
