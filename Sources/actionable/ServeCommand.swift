@@ -1,5 +1,7 @@
 import ActionableCore
+import ActionableDelivery
 import ActionablePostgres
+import ActionableRouter
 import ActionableServer
 import ActionableStore
 import ActionableTokens
@@ -7,6 +9,7 @@ import ArgumentParser
 import Foundation
 import Hummingbird
 import Logging
+import ServiceLifecycle
 
 /// `actionable serve` (SPEC §6): receives action responses and stores them durably.
 struct ServeCommand: AsyncParsableCommand {
@@ -29,17 +32,17 @@ struct ServeCommand: AsyncParsableCommand {
     var storage = "sqlite:.actionable/actionable.sqlite"
     @Option(name: .customLong("token-key"), help: "ID=SECRET verifying action tokens (repeatable; the first signs).")
     var tokenKeys: [String] = []
-    @Option(name: .customLong("forward"), help: "PATTERN=URL: forward responses to an upstream (not supported yet).")
+    @Option(name: .customLong("forward"), help: "PATTERN=URL: forward category.action, category.* or * to an upstream (repeatable).")
     var forwards: [String] = []
-    @Option(name: .customLong("forward-secret"), help: "whsec_… signing forwarded responses (not supported yet).")
+    @Option(name: .customLong("forward-secret"), help: "whsec_… signing forwarded responses (Standard Webhooks).")
     var forwardSecret: String?
     @Option(name: .customLong("max-body-size"), help: "The largest POST /v1/actions body, in bytes.")
     var maxBodySize = 16 * 1024
 
     func validate() throws {
         if config != nil { throw ValidationError("--config is not supported yet; pass the settings as flags") }
-        if !forwards.isEmpty || forwardSecret != nil {
-            throw ValidationError("--forward and --forward-secret are not supported yet: delivery is not built yet")
+        if !forwards.isEmpty && forwardSecret == nil {
+            throw ValidationError("--forward needs --forward-secret whsec_… to sign what it sends")
         }
         guard (1...65535).contains(port) else { throw ValidationError("--port must be between 1 and 65535") }
     }
@@ -67,9 +70,45 @@ struct ServeCommand: AsyncParsableCommand {
         let store = try await openStore(logger: logger)
         let router = ActionableServer.router(catalog: catalog, store: store, tokens: tokens,
             settings: ServerSettings(maximumBodySize: maxBodySize))
-        let app = Application(router: router, configuration: .init(address: .hostname(host, port: port)), logger: logger)
+        var app = Application(router: router, configuration: .init(address: .hostname(host, port: port)), logger: logger)
+        if let worker = try deliveryWorker(catalog: catalog, store: store, logger: logger) {
+            app.addServices(DeliveryService(worker: worker))
+        } else {
+            logger.warning("no --forward given: accepted responses are stored but not delivered")
+        }
         logger.info("serving \(catalog.categories.count) categories from \(categories), storage \(Self.redacted(storage))")
         try await app.runService()
+    }
+
+    /// The worker forwarding to the `--forward` upstreams, or `nil` when there are none.
+    private func deliveryWorker(catalog: Catalog, store: any ActionStore, logger: Logger) throws -> DeliveryWorker? {
+        guard !forwards.isEmpty, let forwardSecret else { return nil }
+        let signer: WebhookSigner
+        do {
+            signer = try WebhookSigner(secret: forwardSecret)
+        } catch {
+            throw refuse(error.description)
+        }
+        var builder = RouterBuilder(catalog: catalog)
+        for forward in forwards {
+            guard let equals = forward.firstIndex(of: "="), forward[forward.index(after: equals)...].hasPrefix("http") else {
+                throw refuse("--forward takes PATTERN=URL, e.g. invite.*=https://invitations.internal/rsvp; got \(forward)")
+            }
+            let pattern: RoutePattern
+            do {
+                pattern = try RoutePattern(parsing: String(forward[..<equals]), in: catalog)
+            } catch {
+                throw refuse(error.description)
+            }
+            let url = String(forward[forward.index(after: equals)...])
+            builder.on(pattern, Forwarder(url: url, signer: signer).handler)
+            logger.info("forwarding \(pattern) to \(url)")
+        }
+        do {
+            return DeliveryWorker(store: store, router: try builder.build(), logger: logger)
+        } catch {
+            throw refuse(error.description)
+        }
     }
 
     private func openStore(logger: Logger) async throws -> any ActionStore {
@@ -87,5 +126,17 @@ struct ServeCommand: AsyncParsableCommand {
         guard var components = URLComponents(string: url), components.password != nil else { return url }
         components.password = "***"
         return components.string ?? "postgres://***"
+    }
+}
+
+/// Runs the delivery worker beside the HTTP server; it stops on graceful shutdown (a delivery
+/// cut short is retried once its lease runs out: delivery is at least once).
+struct DeliveryService: Service {
+    let worker: DeliveryWorker
+
+    func run() async throws {
+        await cancelWhenGracefulShutdown {
+            await worker.run()
+        }
     }
 }

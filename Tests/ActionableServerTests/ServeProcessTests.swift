@@ -25,10 +25,10 @@ struct ServeProcessTests {
     }
 
     /// Starts the server and returns once it logs that it listens.
-    static func startServer(in directory: URL, port: Int) throws -> Process {
+    static func startServer(in directory: URL, port: Int, extra: [String] = []) throws -> Process {
         let process = Process()
         process.executableURL = CommandLineRunner.binary
-        process.arguments = ["serve", "--port", String(port)]
+        process.arguments = ["serve", "--port", String(port)] + extra
         process.currentDirectoryURL = directory
         let output = Pipe()
         process.standardOutput = output

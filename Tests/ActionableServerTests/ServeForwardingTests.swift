@@ -1,0 +1,82 @@
+import ActionableDelivery
+import ActionableTestSupport
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Testing
+
+/// `actionable serve --forward`: an accepted tap reaches the upstream, signed, and the server
+/// still exits 0 on SIGTERM with its delivery worker running.
+struct ServeForwardingTests {
+    static let secret = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
+
+    /// Hands the first request the upstream receives to whoever awaits it.
+    actor Inbox {
+        var received: (HTTPFields, String)?
+        var waiter: CheckedContinuation<(HTTPFields, String), Never>?
+        func deliver(_ headers: HTTPFields, _ body: String) {
+            if let waiter {
+                self.waiter = nil
+                waiter.resume(returning: (headers, body))
+            } else if received == nil {
+                received = (headers, body)
+            }
+        }
+        func next() async -> (HTTPFields, String) {
+            if let received { return received }
+            return await withCheckedContinuation { waiter = $0 }
+        }
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func anAcceptedTapIsForwardedSigned() async throws {
+        let inbox = Inbox()
+        let router = Router()
+        router.post("/rsvp") { request, _ -> Response in
+            let body = try await request.body.collect(upTo: 1 << 20)
+            await inbox.deliver(request.headers, String(buffer: body))
+            return Response(status: .noContent)
+        }
+        let upstream = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
+        try await upstream.test(.live) { client in
+            let upstreamPort = try #require(client.port)
+            let directory = try CommandLineRunner.temporaryDirectory([:])
+            defer { try? FileManager.default.removeItem(at: directory) }
+            try FileManager.default.copyItem(at: CommandLineRunner.repository.appendingPathComponent("Categories"),
+                to: directory.appendingPathComponent("Categories"))
+            let payload = try CommandLineRunner.run(["payload", "invite", "--body", "b", "--set", "inviteId=42",
+                "--user", "bob"], in: directory)
+            let token = try #require((try JSONSerialization.jsonObject(with: Data(payload.stdout.utf8)) as? [String: Any])?["actionToken"] as? String)
+
+            let port = try ServeProcessTests.freePort()
+            let server = try ServeProcessTests.startServer(in: directory, port: port, extra: [
+                "--forward", "invite.*=http://127.0.0.1:\(upstreamPort)/rsvp", "--forward-secret", Self.secret,
+            ])
+            defer { if server.isRunning { server.terminate(); server.waitUntilExit() } }
+            let (status, accepted) = try await ServeProcessTests.post(
+                #"{"category":"invite","action":"decline","actionToken":"\#(token)","payload":{"inviteId":"42"}}"#, port: port)
+            #expect(status == 202)
+            let id = try #require(accepted["id"] as? String)
+
+            let (headers, body) = await inbox.next()
+            #expect(headers[HTTPField.Name("webhook-id")!] == id)
+            #expect(headers[HTTPField.Name("Idempotency-Key")!] == id)
+            let timestamp = try #require(headers[HTTPField.Name("webhook-timestamp")!].flatMap { Int($0) })
+            let expected = try WebhookSigner(secret: Self.secret).signature(id: id, timestamp: timestamp, body: Array(body.utf8))
+            #expect(headers[HTTPField.Name("webhook-signature")!] == expected)
+            #expect(body.contains(#""action":"decline""#))
+            #expect(body.contains(#""user":"bob""#))
+
+            server.terminate()
+            server.waitUntilExit()
+            #expect(server.terminationStatus == 0)
+        }
+    }
+
+    @Test func forwardWithoutASecretIsAUsageError() throws {
+        let run = try CommandLineRunner.run(["serve", "--forward", "invite.*=http://127.0.0.1:1/x"])
+        #expect(run.status == 2)
+        #expect(run.stderr.contains("--forward needs --forward-secret"))
+    }
+}
