@@ -6,11 +6,17 @@ public struct ServerSettings: Sendable {
     public var requireActionTokens: Bool
     /// `Retry-After` seconds sent with 503 when storage is unavailable.
     public var retryAfterSeconds: Int
+    /// The bearer token of `GET /v1/actions/{id}`; without one the endpoint does not exist.
+    public var adminToken: String?
 
-    /// The defaults of SPEC §3: 16 KiB bodies, tokens required.
-    public init(maximumBodySize: Int = 16 * 1024, requireActionTokens: Bool = true, retryAfterSeconds: Int = 5) {
+    /// The defaults of SPEC §3: 16 KiB bodies, tokens required, no status endpoint.
+    public init(
+        maximumBodySize: Int = 16 * 1024, requireActionTokens: Bool = true, retryAfterSeconds: Int = 5,
+        adminToken: String? = nil
+    ) {
         self.maximumBodySize = maximumBodySize
         self.requireActionTokens = requireActionTokens
         self.retryAfterSeconds = retryAfterSeconds
+        self.adminToken = adminToken
     }
 }

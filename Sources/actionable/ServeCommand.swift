@@ -38,6 +38,8 @@ struct ServeCommand: AsyncParsableCommand {
     var forwardSecret: String?
     @Option(name: .customLong("max-body-size"), help: "The largest POST /v1/actions body, in bytes.")
     var maxBodySize = 16 * 1024
+    @Option(name: .customLong("admin-token"), help: "Enables GET /v1/actions/{id} for operators, with this bearer token.")
+    var adminToken: String?
 
     func validate() throws {
         if config != nil { throw ValidationError("--config is not supported yet; pass the settings as flags") }
@@ -69,7 +71,7 @@ struct ServeCommand: AsyncParsableCommand {
         let tokens = try await ActionTokens(keys: keys)
         let store = try await openStore(logger: logger)
         let router = ActionableServer.router(catalog: catalog, store: store, tokens: tokens,
-            settings: ServerSettings(maximumBodySize: maxBodySize))
+            settings: ServerSettings(maximumBodySize: maxBodySize, adminToken: adminToken))
         var app = Application(router: router, configuration: .init(address: .hostname(host, port: port)), logger: logger)
         if let worker = try deliveryWorker(catalog: catalog, store: store, logger: logger) {
             app.addServices(DeliveryService(worker: worker))
