@@ -96,4 +96,27 @@ struct ServeProcessTests {
         #expect(try await store.integrityCheck() == "ok")
         #expect(try await store.action(id: id)?.response.user == "alice")
     }
+
+    @Test func respondPostsWhatTheAppWouldAndExitsOneOnRefusal() async throws {
+        let directory = try CommandLineRunner.temporaryDirectory([:])
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try FileManager.default.copyItem(at: CommandLineRunner.repository.appendingPathComponent("Categories"),
+            to: directory.appendingPathComponent("Categories"))
+        let payload = try CommandLineRunner.run(["payload", "invite", "--body", "b", "--set", "inviteId=42", "--user", "cy"],
+            in: directory)
+        try payload.stdout.write(to: directory.appendingPathComponent("notification.json"), atomically: true, encoding: .utf8)
+        let port = try Self.freePort()
+        let server = try Self.startServer(in: directory, port: port)
+        defer { server.terminate(); server.waitUntilExit() }
+        let url = "http://127.0.0.1:\(port)"
+        let accepted = try CommandLineRunner.run(["respond", "accept", "--notification", "notification.json", "--url", url], in: directory)
+        #expect(accepted.status == 0)
+        #expect(accepted.stdout.hasPrefix("HTTP 202 "))
+        let again = try CommandLineRunner.run(["respond", "accept", "--notification", "notification.json", "--url", url], in: directory)
+        #expect(again.stdout.hasPrefix("HTTP 200 "))
+        #expect(again.stdout.contains("duplicate"))
+        let other = try CommandLineRunner.run(["respond", "decline", "--notification", "notification.json", "--url", url], in: directory)
+        #expect(other.status == 1)
+        #expect(other.stdout.hasPrefix("HTTP 409 "))
+    }
 }
