@@ -1,6 +1,7 @@
 import ActionableCore
 import ActionableRouter
 import ActionableStore
+import CoreMetrics
 import Foundation
 import Logging
 
@@ -25,6 +26,8 @@ public struct DeliveryWorker: Sendable {
     /// The random draw in `0..<1` for the jitter (injectable for tests).
     public let jitter: @Sendable () -> Double
     public let logger: Logger
+    /// Where delivery metrics go (attempts by outcome, queue depth); none when `nil`.
+    public var metricsFactory: (any MetricsFactory)?
 
     /// A worker over `store` and `router`.
     public init(
@@ -46,6 +49,9 @@ public struct DeliveryWorker: Sendable {
     @discardableResult
     public func deliverDue(now: Date = Date()) async throws -> Int {
         let claimed = try await store.claimDue(now: now, limit: batchSize, lease: lease, owner: owner)
+        if let metricsFactory {
+            Gauge(label: "actionable_delivery_queue_depth", factory: metricsFactory).record(try await store.pendingCount())
+        }
         await withTaskGroup(of: Void.self) { group in
             for action in claimed {
                 group.addTask { await self.deliver(action, now: now) }
@@ -90,6 +96,16 @@ public struct DeliveryWorker: Sendable {
     }
 
     func record(_ outcome: HandlerOutcome, for action: StoredAction, now: Date, error: String? = nil) async {
+        if let metricsFactory {
+            let label: String
+            switch outcome {
+            case .done: label = "delivered"
+            case .retry: label = action.attempts < policy.maximumAttempts ? "retry" : "dead"
+            case .fail: label = "dead"
+            }
+            Counter(label: "actionable_delivery_attempts_total", dimensions: [("outcome", label)], factory: metricsFactory)
+                .increment()
+        }
         do {
             switch outcome {
             case .done:

@@ -8,11 +8,22 @@ import Hummingbird
 public enum ActionableServer {
     /// The router over `catalog` and `store`; `tokens` verifies action tokens (required unless
     /// `settings` turns them off).
+    /// With `metrics`, requests are counted and timed, and `GET /metrics` serves `exposition`
+    /// (the Prometheus text of the registry the metrics go to).
     public static func router(
-        catalog: Catalog, store: any ActionStore, tokens: ActionTokens?, settings: ServerSettings = ServerSettings()
+        catalog: Catalog, store: any ActionStore, tokens: ActionTokens?, settings: ServerSettings = ServerSettings(),
+        metrics: ServerMetrics? = nil, exposition: (@Sendable () -> String)? = nil
     ) -> Router<ActionableRequestContext> {
         let router = Router(context: ActionableRequestContext.self)
-        ActionsController(catalog: catalog, store: store, tokens: tokens, settings: settings).addRoutes(to: router)
+        if let metrics { router.add(middleware: RequestMetricsMiddleware(metrics: metrics)) }
+        if let exposition {
+            router.get("/metrics") { _, _ in
+                Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4"],
+                    body: ResponseBody(byteBuffer: ByteBuffer(string: exposition())))
+            }
+        }
+        ActionsController(catalog: catalog, store: store, tokens: tokens, settings: settings, metrics: metrics)
+            .addRoutes(to: router)
         CatalogController(catalog: catalog).addRoutes(to: router)
         HealthController(store: store).addRoutes(to: router)
         if let adminToken = settings.adminToken {

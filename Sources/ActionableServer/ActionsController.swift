@@ -15,12 +15,16 @@ struct ActionsController: Sendable {
     let store: any ActionStore
     let tokens: ActionTokens?
     let settings: ServerSettings
+    var metrics: ServerMetrics? = nil
 
     func addRoutes(to router: Router<ActionableRequestContext>) {
         router.post("/v1/actions") { request, context in
             do {
-                return try await self.accept(request, context: context)
+                let response = try await self.accept(request, context: context)
+                self.metrics?.response(response.status == .accepted ? "accepted" : "duplicate")
+                return response
             } catch let problem as Problem {
+                self.metrics?.response("rejected")
                 return problem.response
             }
         }

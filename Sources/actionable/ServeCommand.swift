@@ -9,6 +9,8 @@ import ArgumentParser
 import Foundation
 import Hummingbird
 import Logging
+import Metrics
+import Prometheus
 import ServiceLifecycle
 
 /// `actionable serve` (SPEC §6): receives action responses and stores them durably.
@@ -70,10 +72,14 @@ struct ServeCommand: AsyncParsableCommand {
         }
         let tokens = try await ActionTokens(keys: keys)
         let store = try await openStore(logger: logger)
+        let registry = PrometheusCollectorRegistry()
+        let factory = PrometheusMetricsFactory(registry: registry)
         let router = ActionableServer.router(catalog: catalog, store: store, tokens: tokens,
-            settings: ServerSettings(maximumBodySize: maxBodySize, adminToken: adminToken))
+            settings: ServerSettings(maximumBodySize: maxBodySize, adminToken: adminToken),
+            metrics: ServerMetrics(factory: factory), exposition: { registry.emitToString() })
         var app = Application(router: router, configuration: .init(address: .hostname(host, port: port)), logger: logger)
-        if let worker = try deliveryWorker(catalog: catalog, store: store, logger: logger) {
+        if var worker = try deliveryWorker(catalog: catalog, store: store, logger: logger) {
+            worker.metricsFactory = factory
             app.addServices(DeliveryService(worker: worker))
         } else {
             logger.warning("no --forward given: accepted responses are stored but not delivered")
