@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "ActionableTesting", targets: ["ActionableTesting"]),
         .executable(name: "actionable", targets: ["actionable"]),
         .executable(name: "invite-example", targets: ["InviteExample"]),
+        .executable(name: "invite-service", targets: ["InviteService"]),
     ],
     dependencies: [
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
@@ -111,6 +112,14 @@ let package = Package(
             path: "Examples/InviteFlow/InviteExample"
         ),
         .target(name: "ActionableTestSupport", path: "Tests/ActionableTestSupport"),
+        .executableTarget(
+            name: "InviteService",
+            dependencies: [
+                "ActionableDelivery", .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            path: "Examples/InviteService"
+        ),
         .testTarget(name: "ActionableCoreTests", dependencies: ["ActionableCore"]),
         .testTarget(
             name: "ActionableLintTests",
@@ -130,7 +139,7 @@ let package = Package(
             name: "ActionableServerTests",
             dependencies: [
                 "ActionableServer", "ActionableTesting", "ActionableStore", "ActionableTokens", "ActionableCore",
-                "ActionableTestSupport", "ActionableDelivery", "actionable",
+                "ActionableTestSupport", "ActionableDelivery", "actionable", "InviteService",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Prometheus", package: "swift-prometheus"),

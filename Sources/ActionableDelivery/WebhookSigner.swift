@@ -26,6 +26,28 @@ public struct WebhookSigner: Sendable {
     }
 }
 
+extension WebhookSigner {
+    /// Whether a received webhook is authentic: one of the space-separated `signatures` (the
+    /// `webhook-signature` header) matches, and `timestamp` is within `tolerance` of `now`
+    /// (Standard Webhooks' replay protection). Compared in constant time.
+    public func verify(
+        id: String, timestamp: String, body: some DataProtocol, signatures: String, now: Date = Date(),
+        tolerance: TimeInterval = 300
+    ) -> Bool {
+        guard let seconds = Int(timestamp), abs(now.timeIntervalSince1970 - TimeInterval(seconds)) <= tolerance else {
+            return false
+        }
+        let expected = Array(signature(id: id, timestamp: seconds, body: body).utf8)
+        var matched = false
+        for candidate in signatures.split(separator: " ") {
+            let bytes = Array(candidate.utf8)
+            guard bytes.count == expected.count else { continue }
+            if zip(bytes, expected).reduce(UInt8(0), { $0 | ($1.0 ^ $1.1) }) == 0 { matched = true }
+        }
+        return matched
+    }
+}
+
 /// A forwarding secret that is not `whsec_` followed by at least 16 bytes of base64.
 public struct WebhookSecretError: Error, Hashable, Sendable, CustomStringConvertible {
     public var description: String {

@@ -27,3 +27,26 @@ struct WebhookSignerTests {
         #expect(throws: WebhookSecretError.self) { try WebhookSigner(secret: secret) }
     }
 }
+
+struct WebhookVerificationTests {
+    let signer = try! WebhookSigner(secret: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw")
+    let body = Array(#"{"test": 2432232314}"#.utf8)
+    let now = Date(timeIntervalSince1970: 1_614_265_330)
+
+    @Test func theVectorVerifiesAmongOtherSignatures() {
+        let good = "v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE="
+        #expect(signer.verify(id: "msg_p5jXN8AQM9LWM0D4loKWxJek", timestamp: "1614265330", body: body,
+            signatures: "v1,Ceo5qEr07ixe2NLpvHk3FH9bwy/WavXrAFQ/9tdO6mc= \(good)", now: now))
+    }
+
+    @Test func forgedStaleOrFutureWebhooksAreRefused() {
+        let good = "v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE="
+        let id = "msg_p5jXN8AQM9LWM0D4loKWxJek"
+        #expect(!signer.verify(id: id, timestamp: "1614265330", body: body, signatures: "v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OA=", now: now))
+        #expect(!signer.verify(id: "other", timestamp: "1614265330", body: body, signatures: good, now: now))
+        #expect(!signer.verify(id: id, timestamp: "1614265330", body: body, signatures: good, now: now.addingTimeInterval(301)))
+        #expect(!signer.verify(id: id, timestamp: "1614265330", body: body, signatures: good, now: now.addingTimeInterval(-301)))
+        #expect(!signer.verify(id: id, timestamp: "hello", body: body, signatures: good, now: now))
+        #expect(!signer.verify(id: id, timestamp: "1614265330", body: body, signatures: "", now: now))
+    }
+}

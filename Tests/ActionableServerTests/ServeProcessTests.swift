@@ -26,23 +26,36 @@ struct ServeProcessTests {
 
     /// Starts the server and returns once it logs that it listens.
     static func startServer(in directory: URL, port: Int, extra: [String] = []) throws -> Process {
+        let (process, output) = try start(CommandLineRunner.binary, ["serve", "--port", String(port)] + extra, in: directory)
+        _ = try waitFor("listening on", in: output)
+        // Keep draining the pipe so that logging never blocks the server.
+        output.fileHandleForReading.readabilityHandler = { _ = $0.availableData }
+        return process
+    }
+
+    /// Starts `executable` with its output in a pipe.
+    static func start(_ executable: URL, _ arguments: [String], in directory: URL) throws -> (Process, Pipe) {
         let process = Process()
-        process.executableURL = CommandLineRunner.binary
-        process.arguments = ["serve", "--port", String(port)] + extra
+        process.executableURL = executable
+        process.arguments = arguments
         process.currentDirectoryURL = directory
         let output = Pipe()
         process.standardOutput = output
         process.standardError = output
         try process.run()
+        return (process, output)
+    }
+
+    /// Reads `output` until `text` appears (the process's own signal, not a timer); throws if
+    /// the process closes its output first.
+    static func waitFor(_ text: String, in output: Pipe) throws -> String {
         var seen = Data()
-        while !String(decoding: seen, as: UTF8.self).contains("listening on") {
+        while !String(decoding: seen, as: UTF8.self).contains(text) {
             let chunk = output.fileHandleForReading.availableData
             if chunk.isEmpty { throw ServeFailed(log: String(decoding: seen, as: UTF8.self)) }
             seen.append(chunk)
         }
-        // Keep draining the pipe so that logging never blocks the server.
-        output.fileHandleForReading.readabilityHandler = { _ = $0.availableData }
-        return process
+        return String(decoding: seen, as: UTF8.self)
     }
 
     struct ServeFailed: Error, CustomStringConvertible {
@@ -118,5 +131,37 @@ struct ServeProcessTests {
         let other = try CommandLineRunner.run(["respond", "decline", "--notification", "notification.json", "--url", url], in: directory)
         #expect(other.status == 1)
         #expect(other.stdout.hasPrefix("HTTP 409 "))
+    }
+
+    /// The README's walkthrough: invite-service, serve --forward, payload, respond → one RSVP.
+    @Test(.timeLimit(.minutes(1)))
+    func theReadmeWalkthroughRecordsOneRSVP() async throws {
+        let directory = try CommandLineRunner.temporaryDirectory([:])
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try FileManager.default.copyItem(at: CommandLineRunner.repository.appendingPathComponent("Categories"),
+            to: directory.appendingPathComponent("Categories"))
+        let secret = "whsec_ZXhhbXBsZS1pbnZpdGUtc2VydmljZS1zZWNyZXQ="
+        let servicePort = try Self.freePort()
+        let (service, serviceOutput) = try Self.start(
+            CommandLineRunner.binary.deletingLastPathComponent().appendingPathComponent("invite-service"),
+            ["--port", String(servicePort), "--secret", secret], in: directory)
+        defer { service.terminate(); service.waitUntilExit() }
+        _ = try Self.waitFor("listening on", in: serviceOutput)
+        let port = try Self.freePort()
+        let server = try Self.startServer(in: directory, port: port, extra: [
+            "--forward", "invite.*=http://127.0.0.1:\(servicePort)/rsvp", "--forward-secret", secret,
+        ])
+        defer { server.terminate(); server.waitUntilExit() }
+        let payload = try CommandLineRunner.run(["payload", "invite", "--body", "Team dinner", "--set", "inviteId=inv-42",
+            "--user", "alice"], in: directory)
+        try payload.stdout.write(to: directory.appendingPathComponent("notification.json"), atomically: true, encoding: .utf8)
+        let url = "http://127.0.0.1:\(port)"
+        for _ in 0..<2 {  // the phone retries: one RSVP all the same
+            let tap = try CommandLineRunner.run(["respond", "accept", "--notification", "notification.json", "--url", url],
+                in: directory)
+            #expect(tap.status == 0)
+        }
+        let log = try Self.waitFor("recorded RSVP: alice accept inv-42", in: serviceOutput)
+        #expect(log.components(separatedBy: "recorded RSVP").count == 2)
     }
 }
