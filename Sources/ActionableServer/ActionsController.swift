@@ -18,7 +18,15 @@ struct ActionsController: Sendable {
     var metrics: ServerMetrics? = nil
 
     func addRoutes(to router: Router<ActionableRequestContext>) {
+        let limiter = InFlightLimiter(limit: settings.maximumConcurrentAccepts)
         router.post("/v1/actions") { request, context in
+            guard limiter.tryEnter() else {
+                self.metrics?.response("rejected")
+                return Problem(.tooManyRequests, "overloaded", "Too many requests",
+                    "the server is at its limit of \(limiter.limit) responses in progress; nothing was stored, retry shortly",
+                    headers: [.retryAfter: "1"]).response
+            }
+            defer { limiter.leave() }
             do {
                 let response = try await self.accept(request, context: context)
                 self.metrics?.response(response.status == .accepted ? "accepted" : "duplicate")

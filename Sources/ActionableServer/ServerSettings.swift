@@ -8,12 +8,15 @@ public struct ServerSettings: Sendable {
     public var retryAfterSeconds: Int
     /// The bearer token of `GET /v1/actions/{id}`; without one the endpoint does not exist.
     public var adminToken: String?
+    /// The most accepts in progress at once; past it requests get 429 with `Retry-After: 1`.
+    public var maximumConcurrentAccepts: Int
 
     /// The defaults of SPEC §3: 16 KiB bodies, tokens required, no status endpoint.
     public init(
         maximumBodySize: Int = 16 * 1024, requireActionTokens: Bool = true, retryAfterSeconds: Int = 5,
-        adminToken: String? = nil
+        adminToken: String? = nil, maximumConcurrentAccepts: Int = 1024
     ) {
+        self.maximumConcurrentAccepts = maximumConcurrentAccepts
         self.maximumBodySize = maximumBodySize
         self.requireActionTokens = requireActionTokens
         self.retryAfterSeconds = retryAfterSeconds

@@ -42,6 +42,8 @@ struct ServeCommand: AsyncParsableCommand {
     var maxBodySize = 16 * 1024
     @Option(name: .customLong("admin-token"), help: "Enables GET /v1/actions/{id} for operators, with this bearer token.")
     var adminToken: String?
+    @Option(name: .customLong("max-in-flight"), help: "The most responses being accepted at once; past it, 429.")
+    var maxInFlight = 1024
 
     func validate() throws {
         if config != nil { throw ValidationError("--config is not supported yet; pass the settings as flags") }
@@ -75,7 +77,7 @@ struct ServeCommand: AsyncParsableCommand {
         let registry = PrometheusCollectorRegistry()
         let factory = PrometheusMetricsFactory(registry: registry)
         let router = ActionableServer.router(catalog: catalog, store: store, tokens: tokens,
-            settings: ServerSettings(maximumBodySize: maxBodySize, adminToken: adminToken),
+            settings: ServerSettings(maximumBodySize: maxBodySize, adminToken: adminToken, maximumConcurrentAccepts: maxInFlight),
             metrics: ServerMetrics(factory: factory), exposition: { registry.emitToString() })
         var app = Application(router: router, configuration: .init(address: .hostname(host, port: port)), logger: logger)
         if var worker = try deliveryWorker(catalog: catalog, store: store, logger: logger) {

@@ -1,0 +1,73 @@
+import ActionableCore
+import ActionableServer
+import ActionableStore
+import ActionableTesting
+import ActionableTokens
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Testing
+
+struct OverloadTests {
+    /// A store whose first accept waits at a gate until the test opens it.
+    actor GatedStore: ActionStore {
+        let inner = InMemoryActionStore()
+        var arrived: CheckedContinuation<Void, Never>?
+        var gate: CheckedContinuation<Void, Never>?
+        var gated = true
+        var didArrive = false
+
+        func waitForArrival() async {
+            guard !didArrive else { return }  // the request may reach the gate first
+            await withCheckedContinuation { arrived = $0 }
+        }
+        func open() { gate?.resume(); gate = nil }
+
+        func accept(_ action: NewAction) async throws -> AcceptResult {
+            if gated {
+                gated = false
+                await withCheckedContinuation { continuation in
+                    gate = continuation
+                    didArrive = true
+                    arrived?.resume()
+                    arrived = nil
+                }
+            }
+            return try await inner.accept(action)
+        }
+        func action(id: String) async throws -> StoredAction? { await inner.action(id: id) }
+        func claimDue(now: Date, limit: Int, lease: TimeInterval, owner: String) async throws -> [StoredAction] {
+            await inner.claimDue(now: now, limit: limit, lease: lease, owner: owner)
+        }
+        func markDelivered(id: String, owner: String, at: Date) async throws { await inner.markDelivered(id: id, owner: owner, at: at) }
+        func reschedule(id: String, owner: String, at: Date, error: String) async throws {
+            await inner.reschedule(id: id, owner: owner, at: at, error: error)
+        }
+        func markDead(id: String, owner: String, reason: String) async throws { await inner.markDead(id: id, owner: owner, reason: reason) }
+        func pendingCount() async throws -> Int { await inner.pendingCount() }
+        func checkReachable() async throws {}
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func pastTheLimitRequestsGet429AndNothingIsStored() async throws {
+        let store = GatedStore()
+        let tokens = try await ActionTokens(keys: [ActionsEndpointTests.key])
+        let app = Application(router: ActionableServer.router(catalog: ActionsEndpointTests.catalog, store: store,
+            tokens: tokens, settings: ServerSettings(maximumConcurrentAccepts: 1)))
+        let first = ActionsEndpointTests.body(try await ActionsEndpointTests.token(notification: "n-first"))
+        let second = ActionsEndpointTests.body(try await ActionsEndpointTests.token(notification: "n-second"))
+        try await app.test(.router) { client in
+            async let held = client.execute(uri: "/v1/actions", method: .post, headers: ActionsEndpointTests.json,
+                body: ByteBuffer(string: first)) { $0.status }
+            await store.waitForArrival()  // the first request holds the only place
+            try await client.execute(uri: "/v1/actions", method: .post, headers: ActionsEndpointTests.json,
+                body: ByteBuffer(string: second)) { response in
+                #expect(response.status == .tooManyRequests)
+                #expect(response.headers[.retryAfter] == "1")
+            }
+            await store.open()
+            #expect(try await held == .accepted)
+        }
+        #expect(try await store.pendingCount() == 1)
+    }
+}
