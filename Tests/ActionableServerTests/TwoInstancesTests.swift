@@ -1,0 +1,73 @@
+import ActionableDelivery
+import ActionableTestSupport
+import ActionableTokens
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Testing
+
+/// Two `actionable serve` processes on one PostgreSQL database (`scripts/test` starts one).
+@Suite(.enabled(if: ProcessInfo.processInfo.environment["ACTIONABLE_TEST_POSTGRES_URL"] != nil,
+    "needs ACTIONABLE_TEST_POSTGRES_URL (scripts/test sets it)"))
+struct TwoInstancesTests {
+    actor Deliveries {
+        var ids: [String] = []
+        var waiter: CheckedContinuation<Void, Never>?
+        func add(_ id: String) {
+            ids.append(id)
+            waiter?.resume()
+            waiter = nil
+        }
+        func first() async {
+            if !ids.isEmpty { return }
+            await withCheckedContinuation { waiter = $0 }
+        }
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func theSameAnswerToBothInstancesIsAcceptedOnceAndDeliveredOnce() async throws {
+        let url = try #require(ProcessInfo.processInfo.environment["ACTIONABLE_TEST_POSTGRES_URL"])
+        let secret = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
+        let deliveries = Deliveries()
+        let router = Router()
+        router.post("/rsvp") { request, _ -> Response in
+            _ = try await request.body.collect(upTo: 1 << 20)
+            await deliveries.add(request.headers[HTTPField.Name("webhook-id")!] ?? "")
+            return Response(status: .noContent)
+        }
+        let upstream = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
+        try await upstream.test(.live) { client in
+            let upstreamPort = try #require(client.port)
+            let directory = try CommandLineRunner.temporaryDirectory([:])
+            defer { try? FileManager.default.removeItem(at: directory) }
+            try FileManager.default.copyItem(at: CommandLineRunner.repository.appendingPathComponent("Categories"),
+                to: directory.appendingPathComponent("Categories"))
+            let key = try DevelopmentKey.loadOrCreate(directory: directory.appendingPathComponent(".actionable").path).key
+            let token = try await ActionTokens(keys: [key]).mint(user: "dana", notificationID: "n-\(UUID())", category: "invite")
+            let body = #"{"category":"invite","action":"accept","actionToken":"\#(token)","payload":{"inviteId":"7"}}"#
+            let extra = ["--storage", url, "--forward", "invite.*=http://127.0.0.1:\(upstreamPort)/rsvp", "--forward-secret", secret]
+            let ports = try [ServeProcessTests.freePort(), ServeProcessTests.freePort()]
+            let first = try ServeProcessTests.startServer(in: directory, port: ports[0], extra: extra)
+            defer { first.terminate(); first.waitUntilExit() }
+            let second = try ServeProcessTests.startServer(in: directory, port: ports[1], extra: extra)
+            defer { second.terminate(); second.waitUntilExit() }
+
+            async let a = ServeProcessTests.post(body, port: ports[0])
+            async let b = ServeProcessTests.post(body, port: ports[1])
+            let replies = try await [a, b]
+            #expect(replies.map(\.0).sorted() == [200, 202])
+            let ids = Set(replies.compactMap { $0.1["id"] as? String })
+            #expect(ids.count == 1)
+
+            await deliveries.first()
+            // Both instances keep running; the claim is leased, so neither delivers it again.
+            first.terminate()
+            second.terminate()
+            first.waitUntilExit()
+            second.waitUntilExit()
+            #expect(first.terminationStatus == 0 && second.terminationStatus == 0)
+            #expect(await deliveries.ids == Array(ids))
+        }
+    }
+}
