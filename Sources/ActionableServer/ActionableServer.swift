@@ -9,10 +9,11 @@ public enum ActionableServer {
     /// The router over `catalog` and `store`; `tokens` verifies action tokens (required unless
     /// `settings` turns them off).
     /// With `metrics`, requests are counted and timed, and `GET /metrics` serves `exposition`
-    /// (the Prometheus text of the registry the metrics go to).
+    /// (the Prometheus text of the registry the metrics go to). With `appTokens`, every action
+    /// response also needs the app's own bearer JWT, whose `sub` must be the action token's user.
     public static func router(
         catalog: Catalog, store: any ActionStore, tokens: ActionTokens?, settings: ServerSettings = ServerSettings(),
-        metrics: ServerMetrics? = nil, exposition: (@Sendable () -> String)? = nil
+        metrics: ServerMetrics? = nil, exposition: (@Sendable () -> String)? = nil, appTokens: AppTokens? = nil
     ) -> Router<ActionableRequestContext> {
         let router = Router(context: ActionableRequestContext.self)
         if let metrics { router.add(middleware: RequestMetricsMiddleware(metrics: metrics)) }
@@ -22,8 +23,8 @@ public enum ActionableServer {
                     body: ResponseBody(byteBuffer: ByteBuffer(string: exposition())))
             }
         }
-        ActionsController(catalog: catalog, store: store, tokens: tokens, settings: settings, metrics: metrics)
-            .addRoutes(to: router)
+        ActionsController(catalog: catalog, store: store, tokens: tokens, settings: settings, appTokens: appTokens,
+            metrics: metrics).addRoutes(to: router)
         CatalogController(catalog: catalog).addRoutes(to: router)
         HealthController(store: store).addRoutes(to: router)
         if let adminToken = settings.adminToken {

@@ -15,6 +15,7 @@ struct ActionsController: Sendable {
     let store: any ActionStore
     let tokens: ActionTokens?
     let settings: ServerSettings
+    var appTokens: AppTokens? = nil
     var metrics: ServerMetrics? = nil
 
     func addRoutes(to router: Router<ActionableRequestContext>) {
@@ -43,7 +44,8 @@ struct ActionsController: Sendable {
         let body = try await readBody(request)
         let decoded = try decode(body)
         let payload = try payloadPairs(decoded.payload)  // a wrong JSON type is a 400, before any token check
-        let (notificationID, user) = try await authorize(decoded)
+        let appUser = try await authenticateApp(request)
+        let (notificationID, user) = try await authorize(decoded, appUser: appUser)
         let response = ActionResponse(
             category: CategoryID(decoded.category), action: ActionID(decoded.action), notificationID: notificationID,
             user: user, userText: decoded.userText, payload: payload)
@@ -142,7 +144,21 @@ struct ActionsController: Sendable {
 
     /// The notification and user the response answers for: from the verified token, or, where a
     /// deployment turned tokens off, from the body.
-    private func authorize(_ body: ActionRequestBody) async throws -> (notificationID: String, user: String) {
+    /// With an app JWT key configured: the user the app's own bearer token names (401 without one).
+    private func authenticateApp(_ request: Request) async throws -> String? {
+        guard let appTokens else { return nil }
+        guard let header = request.headers[.authorization], header.hasPrefix("Bearer ") else {
+            throw Problem(.unauthorized, "app-token-missing", "App token missing",
+                "send the app's own token as Authorization: Bearer <JWT>")
+        }
+        do {
+            return try await appTokens.user(of: String(header.dropFirst("Bearer ".count)))
+        } catch {
+            throw Problem(.unauthorized, "app-token-\(error.code)", "Invalid app token", error.description)
+        }
+    }
+
+    private func authorize(_ body: ActionRequestBody, appUser: String?) async throws -> (notificationID: String, user: String) {
         guard let tokens, settings.requireActionTokens else {
             guard let notificationID = body.notificationId, !notificationID.isEmpty else {
                 throw Problem(.badRequest, "invalid-request", "Invalid request",
@@ -157,7 +173,7 @@ struct ActionsController: Sendable {
         do {
             let token = try await tokens.verify(text)
             try token.authorize(category: CategoryID(body.category), action: ActionID(body.action),
-                notificationID: body.notificationId)
+                notificationID: body.notificationId, user: appUser)
             return (token.notificationID, token.user)
         } catch {
             let pointer = error.code == .wrongNotification ? "/notificationId" : "/actionToken"

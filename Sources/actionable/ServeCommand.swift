@@ -44,6 +44,8 @@ struct ServeCommand: AsyncParsableCommand {
     var adminToken: String?
     @Option(name: .customLong("max-in-flight"), help: "The most responses being accepted at once; past it, 429.")
     var maxInFlight = 1024
+    @Option(name: .customLong("app-jwt-key"), help: "ID=SECRET: also require the app's own bearer JWT (HS256) and match its sub (repeatable).")
+    var appJWTKeys: [String] = []
 
     func validate() throws {
         if config != nil { throw ValidationError("--config is not supported yet; pass the settings as flags") }
@@ -78,7 +80,8 @@ struct ServeCommand: AsyncParsableCommand {
         let factory = PrometheusMetricsFactory(registry: registry)
         let router = ActionableServer.router(catalog: catalog, store: store, tokens: tokens,
             settings: ServerSettings(maximumBodySize: maxBodySize, adminToken: adminToken, maximumConcurrentAccepts: maxInFlight),
-            metrics: ServerMetrics(factory: factory), exposition: { registry.emitToString() })
+            metrics: ServerMetrics(factory: factory), exposition: { registry.emitToString() },
+            appTokens: try await appTokens())
         var app = Application(router: router, configuration: .init(address: .hostname(host, port: port)), logger: logger)
         if var worker = try deliveryWorker(catalog: catalog, store: store, logger: logger) {
             worker.metricsFactory = factory
@@ -88,6 +91,16 @@ struct ServeCommand: AsyncParsableCommand {
         }
         logger.info("serving \(catalog.categories.count) categories from \(categories), storage \(Self.redacted(storage))")
         try await app.runService()
+    }
+
+    /// The app-token verifier of `--app-jwt-key`, or `nil` when none is given.
+    private func appTokens() async throws -> AppTokens? {
+        guard !appJWTKeys.isEmpty else { return nil }
+        do {
+            return await AppTokens(keys: try appJWTKeys.map { try ActionTokenKey(parsing: $0) })
+        } catch {
+            throw refuse("--app-jwt-key: \(error)")
+        }
     }
 
     /// The worker forwarding to the `--forward` upstreams, or `nil` when there are none.

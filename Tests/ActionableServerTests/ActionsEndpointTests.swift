@@ -240,3 +240,29 @@ struct CatalogAndHealthTests {
         }
     }
 }
+
+/// The optional app bearer JWT: 401 without a valid one, 403 when it names another user.
+struct AppTokenTests {
+    @Test func theAppsOwnTokenMustNameTheActionTokensUser() async throws {
+        let appKey = try ActionTokenKey(parsing: "app=fedcba9876543210fedcba9876543210")
+        let appTokens = await AppTokens(keys: [appKey])
+        let store = InMemoryActionStore()
+        let app = Application(router: ActionableServer.router(catalog: ActionsEndpointTests.catalog, store: store,
+            tokens: try await ActionTokens(keys: [ActionsEndpointTests.key]), appTokens: appTokens))
+        let body = ActionsEndpointTests.body(try await ActionsEndpointTests.token(user: "alice"))
+        let alice = try await appTokens.mint(user: "alice", keyID: "app")
+        let bob = try await appTokens.mint(user: "bob", keyID: "app")
+        let statuses = try await app.test(.router) { client in
+            var statuses: [HTTPResponse.Status] = []
+            for bearer in [nil, "garbage", bob, alice] {
+                var headers = ActionsEndpointTests.json
+                if let bearer { headers[.authorization] = "Bearer \(bearer)" }
+                statuses.append(try await client.execute(uri: "/v1/actions", method: .post, headers: headers,
+                    body: ByteBuffer(string: body)) { $0.status })
+            }
+            return statuses
+        }
+        #expect(statuses == [.unauthorized, .unauthorized, .forbidden, .accepted])
+        #expect(try await store.pendingCount() == 1)
+    }
+}
