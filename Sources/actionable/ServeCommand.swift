@@ -6,6 +6,7 @@ import ActionableServer
 import ActionableStore
 import ActionableTokens
 import ArgumentParser
+import Configuration
 import Foundation
 import Hummingbird
 import Logging
@@ -23,41 +24,101 @@ struct ServeCommand: AsyncParsableCommand {
             --storage sqlite:.actionable/actionable.sqlite. Without --token-key, a development key is \
             created under .actionable/ and a warning says so. SIGTERM stops accepting, finishes \
             in-flight requests and exits 0.
+
+            Every setting can also come from an environment variable (ACTIONABLE_ and the flag's name \
+            in capitals with _ for -, e.g. ACTIONABLE_STORAGE, ACTIONABLE_TOKEN_KEY=k1=…,k0=…) or from \
+            the JSON file of --config (the flag's name as key: {"port": 9000, "token-key": ["k1=…"]}). \
+            Flags win over the environment, which wins over the file. Secrets are never logged.
             """
     )
 
-    @Option(help: "A configuration file (not supported yet).") var config: String?
-    @Option(help: "The directory of category files.") var categories = "Categories"
-    @Option(help: "The address to listen on.") var host = "127.0.0.1"
-    @Option(help: "The port to listen on.") var port = 8080
-    @Option(help: "sqlite:PATH or postgres://user:password@host:port/database.")
-    var storage = "sqlite:.actionable/actionable.sqlite"
+    @Option(help: "A JSON configuration file (keys are the flags' names).") var config: String?
+    @Option(help: "The directory of category files (default: Categories).") var categories: String?
+    @Option(help: "The address to listen on (default: 127.0.0.1).") var host: String?
+    @Option(help: "The port to listen on (default: 8080).") var port: Int?
+    @Option(help: "sqlite:PATH or postgres://user:password@host:port/database (default: sqlite:.actionable/actionable.sqlite).")
+    var storage: String?
     @Option(name: .customLong("token-key"), help: "ID=SECRET verifying action tokens (repeatable; the first signs).")
     var tokenKeys: [String] = []
     @Option(name: .customLong("forward"), help: "PATTERN=URL: forward category.action, category.* or * to an upstream (repeatable).")
     var forwards: [String] = []
     @Option(name: .customLong("forward-secret"), help: "whsec_… signing forwarded responses (Standard Webhooks).")
     var forwardSecret: String?
-    @Option(name: .customLong("max-body-size"), help: "The largest POST /v1/actions body, in bytes.")
-    var maxBodySize = 16 * 1024
+    @Option(name: .customLong("max-body-size"), help: "The largest POST /v1/actions body, in bytes (default: 16384).")
+    var maxBodySize: Int?
     @Option(name: .customLong("admin-token"), help: "Enables GET /v1/actions/{id} for operators, with this bearer token.")
     var adminToken: String?
-    @Option(name: .customLong("max-in-flight"), help: "The most responses being accepted at once; past it, 429.")
-    var maxInFlight = 1024
+    @Option(name: .customLong("max-in-flight"), help: "The most responses being accepted at once; past it, 429 (default: 1024).")
+    var maxInFlight: Int?
     @Option(name: .customLong("app-jwt-key"), help: "ID=SECRET: also require the app's own bearer JWT (HS256) and match its sub (repeatable).")
     var appJWTKeys: [String] = []
 
-    func validate() throws {
-        if config != nil { throw ValidationError("--config is not supported yet; pass the settings as flags") }
+    func run() async throws {
+        var logger = Logger(label: "actionable")
+        logger.logLevel = .info
+        let settings = try await ResolvedServeSettings(self)
+        try await settings.serve(logger: logger)
+    }
+}
+
+/// The serve settings once flags, environment variables and the configuration file are merged.
+struct ResolvedServeSettings {
+    var categories: String
+    var host: String
+    var port: Int
+    var storage: String
+    var tokenKeys: [String]
+    var forwards: [String]
+    var forwardSecret: String?
+    var maxBodySize: Int
+    var adminToken: String?
+    var maxInFlight: Int
+    var appJWTKeys: [String]
+
+    init(_ command: ServeCommand) async throws {
+        let environment = ConfigReader(provider: EnvironmentVariablesProvider())
+        var file: ConfigReader?
+        if let path = command.config {
+            guard FileManager.default.fileExists(atPath: path) else {
+                throw ValidationError("--config \(path): no such file")
+            }
+            do {
+                file = ConfigReader(provider: try await FileProvider<JSONSnapshot>(filePath: .init(path)))
+            } catch {
+                throw ValidationError("--config \(path) is not a JSON object of settings: \(error)")
+            }
+        }
+        func string(_ flag: String?, _ name: String, secret: Bool = false) -> String? {
+            flag ?? environment.string(forKey: ConfigKey("actionable.\(name)".replacingOccurrences(of: "-", with: ".")), isSecret: secret)
+                ?? file?.string(forKey: ConfigKey([name]), isSecret: secret)
+        }
+        func int(_ flag: Int?, _ name: String) -> Int? {
+            flag ?? environment.int(forKey: ConfigKey("actionable.\(name)".replacingOccurrences(of: "-", with: ".")))
+                ?? file?.int(forKey: ConfigKey([name]))
+        }
+        func strings(_ flag: [String], _ name: String, secret: Bool = false) -> [String] {
+            if !flag.isEmpty { return flag }
+            return environment.stringArray(forKey: ConfigKey("actionable.\(name)".replacingOccurrences(of: "-", with: ".")),
+                isSecret: secret) ?? file?.stringArray(forKey: ConfigKey([name]), isSecret: secret) ?? []
+        }
+        categories = string(command.categories, "categories") ?? "Categories"
+        host = string(command.host, "host") ?? "127.0.0.1"
+        port = int(command.port, "port") ?? 8080
+        storage = string(command.storage, "storage", secret: true) ?? "sqlite:.actionable/actionable.sqlite"
+        tokenKeys = strings(command.tokenKeys, "token-key", secret: true)
+        forwards = strings(command.forwards, "forward")
+        forwardSecret = string(command.forwardSecret, "forward-secret", secret: true)
+        maxBodySize = int(command.maxBodySize, "max-body-size") ?? 16 * 1024
+        adminToken = string(command.adminToken, "admin-token", secret: true)
+        maxInFlight = int(command.maxInFlight, "max-in-flight") ?? 1024
+        appJWTKeys = strings(command.appJWTKeys, "app-jwt-key", secret: true)
         if !forwards.isEmpty && forwardSecret == nil {
             throw ValidationError("--forward needs --forward-secret whsec_… to sign what it sends")
         }
         guard (1...65535).contains(port) else { throw ValidationError("--port must be between 1 and 65535") }
     }
 
-    func run() async throws {
-        var logger = Logger(label: "actionable")
-        logger.logLevel = .info
+    func serve(logger: Logger) async throws {
         let catalog = try loadCheckedCatalog(categories)
         let keys: [ActionTokenKey]
         if tokenKeys.isEmpty {
@@ -89,7 +150,7 @@ struct ServeCommand: AsyncParsableCommand {
         } else {
             logger.warning("no --forward given: accepted responses are stored but not delivered")
         }
-        logger.info("serving \(catalog.categories.count) categories from \(categories), storage \(Self.redacted(storage))")
+        logger.info("serving \(catalog.categories.count) categories from \(categories), storage \(ServeCommand.redacted(storage))")
         try await app.runService()
     }
 
@@ -141,9 +202,11 @@ struct ServeCommand: AsyncParsableCommand {
         if storage.hasPrefix("postgres://") || storage.hasPrefix("postgresql://") {
             return try await PostgresActionStore(url: storage, logger: logger)
         }
-        throw refuse("--storage takes sqlite:PATH or postgres://user:password@host:port/database, not \(Self.redacted(storage))")
+        throw refuse("--storage takes sqlite:PATH or postgres://user:password@host:port/database, not \(ServeCommand.redacted(storage))")
     }
+}
 
+extension ServeCommand {
     /// The storage URL without its password, for logs.
     static func redacted(_ url: String) -> String {
         guard var components = URLComponents(string: url), components.password != nil else { return url }

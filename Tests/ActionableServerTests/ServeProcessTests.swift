@@ -33,12 +33,15 @@ struct ServeProcessTests {
         return process
     }
 
-    /// Starts `executable` with its output in a pipe.
-    static func start(_ executable: URL, _ arguments: [String], in directory: URL) throws -> (Process, Pipe) {
+    /// Starts `executable` with its output in a pipe (and `environment` added to this process's).
+    static func start(_ executable: URL, _ arguments: [String], in directory: URL, environment: [String: String] = [:])
+        throws -> (Process, Pipe)
+    {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
         process.currentDirectoryURL = directory
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         let output = Pipe()
         process.standardOutput = output
         process.standardError = output
@@ -163,5 +166,36 @@ struct ServeProcessTests {
         }
         let log = try Self.waitFor("recorded RSVP: alice accept inv-42", in: serviceOutput)
         #expect(log.components(separatedBy: "recorded RSVP").count == 2)
+    }
+
+    /// Flags win over ACTIONABLE_* environment variables, which win over the --config file.
+    @Test(.timeLimit(.minutes(1)))
+    func settingsComeFromFlagsThenEnvironmentThenTheConfigFile() async throws {
+        let ports = try (0..<3).map { _ in try Self.freePort() }
+        let directory = try CommandLineRunner.temporaryDirectory([
+            "serve.json": #"{"port": \#(ports[0]), "admin-token": "from-file"}"#,
+        ])
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try FileManager.default.copyItem(at: CommandLineRunner.repository.appendingPathComponent("Categories"),
+            to: directory.appendingPathComponent("Categories"))
+        let cases: [([String], [String: String], Int)] = [
+            (["serve", "--config", "serve.json"], [:], ports[0]),
+            (["serve", "--config", "serve.json"], ["ACTIONABLE_PORT": String(ports[1])], ports[1]),
+            (["serve", "--config", "serve.json", "--port", String(ports[2])], ["ACTIONABLE_PORT": String(ports[1])], ports[2]),
+        ]
+        for (arguments, environment, port) in cases {
+            let (server, output) = try Self.start(CommandLineRunner.binary, arguments, in: directory, environment: environment)
+            defer { server.terminate(); server.waitUntilExit() }
+            _ = try Self.waitFor("listening on 127.0.0.1:\(port)", in: output)
+            output.fileHandleForReading.readabilityHandler = { _ = $0.availableData }
+            // The admin token came from the file: the status endpoint exists and accepts it.
+            var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)/v1/actions/unknown")!)
+            request.setValue("Bearer from-file", forHTTPHeaderField: "Authorization")
+            let (_, response) = try await URLSession.shared.data(for: request)
+            #expect((response as? HTTPURLResponse)?.statusCode == 404)
+        }
+        let bad = try CommandLineRunner.run(["serve", "--config", "missing.json"], in: directory)
+        #expect(bad.status == 2)
+        #expect(bad.stderr.contains("--config missing.json: no such file"))
     }
 }
