@@ -50,6 +50,8 @@ struct ServeCommand: AsyncParsableCommand {
     var adminToken: String?
     @Option(name: .customLong("max-in-flight"), help: "The most responses being accepted at once; past it, 429 (default: 1024).")
     var maxInFlight: Int?
+    @Option(name: .customLong("delivery-lease"), help: "Seconds a delivery claim is held before another instance may take it over (default: 60).")
+    var deliveryLease: Int?
     @Option(name: .customLong("app-jwt-key"), help: "ID=SECRET: also require the app's own bearer JWT (HS256) and match its sub (repeatable).")
     var appJWTKeys: [String] = []
 
@@ -74,6 +76,7 @@ struct ResolvedServeSettings {
     var adminToken: String?
     var maxInFlight: Int
     var appJWTKeys: [String]
+    var deliveryLease: Int
 
     init(_ command: ServeCommand) async throws {
         let environment = ConfigReader(provider: EnvironmentVariablesProvider())
@@ -112,6 +115,8 @@ struct ResolvedServeSettings {
         adminToken = string(command.adminToken, "admin-token", secret: true)
         maxInFlight = int(command.maxInFlight, "max-in-flight") ?? 1024
         appJWTKeys = strings(command.appJWTKeys, "app-jwt-key", secret: true)
+        deliveryLease = int(command.deliveryLease, "delivery-lease") ?? 60
+        guard deliveryLease >= 1 else { throw ValidationError("--delivery-lease must be at least 1 second") }
         if !forwards.isEmpty && forwardSecret == nil {
             throw ValidationError("--forward needs --forward-secret whsec_… to sign what it sends")
         }
@@ -189,7 +194,7 @@ struct ResolvedServeSettings {
             logger.info("forwarding \(pattern) to \(url)")
         }
         do {
-            return DeliveryWorker(store: store, router: try builder.build(), logger: logger)
+            return DeliveryWorker(store: store, router: try builder.build(), lease: TimeInterval(deliveryLease), logger: logger)
         } catch {
             throw refuse(error.description)
         }
