@@ -13,10 +13,8 @@ import FoundationNetworking
 struct CrashRecoveryTests {
     @Test(.timeLimit(.minutes(2)))
     func everyAcceptedResponseSurvivesKillNine() async throws {
-        let directory = try CommandLineRunner.temporaryDirectory([:])
+        let directory = try CommandLineRunner.temporaryDirectory([:], exampleCategories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        try FileManager.default.copyItem(at: CommandLineRunner.repository.appendingPathComponent("Categories"),
-            to: directory.appendingPathComponent("Categories"))
         // The server will use the development key in this directory; mint with it here.
         let key = try DevelopmentKey.loadOrCreate(directory: directory.appendingPathComponent(".actionable").path).key
         let tokens = try await ActionTokens(keys: [key])

@@ -41,10 +41,8 @@ struct ServeForwardingTests {
         let upstream = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
         try await upstream.test(.live) { client in
             let upstreamPort = try #require(client.port)
-            let directory = try CommandLineRunner.temporaryDirectory([:])
+            let directory = try CommandLineRunner.temporaryDirectory([:], exampleCategories: true)
             defer { try? FileManager.default.removeItem(at: directory) }
-            try FileManager.default.copyItem(at: CommandLineRunner.repository.appendingPathComponent("Categories"),
-                to: directory.appendingPathComponent("Categories"))
             let payload = try CommandLineRunner.run(["payload", "invite", "--body", "b", "--set", "inviteId=42",
                 "--user", "bob"], in: directory)
             let token = try #require((try JSONSerialization.jsonObject(with: Data(payload.stdout.utf8)) as? [String: Any])?["actionToken"] as? String)

@@ -77,10 +77,8 @@ struct ServeProcessTests {
     }
 
     @Test func acceptedResponsesSurviveARestartAndSIGTERMExitsZero() async throws {
-        let directory = try CommandLineRunner.temporaryDirectory([:])
+        let directory = try CommandLineRunner.temporaryDirectory([:], exampleCategories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        try FileManager.default.copyItem(at: CommandLineRunner.repository.appendingPathComponent("Categories"),
-            to: directory.appendingPathComponent("Categories"))
         // The payload command and the server share the development key under .actionable/.
         let payload = try CommandLineRunner.run(["payload", "invite", "--body", "b", "--set", "inviteId=42",
             "--user", "alice", "--notification-id", "n-restart"], in: directory)
@@ -114,10 +112,8 @@ struct ServeProcessTests {
     }
 
     @Test func respondPostsWhatTheAppWouldAndExitsOneOnRefusal() async throws {
-        let directory = try CommandLineRunner.temporaryDirectory([:])
+        let directory = try CommandLineRunner.temporaryDirectory([:], exampleCategories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        try FileManager.default.copyItem(at: CommandLineRunner.repository.appendingPathComponent("Categories"),
-            to: directory.appendingPathComponent("Categories"))
         let payload = try CommandLineRunner.run(["payload", "invite", "--body", "b", "--set", "inviteId=42", "--user", "cy"],
             in: directory)
         try payload.stdout.write(to: directory.appendingPathComponent("notification.json"), atomically: true, encoding: .utf8)
@@ -139,10 +135,8 @@ struct ServeProcessTests {
     /// The README's walkthrough: invite-service, serve --forward, payload, respond → one RSVP.
     @Test(.timeLimit(.minutes(1)))
     func theReadmeWalkthroughRecordsOneRSVP() async throws {
-        let directory = try CommandLineRunner.temporaryDirectory([:])
+        let directory = try CommandLineRunner.temporaryDirectory([:], exampleCategories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        try FileManager.default.copyItem(at: CommandLineRunner.repository.appendingPathComponent("Categories"),
-            to: directory.appendingPathComponent("Categories"))
         let secret = "whsec_ZXhhbXBsZS1pbnZpdGUtc2VydmljZS1zZWNyZXQ="
         let servicePort = try Self.freePort()
         let (service, serviceOutput) = try Self.start(
@@ -174,10 +168,8 @@ struct ServeProcessTests {
         let ports = try (0..<3).map { _ in try Self.freePort() }
         let directory = try CommandLineRunner.temporaryDirectory([
             "serve.json": #"{"port": \#(ports[0]), "admin-token": "from-file"}"#,
-        ])
+        ], exampleCategories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        try FileManager.default.copyItem(at: CommandLineRunner.repository.appendingPathComponent("Categories"),
-            to: directory.appendingPathComponent("Categories"))
         let cases: [([String], [String: String], Int)] = [
             (["serve", "--config", "serve.json"], [:], ports[0]),
             (["serve", "--config", "serve.json"], ["ACTIONABLE_PORT": String(ports[1])], ports[1]),

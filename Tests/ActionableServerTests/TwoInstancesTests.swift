@@ -39,10 +39,8 @@ struct TwoInstancesTests {
         let upstream = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
         try await upstream.test(.live) { client in
             let upstreamPort = try #require(client.port)
-            let directory = try CommandLineRunner.temporaryDirectory([:])
+            let directory = try CommandLineRunner.temporaryDirectory([:], exampleCategories: true)
             defer { try? FileManager.default.removeItem(at: directory) }
-            try FileManager.default.copyItem(at: CommandLineRunner.repository.appendingPathComponent("Categories"),
-                to: directory.appendingPathComponent("Categories"))
             let key = try DevelopmentKey.loadOrCreate(directory: directory.appendingPathComponent(".actionable").path).key
             let token = try await ActionTokens(keys: [key]).mint(user: "dana", notificationID: "n-\(UUID())", category: "invite")
             let body = #"{"category":"invite","action":"accept","actionToken":"\#(token)","payload":{"inviteId":"7"}}"#

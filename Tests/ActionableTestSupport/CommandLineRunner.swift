@@ -43,10 +43,15 @@ public enum CommandLineRunner {
             stderr: String(decoding: errData, as: UTF8.self))
     }
 
-    /// A new temporary directory holding `files` (relative path → text).
-    public static func temporaryDirectory(_ files: [String: String]) throws -> URL {
+    /// A new temporary directory holding `files` (relative path → text) and, with
+    /// `exampleCategories`, a copy of the repository's `Categories/`.
+    public static func temporaryDirectory(_ files: [String: String], exampleCategories: Bool = false) throws -> URL {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("actionable-cli-\(UUID())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        if exampleCategories {
+            try FileManager.default.copyItem(at: repository.appendingPathComponent("Categories"),
+                to: directory.appendingPathComponent("Categories"))
+        }
         for (name, text) in files {
             let url = directory.appendingPathComponent(name)
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
