@@ -33,6 +33,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-configuration", from: "1.4.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
     ],
     targets: [
         .target(
@@ -57,7 +58,7 @@ let package = Package(
             name: "ActionablePostgres",
             dependencies: [
                 "ActionableCore", "ActionableStore", .product(name: "PostgresNIO", package: "postgres-nio"),
-                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"), .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .target(
@@ -135,13 +136,14 @@ let package = Package(
         .testTarget(
             name: "ActionableStoreTests",
             dependencies: ["ActionableStore", "ActionablePostgres", "ActionableTesting", "ActionableCore",
-                .product(name: "Logging", package: "swift-log")]
+                .product(name: "Logging", package: "swift-log"), .product(name: "NIOSSL", package: "swift-nio-ssl")]
         ),
         .testTarget(
             name: "ActionableServerTests",
             dependencies: [
                 "ActionableServer", "ActionableTesting", "ActionableStore", "ActionableTokens", "ActionableCore",
-                "ActionableTestSupport", "ActionableDelivery", "actionable", "InviteService",
+                "ActionableTestSupport", "ActionableDelivery", "ActionablePostgres", "actionable", "InviteService",
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Prometheus", package: "swift-prometheus"),

@@ -61,10 +61,15 @@ public struct DeliveryWorker: Sendable {
     }
 
     /// Runs until cancelled: delivers what is due, and waits `idle` when nothing was.
+    ///
+    /// Cancelling stops the loop, not a round in progress: the deliveries already claimed run
+    /// to their end and their outcomes are recorded, so a graceful shutdown neither cuts an
+    /// upstream request short nor leaves a claim to run out.
     public func run(idle: Duration = .milliseconds(200)) async {
         while !Task.isCancelled {
             do {
-                let count = try await deliverDue()
+                let round = Task { try await deliverDue() }  // not a child: the loop's cancellation stays out
+                let count = try await round.value
                 if count == 0 { try await Task.sleep(for: idle) }
             } catch is CancellationError {
                 return

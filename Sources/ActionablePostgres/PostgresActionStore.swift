@@ -2,6 +2,7 @@ import ActionableCore
 import ActionableStore
 import Foundation
 import Logging
+import NIOSSL
 import PostgresNIO
 
 /// The shared store: PostgreSQL through postgres-nio. Any number of server instances use one
@@ -13,10 +14,15 @@ public final class PostgresActionStore: ActionStore {
     private let logger: Logger
 
     /// Connects to `url` (`postgres://user:password@host:port/database`) and applies the schema
-    /// migrations. With `schema`, the tables live in that schema (created if needed): tests use
-    /// one schema per store.
+    /// migrations.
+    ///
+    /// The URL's query may hold `sslmode` (`disable`, `prefer` — the default, as in libpq —,
+    /// `require`, or `verify-full`, which also checks the server's certificate and name) and
+    /// `schema`: the tables then live in that schema (created if needed), so that several
+    /// deployments, or tests, can share one database. The `schema` argument wins over the URL's.
     public init(url: String, schema: String? = nil, logger: Logger) async throws {
         var configuration = try Self.configuration(from: url)
+        let schema = schema ?? Self.query(url)["schema"]
         if let schema {
             guard schema.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }) else {
                 throw StoreError("schema name \"\(schema)\" must be letters, digits and _")
@@ -57,10 +63,54 @@ public final class PostgresActionStore: ActionStore {
     static func configuration(from url: String) throws -> PostgresClient.Configuration {
         guard let components = URLComponents(string: url), components.scheme == "postgres" || components.scheme == "postgresql",
             let host = components.host, let user = components.user
-        else { throw StoreError("storage URL \"\(url)\" is not postgres://user:password@host:port/database") }
+        else { throw StoreError("storage URL \"\(redacted(url))\" is not postgres://user:password@host:port/database") }
         let database = components.path.hasPrefix("/") ? String(components.path.dropFirst()) : components.path
+        let query = query(url)
+        if let unknown = query.keys.sorted().first(where: { $0 != "sslmode" && $0 != "schema" }) {
+            throw StoreError("storage URL parameter \"\(unknown)\" is unknown; use sslmode or schema")
+        }
+        guard let mode = SSLMode(rawValue: query["sslmode"] ?? "prefer") else {
+            throw StoreError("sslmode=\(query["sslmode"] ?? "") is not supported; use disable, prefer, require or verify-full")
+        }
         return PostgresClient.Configuration(host: host, port: components.port ?? 5432, username: user,
-            password: components.password, database: database.isEmpty ? nil : database, tls: .disable)
+            password: components.password, database: database.isEmpty ? nil : database, tls: mode.tls)
+    }
+
+    /// The storage URL's `sslmode`, with libpq's meanings.
+    enum SSLMode: String {
+        case disable, prefer, require
+        case verifyFull = "verify-full"
+
+        /// What TLS is set up with: `prefer` and `require` encrypt without checking the
+        /// certificate (as libpq does); `verify-full` checks the certificate and the host name.
+        var tlsConfiguration: TLSConfiguration? {
+            var configuration = TLSConfiguration.makeClientConfiguration()
+            switch self {
+            case .disable: return nil
+            case .prefer, .require: configuration.certificateVerification = .none
+            case .verifyFull: configuration.certificateVerification = .fullVerification
+            }
+            return configuration
+        }
+
+        var tls: PostgresClient.Configuration.TLS {
+            guard let tlsConfiguration else { return .disable }
+            return self == .prefer ? .prefer(tlsConfiguration) : .require(tlsConfiguration)
+        }
+    }
+
+    /// The storage URL's query parameters.
+    static func query(_ url: String) -> [String: String] {
+        var parameters: [String: String] = [:]
+        for item in URLComponents(string: url)?.queryItems ?? [] { parameters[item.name] = item.value ?? "" }
+        return parameters
+    }
+
+    /// `url` without its password, for messages.
+    static func redacted(_ url: String) -> String {
+        guard var components = URLComponents(string: url), components.password != nil else { return url }
+        components.password = "***"
+        return components.string ?? "postgres://***"
     }
 
     /// Versioned migrations, applied once under an advisory lock so that instances starting

@@ -220,8 +220,8 @@ extension ServeCommand {
     }
 }
 
-/// Runs the delivery worker beside the HTTP server; it stops on graceful shutdown (a delivery
-/// cut short is retried once its lease runs out: delivery is at least once).
+/// Runs the delivery worker beside the HTTP server. On graceful shutdown it claims nothing more,
+/// and the deliveries in flight finish (each within the forwarder's timeout) and are recorded.
 struct DeliveryService: Service {
     let worker: DeliveryWorker
 

@@ -51,6 +51,48 @@ struct DeliveryWorkerTests {
         #expect(await script.calls.map(\.attempt) == [1])
     }
 
+    /// Lets a test hold a handler mid-delivery.
+    actor Gate {
+        private var entered: CheckedContinuation<Void, Never>?
+        private var hasEntered = false
+        private var waiting: CheckedContinuation<Void, Never>?
+
+        func enter() async {
+            hasEntered = true
+            entered?.resume()
+            await withCheckedContinuation { waiting = $0 }
+        }
+
+        func untilEntered() async {
+            if hasEntered { return }
+            await withCheckedContinuation { entered = $0 }
+        }
+
+        func open() {
+            waiting?.resume()
+            waiting = nil
+        }
+    }
+
+    @Test func stoppingTheLoopLetsTheDeliveryInFlightFinishAndBeRecorded() async throws {
+        let gate = Gate()
+        var builder = RouterBuilder(catalog: Self.catalog)
+        builder.on(category: "invite") { _, _ in
+            await gate.enter()
+            try Task.checkCancellation()  // as an HTTP request would, were it cancelled
+            return .done
+        }
+        let store = InMemoryActionStore()
+        let worker = DeliveryWorker(store: store, router: try builder.build(), owner: "w", logger: Self.logger)
+        try await accept(store)
+        let running = Task { await worker.run() }
+        await gate.untilEntered()
+        running.cancel()  // graceful shutdown
+        await gate.open()
+        await running.value
+        #expect(try await store.action(id: "r1")?.status == .delivered)
+    }
+
     @Test func failuresBackOffExponentiallyWithJitterThenDie() async throws {
         // Throw, ask to retry, throw, throw: 4 attempts allowed.
         let script = Script([.failure(Down()), .success(.retry(after: nil)), .failure(Down()), .failure(Down())])

@@ -24,7 +24,8 @@ struct CrashRecoveryTests {
         }
 
         let port = try ServeProcessTests.freePort()
-        let server = try ServeProcessTests.startServer(in: directory, port: port)
+        let server = try await ServerProcess.serve(in: directory, port: port)
+        defer { server.signal() }
         // 16 clients post concurrently; the server is killed once 80 answers are in.
         let accepted = Accepted()
         await withTaskGroup(of: Void.self) { group in
@@ -33,18 +34,18 @@ struct CrashRecoveryTests {
                     for index in stride(from: client, to: bodies.count, by: 16) {
                         guard let (status, json) = try? await ServeProcessTests.post(bodies[index], port: port) else { continue }
                         if status == 202, let id = json["id"] as? String { await accepted.add(index, id) }
-                        if await accepted.count == 80 { kill(server.processIdentifier, SIGKILL) }
+                        if await accepted.count == 80 { server.signal(SIGKILL) }
                     }
                 }
             }
         }
-        server.waitUntilExit()
+        await server.exit()
         #expect(server.terminationReason == .uncaughtSignal)
         let survivors = await accepted.all
         #expect(survivors.count >= 80)
 
-        let restarted = try ServeProcessTests.startServer(in: directory, port: port)
-        defer { restarted.terminate(); restarted.waitUntilExit() }
+        let restarted = try await ServerProcess.serve(in: directory, port: port)
+        defer { restarted.signal() }
         for (index, id) in survivors {
             let (status, json) = try await ServeProcessTests.post(bodies[index], port: port)
             #expect(status == 200, "response \(index) accepted as \(id) before the crash")

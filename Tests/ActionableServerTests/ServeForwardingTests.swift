@@ -48,10 +48,10 @@ struct ServeForwardingTests {
             let token = try #require((try JSONSerialization.jsonObject(with: Data(payload.stdout.utf8)) as? [String: Any])?["actionToken"] as? String)
 
             let port = try ServeProcessTests.freePort()
-            let server = try ServeProcessTests.startServer(in: directory, port: port, extra: [
+            let server = try await ServerProcess.serve(in: directory, port: port, extra: [
                 "--forward", "invite.*=http://127.0.0.1:\(upstreamPort)/rsvp", "--forward-secret", Self.secret,
             ])
-            defer { if server.isRunning { server.terminate(); server.waitUntilExit() } }
+            defer { server.signal() }
             let (status, accepted) = try await ServeProcessTests.post(
                 #"{"category":"invite","action":"decline","actionToken":"\#(token)","payload":{"inviteId":"42"}}"#, port: port)
             #expect(status == 202)
@@ -66,9 +66,7 @@ struct ServeForwardingTests {
             #expect(body.contains(#""action":"decline""#))
             #expect(body.contains(#""user":"bob""#))
 
-            server.terminate()
-            server.waitUntilExit()
-            #expect(server.terminationStatus == 0)
+            #expect(await server.stop() == 0)
         }
     }
 

@@ -24,48 +24,6 @@ struct ServeProcessTests {
         return Int(UInt16(bigEndian: address.sin_port))
     }
 
-    /// Starts the server and returns once it logs that it listens.
-    static func startServer(in directory: URL, port: Int, extra: [String] = []) throws -> Process {
-        let (process, output) = try start(CommandLineRunner.binary, ["serve", "--port", String(port)] + extra, in: directory)
-        _ = try waitFor("listening on", in: output)
-        // Keep draining the pipe so that logging never blocks the server.
-        output.fileHandleForReading.readabilityHandler = { _ = $0.availableData }
-        return process
-    }
-
-    /// Starts `executable` with its output in a pipe (and `environment` added to this process's).
-    static func start(_ executable: URL, _ arguments: [String], in directory: URL, environment: [String: String] = [:])
-        throws -> (Process, Pipe)
-    {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        process.currentDirectoryURL = directory
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        return (process, output)
-    }
-
-    /// Reads `output` until `text` appears (the process's own signal, not a timer); throws if
-    /// the process closes its output first.
-    static func waitFor(_ text: String, in output: Pipe) throws -> String {
-        var seen = Data()
-        while !String(decoding: seen, as: UTF8.self).contains(text) {
-            let chunk = output.fileHandleForReading.availableData
-            if chunk.isEmpty { throw ServeFailed(log: String(decoding: seen, as: UTF8.self)) }
-            seen.append(chunk)
-        }
-        return String(decoding: seen, as: UTF8.self)
-    }
-
-    struct ServeFailed: Error, CustomStringConvertible {
-        let log: String
-        var description: String { "the server exited before listening:\n\(log)" }
-    }
-
     static func post(_ body: String, port: Int) async throws -> (Int, [String: Any]) {
         var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)/v1/actions")!)
         request.httpMethod = "POST"
@@ -88,23 +46,20 @@ struct ServeProcessTests {
         let body = #"{"category":"invite","action":"accept","actionToken":"\#(token)","payload":{"inviteId":"42"}}"#
 
         let port = try Self.freePort()
-        let first = try Self.startServer(in: directory, port: port)
+        let first = try await ServerProcess.serve(in: directory, port: port)
+        defer { first.signal() }
         let (status, accepted) = try await Self.post(body, port: port)
         #expect(status == 202)
         let id = try #require(accepted["id"] as? String)
-        first.terminate()  // SIGTERM
-        first.waitUntilExit()
-        #expect(first.terminationStatus == 0)
+        #expect(await first.stop() == 0)  // SIGTERM
 
-        let second = try Self.startServer(in: directory, port: port)
-        defer { if second.isRunning { second.terminate(); second.waitUntilExit() } }
+        let second = try await ServerProcess.serve(in: directory, port: port)
+        defer { second.signal() }
         let (againStatus, again) = try await Self.post(body, port: port)
         #expect(againStatus == 200)
         #expect(again["status"] as? String == "duplicate")
         #expect(again["id"] as? String == id)
-        second.terminate()
-        second.waitUntilExit()
-        #expect(second.terminationStatus == 0)
+        #expect(await second.stop() == 0)
 
         let store = try await SQLiteActionStore(path: directory.appendingPathComponent(".actionable/actionable.sqlite").path)
         #expect(try await store.integrityCheck() == "ok")
@@ -118,8 +73,8 @@ struct ServeProcessTests {
             in: directory)
         try payload.stdout.write(to: directory.appendingPathComponent("notification.json"), atomically: true, encoding: .utf8)
         let port = try Self.freePort()
-        let server = try Self.startServer(in: directory, port: port)
-        defer { server.terminate(); server.waitUntilExit() }
+        let server = try await ServerProcess.serve(in: directory, port: port)
+        defer { server.signal() }
         let url = "http://127.0.0.1:\(port)"
         let accepted = try CommandLineRunner.run(["respond", "accept", "--notification", "notification.json", "--url", url], in: directory)
         #expect(accepted.status == 0)
@@ -139,16 +94,16 @@ struct ServeProcessTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let secret = "whsec_ZXhhbXBsZS1pbnZpdGUtc2VydmljZS1zZWNyZXQ="
         let servicePort = try Self.freePort()
-        let (service, serviceOutput) = try Self.start(
+        let service = try ServerProcess(
             CommandLineRunner.binary.deletingLastPathComponent().appendingPathComponent("invite-service"),
             ["--port", String(servicePort), "--secret", secret], in: directory)
-        defer { service.terminate(); service.waitUntilExit() }
-        _ = try Self.waitFor("listening on", in: serviceOutput)
+        defer { service.signal() }
+        _ = try await service.output(containing: "listening on")
         let port = try Self.freePort()
-        let server = try Self.startServer(in: directory, port: port, extra: [
+        let server = try await ServerProcess.serve(in: directory, port: port, extra: [
             "--forward", "invite.*=http://127.0.0.1:\(servicePort)/rsvp", "--forward-secret", secret,
         ])
-        defer { server.terminate(); server.waitUntilExit() }
+        defer { server.signal() }
         let payload = try CommandLineRunner.run(["payload", "invite", "--body", "Team dinner", "--set", "inviteId=inv-42",
             "--user", "alice"], in: directory)
         try payload.stdout.write(to: directory.appendingPathComponent("notification.json"), atomically: true, encoding: .utf8)
@@ -158,7 +113,7 @@ struct ServeProcessTests {
                 in: directory)
             #expect(tap.status == 0)
         }
-        let log = try Self.waitFor("recorded RSVP: alice accept inv-42", in: serviceOutput)
+        let log = try await service.output(containing: "recorded RSVP: alice accept inv-42")
         #expect(log.components(separatedBy: "recorded RSVP").count == 2)
     }
 
@@ -176,10 +131,9 @@ struct ServeProcessTests {
             (["serve", "--config", "serve.json", "--port", String(ports[2])], ["ACTIONABLE_PORT": String(ports[1])], ports[2]),
         ]
         for (arguments, environment, port) in cases {
-            let (server, output) = try Self.start(CommandLineRunner.binary, arguments, in: directory, environment: environment)
-            defer { server.terminate(); server.waitUntilExit() }
-            _ = try Self.waitFor("listening on 127.0.0.1:\(port)", in: output)
-            output.fileHandleForReading.readabilityHandler = { _ = $0.availableData }
+            let server = try ServerProcess(CommandLineRunner.binary, arguments, in: directory, environment: environment)
+            defer { server.signal() }
+            _ = try await server.output(containing: "listening on 127.0.0.1:\(port)")
             // The admin token came from the file: the status endpoint exists and accepts it.
             var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)/v1/actions/unknown")!)
             request.setValue("Bearer from-file", forHTTPHeaderField: "Authorization")

@@ -27,7 +27,7 @@ struct TwoInstancesTests {
 
     @Test(.timeLimit(.minutes(1)))
     func theSameAnswerToBothInstancesIsAcceptedOnceAndDeliveredOnce() async throws {
-        let url = try #require(ProcessInfo.processInfo.environment["ACTIONABLE_TEST_POSTGRES_URL"])
+        let url = TakeoverTests.isolated(try #require(ProcessInfo.processInfo.environment["ACTIONABLE_TEST_POSTGRES_URL"]))
         let secret = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
         let deliveries = Deliveries()
         let router = Router()
@@ -46,10 +46,10 @@ struct TwoInstancesTests {
             let body = #"{"category":"invite","action":"accept","actionToken":"\#(token)","payload":{"inviteId":"7"}}"#
             let extra = ["--storage", url, "--forward", "invite.*=http://127.0.0.1:\(upstreamPort)/rsvp", "--forward-secret", secret]
             let ports = try [ServeProcessTests.freePort(), ServeProcessTests.freePort()]
-            let first = try ServeProcessTests.startServer(in: directory, port: ports[0], extra: extra)
-            defer { first.terminate(); first.waitUntilExit() }
-            let second = try ServeProcessTests.startServer(in: directory, port: ports[1], extra: extra)
-            defer { second.terminate(); second.waitUntilExit() }
+            let first = try await ServerProcess.serve(in: directory, port: ports[0], extra: extra)
+            defer { first.signal() }
+            let second = try await ServerProcess.serve(in: directory, port: ports[1], extra: extra)
+            defer { second.signal() }
 
             async let a = ServeProcessTests.post(body, port: ports[0])
             async let b = ServeProcessTests.post(body, port: ports[1])
@@ -60,11 +60,10 @@ struct TwoInstancesTests {
 
             await deliveries.first()
             // Both instances keep running; the claim is leased, so neither delivers it again.
-            first.terminate()
-            second.terminate()
-            first.waitUntilExit()
-            second.waitUntilExit()
-            #expect(first.terminationStatus == 0 && second.terminationStatus == 0)
+            first.signal()
+            second.signal()
+            #expect(await first.exit() == 0)
+            #expect(await second.exit() == 0)
             #expect(await deliveries.ids == Array(ids))
         }
     }

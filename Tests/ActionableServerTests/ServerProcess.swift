@@ -1,0 +1,134 @@
+import ActionableTestSupport
+import Foundation
+import Synchronization
+
+/// A child process (`actionable serve`, `invite-service`) whose output and exit a test awaits
+/// without blocking a thread: the pipe and the exit are watched by Foundation's handlers, and
+/// waiters are resumed from there. Swift Testing's time limits can then cancel a stuck test, and
+/// the cooperative pool (2 threads on this machine) never starves.
+final class ServerProcess: Sendable {
+    private struct State {
+        var output = Data()
+        var closed = false
+        var status: Int32?
+        var reason: Process.TerminationReason?
+        var outputWaiters: [(text: String, continuation: CheckedContinuation<String, any Error>)] = []
+        var exitWaiters: [CheckedContinuation<Int32, Never>] = []
+    }
+
+    /// The state, shared with Foundation's handlers.
+    private final class Shared: Sendable {
+        let mutex = Mutex(State())
+        func withLock<T>(_ body: (inout State) -> T) -> T { mutex.withLock { body(&$0) } }
+    }
+
+    nonisolated(unsafe) private let process: Process
+    private let state = Shared()
+
+    /// Starts `executable` with its output (stdout and stderr) collected, and `environment`
+    /// added to this process's.
+    init(_ executable: URL, _ arguments: [String], in directory: URL, environment: [String: String] = [:]) throws {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        process.currentDirectoryURL = directory
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        self.process = process
+        pipe.fileHandleForReading.readabilityHandler = { [state] handle in
+            let chunk = handle.availableData
+            if chunk.isEmpty { handle.readabilityHandler = nil }
+            let (ready, failed) = state.withLock { state -> ([(CheckedContinuation<String, any Error>, String)], [CheckedContinuation<String, any Error>]) in
+                if chunk.isEmpty {
+                    state.closed = true
+                    let failed = state.outputWaiters.map(\.continuation)
+                    state.outputWaiters = []
+                    return ([], failed)
+                }
+                state.output.append(chunk)
+                let text = String(decoding: state.output, as: UTF8.self)
+                var ready: [(CheckedContinuation<String, any Error>, String)] = []
+                state.outputWaiters.removeAll { waiter in
+                    guard text.contains(waiter.text) else { return false }
+                    ready.append((waiter.continuation, text))
+                    return true
+                }
+                return (ready, [])
+            }
+            for (continuation, text) in ready { continuation.resume(returning: text) }
+            let log = state.withLock { String(decoding: $0.output, as: UTF8.self) }
+            for continuation in failed { continuation.resume(throwing: Exited(log: log)) }
+        }
+        process.terminationHandler = { [state] process in
+            let status = process.terminationStatus
+            let reason = process.terminationReason
+            let waiters = state.withLock { state in
+                state.status = status
+                state.reason = reason
+                defer { state.exitWaiters = [] }
+                return state.exitWaiters
+            }
+            for waiter in waiters { waiter.resume(returning: status) }
+        }
+        try process.run()
+    }
+
+    /// Starts `actionable serve --port PORT EXTRA…` in `directory` and returns once it listens.
+    static func serve(in directory: URL, port: Int, extra: [String] = []) async throws -> ServerProcess {
+        let server = try ServerProcess(CommandLineRunner.binary, ["serve", "--port", String(port)] + extra, in: directory)
+        _ = try await server.output(containing: "listening on")
+        return server
+    }
+
+    var processIdentifier: Int32 { process.processIdentifier }
+
+    /// All output so far, once it contains `text` (the process's own signal, not a timer).
+    /// Throws if the process closes its output first.
+    func output(containing text: String) async throws -> String {
+        try await withCheckedThrowingContinuation { continuation in
+            let result: Result<String, any Error>? = state.withLock { state in
+                let output = String(decoding: state.output, as: UTF8.self)
+                if output.contains(text) { return .success(output) }
+                if state.closed { return .failure(Exited(log: output)) }
+                state.outputWaiters.append((text, continuation))
+                return nil
+            }
+            if let result { continuation.resume(with: result) }
+        }
+    }
+
+    /// Waits for the process to end; returns its exit status (or the signal that ended it).
+    @discardableResult
+    func exit() async -> Int32 {
+        await withCheckedContinuation { continuation in
+            let status: Int32? = state.withLock { state in
+                if state.status == nil { state.exitWaiters.append(continuation) }
+                return state.status
+            }
+            if let status { continuation.resume(returning: status) }
+        }
+    }
+
+    /// How the process ended (nil while it runs).
+    var terminationReason: Process.TerminationReason? { state.withLock { $0.reason } }
+
+    /// Sends `signal` (SIGTERM by default) to the process, if it still runs.
+    func signal(_ signal: Int32 = SIGTERM) {
+        guard state.withLock({ $0.status == nil }) else { return }
+        kill(process.processIdentifier, signal)
+    }
+
+    /// SIGTERM, then waits for the exit: returns the exit status.
+    @discardableResult
+    func stop() async -> Int32 {
+        signal(SIGTERM)
+        return await exit()
+    }
+
+    struct Exited: Error, CustomStringConvertible {
+        let log: String
+        var description: String { "the process closed its output first:\n\(log)" }
+    }
+}

@@ -1,0 +1,102 @@
+import ActionablePostgres
+import ActionableTestSupport
+import ActionableTokens
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import Testing
+
+/// An instance killed mid-delivery: its claim runs out and another instance delivers the response.
+@Suite(.enabled(if: ProcessInfo.processInfo.environment["ACTIONABLE_TEST_POSTGRES_URL"] != nil,
+    "needs ACTIONABLE_TEST_POSTGRES_URL (scripts/test sets it)"))
+struct TakeoverTests {
+    /// The upstream: it never answers the first delivery (its instance is killed while waiting)
+    /// and answers every later one.
+    actor Upstream {
+        private(set) var ids: [String] = []
+        private var waiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+        private var held: [CheckedContinuation<Void, Never>] = []
+        private var released = false
+
+        /// Records a delivery; the first one is held until ``release()``.
+        func arrive(_ id: String) async {
+            ids.append(id)
+            waiters.removeAll { waiter in
+                guard ids.count >= waiter.count else { return false }
+                waiter.continuation.resume()
+                return true
+            }
+            if ids.count == 1 && !released { await withCheckedContinuation { held.append($0) } }
+        }
+
+        /// Returns once `count` deliveries arrived.
+        func waitFor(_ count: Int) async {
+            if ids.count >= count { return }
+            await withCheckedContinuation { waiters.append((count, $0)) }
+        }
+
+        func release() {
+            released = true
+            held.forEach { $0.resume() }
+            held = []
+        }
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func aKilledInstancesClaimIsDeliveredByAnother() async throws {
+        let url = Self.isolated(try #require(ProcessInfo.processInfo.environment["ACTIONABLE_TEST_POSTGRES_URL"]))
+        let secret = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
+        let upstream = Upstream()
+        let router = Router()
+        router.post("/rsvp") { request, _ -> Response in
+            _ = try await request.body.collect(upTo: 1 << 20)
+            await upstream.arrive(request.headers[HTTPField.Name("webhook-id")!] ?? "")
+            return Response(status: .noContent)
+        }
+        let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
+        try await app.test(.live) { client in
+            let upstreamPort = try #require(client.port)
+            let directory = try CommandLineRunner.temporaryDirectory([:], exampleCategories: true)
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let key = try DevelopmentKey.loadOrCreate(directory: directory.appendingPathComponent(".actionable").path).key
+            let token = try await ActionTokens(keys: [key]).mint(user: "eve", notificationID: "n-\(UUID())", category: "invite")
+            let extra = ["--storage", url, "--forward", "invite.*=http://127.0.0.1:\(upstreamPort)/rsvp",
+                "--forward-secret", secret, "--delivery-lease", "2"]
+
+            let firstPort = try ServeProcessTests.freePort()
+            let first = try await ServerProcess.serve(in: directory, port: firstPort, extra: extra)
+            defer { first.signal(SIGKILL) }
+            let (status, json) = try await ServeProcessTests.post(
+                #"{"category":"invite","action":"maybe","actionToken":"\#(token)","payload":{"inviteId":"9"}}"#, port: firstPort)
+            #expect(status == 202)
+            let id = try #require(json["id"] as? String)
+            await upstream.waitFor(1)  // the first instance is delivering it now
+            first.signal(SIGKILL)
+            await first.exit()
+
+            let secondPort = try ServeProcessTests.freePort()
+            let second = try await ServerProcess.serve(in: directory, port: secondPort, extra: extra)
+            defer { second.signal() }
+            await upstream.waitFor(2)  // the lease ran out; the second instance took the claim over
+            await upstream.release()
+            // The same webhook-id both times, so the upstream can de-duplicate.
+            #expect(await upstream.ids == [id, id])
+
+            // SIGTERM lets the delivery in flight finish and be recorded before the exit.
+            #expect(await second.stop() == 0)
+            let store = try await PostgresActionStore(url: url, logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }))
+            defer { store.shutdown() }
+            let stored = try #require(try await store.action(id: id))
+            #expect(stored.status == .delivered)
+            #expect(stored.attempts == 2)
+        }
+    }
+
+    /// The test database with a schema of its own, so that instances of other tests never claim
+    /// this test's responses.
+    static func isolated(_ url: String) -> String {
+        url + "?schema=t" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+    }
+}

@@ -1,0 +1,53 @@
+@testable import ActionablePostgres
+import ActionableStore
+import Foundation
+import Logging
+import NIOSSL
+import Testing
+
+/// The storage URL: credentials, `sslmode` and `schema`, and clear errors that never show the password.
+struct PostgresURLTests {
+    @Test func theURLGivesHostPortUserAndDatabase() throws {
+        let configuration = try PostgresActionStore.configuration(from: "postgres://app:s3cret@db.internal:6432/actions")
+        #expect(configuration.host == "db.internal")
+        #expect(configuration.port == 6432)
+        #expect(configuration.username == "app")
+        #expect(configuration.password == "s3cret")
+        #expect(configuration.database == "actions")
+    }
+
+    @Test(arguments: [
+        ("disable", nil), ("prefer", CertificateVerification.none), ("require", CertificateVerification.none),
+        ("verify-full", .fullVerification),
+    ] as [(String, CertificateVerification?)])
+    func sslmodeChoosesTheTLSModeAsLibpqDoes(mode: String, verification: CertificateVerification?) throws {
+        let parsed = try #require(PostgresActionStore.SSLMode(rawValue: mode))
+        #expect(parsed.tlsConfiguration?.certificateVerification == verification)
+        _ = try PostgresActionStore.configuration(from: "postgres://app@db.internal/actions?sslmode=\(mode)")
+    }
+
+    @Test(arguments: [
+        ("postgres://app:s3cret@db.internal/actions?sslmode=allow", "sslmode=allow is not supported"),
+        ("postgres://app:s3cret@db.internal/actions?pool=3", "parameter \"pool\" is unknown"),
+        ("mysql://app:s3cret@db.internal/actions", "is not postgres://user:password@host:port/database"),
+    ])
+    func badURLsAreRefusedWithoutShowingThePassword(url: String, message: String) {
+        let error = #expect(throws: StoreError.self) { try PostgresActionStore.configuration(from: url) }
+        #expect("\(error!)".contains(message))
+        #expect(!"\(error!)".contains("s3cret"))
+    }
+
+    @Test(.enabled(if: StoreConformanceTests.postgresURL != nil, "needs ACTIONABLE_TEST_POSTGRES_URL"))
+    func theSchemaParameterKeepsDeploymentsApart() async throws {
+        let base = try #require(StoreConformanceTests.postgresURL)
+        let logger = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
+        let suffix = UUID().uuidString.prefix(8).lowercased()
+        let a = try await PostgresActionStore(url: "\(base)?sslmode=disable&schema=a\(suffix)", logger: logger)
+        defer { a.shutdown() }
+        let b = try await PostgresActionStore(url: "\(base)?schema=b\(suffix)", logger: logger)
+        defer { b.shutdown() }
+        #expect(try await a.accept(StoreConformanceTests.action("n-1", id: "r-1")) == .accepted(id: "r-1"))
+        #expect(try await b.action(id: "r-1") == nil)
+        #expect(try await b.accept(StoreConformanceTests.action("n-1", id: "r-2")) == .accepted(id: "r-2"))
+    }
+}
