@@ -12,10 +12,14 @@ let package = Package(
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         .package(url: "https://github.com/vapor/routing-kit", from: "4.9.3"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
     ],
     targets: [
         .target(name: "CategoryGenerator"),
         .executableTarget(name: "generate-categories", dependencies: ["CategoryGenerator"]),
+        // The server load benchmark (server-load.sh): the ceiling, and the bodies wrk sends.
+        .executableTarget(name: "ceiling-server", dependencies: [.product(name: "Hummingbird", package: "hummingbird")]),
+        .executableTarget(name: "action-bodies", dependencies: [.product(name: "ActionableTokens", package: "main")]),
         .executableTarget(
             name: "router-profile",
             dependencies: [

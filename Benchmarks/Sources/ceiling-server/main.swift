@@ -1,0 +1,30 @@
+// The ceiling for the server load benchmark: a bare Hummingbird endpoint, built like
+// `actionable serve` (release, the same Hummingbird), that only decodes the same JSON body as
+// `POST /v1/actions` and answers 202 with a body of the same shape. No tokens, no storage.
+//
+// Usage: ceiling-server PORT
+import Foundation
+import Hummingbird
+
+struct ActionBody: Decodable {
+    var category: String
+    var action: String
+    var actionToken: String?
+    var notificationId: String?
+    var userText: String?
+    var payload: [String: String]?
+}
+
+struct Accepted: ResponseEncodable {
+    var id: String
+    var status: String
+}
+
+let port = CommandLine.arguments.dropFirst().first.flatMap(Int.init) ?? 8090
+let router = Router()
+router.post("/v1/actions") { request, context -> EditedResponse<Accepted> in
+    _ = try await request.decode(as: ActionBody.self, context: context)
+    return EditedResponse(status: .accepted, response: Accepted(id: UUID().uuidString, status: "accepted"))
+}
+let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: port)))
+try await app.runService()

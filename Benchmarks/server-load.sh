@@ -1,0 +1,165 @@
+#!/usr/bin/env bash
+# The server load benchmark: wrk on loopback, 64 connections, against
+#   - the ceiling: a bare Hummingbird endpoint (Sources/ceiling-server) that only decodes the
+#     same JSON and answers 202;
+#   - `actionable serve` on SQLite (the default: WAL, synchronous=FULL, group commit), with
+#     token verification and idempotency;
+#   - `actionable serve` on PostgreSQL, one instance, then two instances sharing one database
+#     (two wrk processes, 32 connections each).
+# Every request answers a new notification with a valid token, so each is a new 202; the rows
+# stored are counted afterwards. The ceiling and SQLite runs alternate, ROUNDS times, in the
+# same script run; the table reports each run and the medians.
+#
+# Usage: Benchmarks/server-load.sh [SECONDS_PER_RUN] [ROUNDS]        (defaults: 15 3)
+# Needs wrk (apt-get install wrk) and, for PostgreSQL, its server binaries (as CI has).
+set -euo pipefail
+
+here="$(cd "$(dirname "$0")" && pwd)"
+root="$(dirname "$here")"
+duration="${1:-15}"
+rounds="${2:-3}"
+connections=64
+
+echo "building (release)..." >&2
+(cd "$root" && swift build -c release --product actionable >&2)
+(cd "$here" && swift build -c release --product ceiling-server >&2 && swift build -c release --product action-bodies >&2)
+actionable="$root/.build/release/actionable"
+ceiling="$here/.build/release/ceiling-server"
+
+work="$(mktemp -d /tmp/actionable-load.XXXXXX)"
+pids=()
+pg_dir=""
+cleanup() {
+    for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+    wait 2>/dev/null || true
+    [ -n "$pg_dir" ] && "$root/scripts/postgres-test-cluster" stop "$pg_dir"
+    rm -rf "$work"
+}
+trap cleanup EXIT
+
+key="load=$(head -c 32 /dev/urandom | base64)"
+bodies=$((duration * 16000))
+echo "minting $bodies action tokens..." >&2
+"$here/.build/release/action-bodies" "$key" "$bodies" "$work/bodies.txt"
+# Halves for the two-instance run: each wrk sends its own notifications.
+split -n l/2 -d "$work/bodies.txt" "$work/half."
+
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+
+# start NAME COMMAND... : starts a server in the background and waits until its port answers.
+start() {
+    local name="$1" port="$2"; shift 2
+    "$@" >"$work/$name.log" 2>&1 &
+    pids+=($!)
+    for _ in $(seq 1 600); do
+        if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then return 0; fi
+        sleep 0.05  # polling a port while a server starts, not a measurement
+    done
+    echo "$name did not start:" >&2; cat "$work/$name.log" >&2; exit 1
+}
+
+stop_all() {
+    for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+    for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
+    pids=()
+}
+
+serve() {  # serve NAME PORT STORAGE
+    start "$1" "$2" "$actionable" serve --categories "$root/Categories" --port "$2" --storage "$3" \
+        --token-key "$key" --max-in-flight 4096
+}
+
+# load NAME PORT CONNECTIONS BODIES : one wrk run; its output is kept in $work/NAME.wrk
+load() {
+    wrk -t1 -c"$3" -d"${duration}s" --latency -s "$here/wrk/post-bodies.lua" "http://127.0.0.1:$2" -- "$4" >"$work/$1.wrk"
+}
+
+# figures FILE... : requests/s (summed), p50 and p99 in ms (the worst of the files), requests, errors
+figures() {
+    python3 - "$@" <<'EOF'
+import re, sys
+def ms(text):
+    value, unit = re.match(r"([\d.]+)(us|ms|s)", text).groups()
+    return float(value) * {"us": 0.001, "ms": 1.0, "s": 1000.0}[unit]
+rps = p50 = p99 = 0.0
+requests = errors = 0
+for path in sys.argv[1:]:
+    out = open(path).read()
+    rps += float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
+    p50 = max(p50, ms(re.search(r"\n\s+50%\s+(\S+)", out).group(1)))
+    p99 = max(p99, ms(re.search(r"\n\s+99%\s+(\S+)", out).group(1)))
+    requests += int(re.search(r"(\d+) requests in", out).group(1))
+    non2xx = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
+    if non2xx: errors += int(non2xx.group(1))
+    socket = re.search(r"Socket errors: (.*)", out)
+    if socket: errors += sum(int(n) for n in re.findall(r"\d+", socket.group(1)))
+print(f"{rps:.0f} {p50:.2f} {p99:.2f} {requests} {errors}")
+EOF
+}
+
+sqlite_rows() { python3 -c "import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute('SELECT count(*) FROM action_responses').fetchone()[0])" "$1"; }
+
+results="$work/results.txt"
+: >"$results"
+record() {  # record LABEL ROWS FILE...
+    local label="$1" rows="$2"; shift 2
+    read -r rps p50 p99 requests errors < <(figures "$@")
+    echo "$label|$rps|$p50|$p99|$requests|$errors|$rows" >>"$results"
+    echo "$label: $rps req/s, p50 $p50 ms, p99 $p99 ms ($requests requests, $errors errors, $rows rows)" >&2
+}
+
+for round in $(seq 1 "$rounds"); do
+    port="$(free_port)"
+    start "ceiling-$round" "$port" "$ceiling" "$port"
+    load "ceiling-$round" "$port" "$connections" "$work/bodies.txt"
+    stop_all
+    record "ceiling (bare Hummingbird)" "-" "$work/ceiling-$round.wrk"
+
+    port="$(free_port)"
+    serve "sqlite-$round" "$port" "sqlite:$work/sqlite-$round.sqlite"
+    load "sqlite-$round" "$port" "$connections" "$work/bodies.txt"
+    stop_all
+    record "actionable serve, SQLite FULL" "$(sqlite_rows "$work/sqlite-$round.sqlite")" "$work/sqlite-$round.wrk"
+done
+
+if pg="$("$root/scripts/postgres-test-cluster" start)"; then
+    eval "$pg"
+    pg_dir="$ACTIONABLE_TEST_POSTGRES_DIR"
+    psql="$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n 1)/psql"
+    pg_rows() { "$psql" "$ACTIONABLE_TEST_POSTGRES_URL" -Atc "SELECT count(*) FROM $1.action_responses"; }
+    port="$(free_port)"
+    serve pg-one "$port" "$ACTIONABLE_TEST_POSTGRES_URL?schema=load_one"
+    load pg-one "$port" "$connections" "$work/bodies.txt"
+    stop_all
+    record "actionable serve, PostgreSQL, 1 instance" "$(pg_rows load_one)" "$work/pg-one.wrk"
+
+    ports=("$(free_port)" "$(free_port)")
+    serve pg-two-a "${ports[0]}" "$ACTIONABLE_TEST_POSTGRES_URL?schema=load_two"
+    serve pg-two-b "${ports[1]}" "$ACTIONABLE_TEST_POSTGRES_URL?schema=load_two"
+    load pg-two-a "${ports[0]}" $((connections / 2)) "$work/half.00" &
+    other=$!
+    load pg-two-b "${ports[1]}" $((connections / 2)) "$work/half.01"
+    wait "$other"
+    stop_all
+    record "actionable serve, PostgreSQL, 2 instances" "$(pg_rows load_two)" "$work/pg-two-a.wrk" "$work/pg-two-b.wrk"
+else
+    echo "PostgreSQL could not start: its runs are skipped" >&2
+fi
+
+python3 - "$results" "$duration" "$connections" <<'EOF'
+import statistics, sys
+rows = [line.rstrip("\n").split("|") for line in open(sys.argv[1])]
+print(f"wrk -t1 -c{sys.argv[3]} -d{sys.argv[2]}s on loopback; `actionable serve` with token verification and idempotency.\n")
+print("| run | requests/s | p50 ms | p99 ms | requests | errors | rows stored |")
+print("|---|---:|---:|---:|---:|---:|---:|")
+for label, rps, p50, p99, requests, errors, stored in rows:
+    print(f"| {label} | {rps} | {p50} | {p99} | {requests} | {errors} | {stored} |")
+def median(label, column):
+    values = [float(r[column]) for r in rows if r[0] == label]
+    return statistics.median(values) if values else None
+ceiling, sqlite = "ceiling (bare Hummingbird)", "actionable serve, SQLite FULL"
+if median(ceiling, 1) and median(sqlite, 1):
+    print(f"\nMedians: ceiling {median(ceiling, 1):.0f} req/s, p99 {median(ceiling, 3):.2f} ms; "
+        f"SQLite FULL {median(sqlite, 1):.0f} req/s ({100 * median(sqlite, 1) / median(ceiling, 1):.0f}% of the ceiling), "
+        f"p99 {median(sqlite, 3):.2f} ms ({median(sqlite, 3) / median(ceiling, 3):.2f}x the ceiling's).")
+EOF
