@@ -16,29 +16,30 @@ extension JSONValue: Codable {
             throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath,
                 debugDescription: "JSON nested deeper than \(Self.maximumDepth) levels"))
         }
-        if let object = try? decoder.container(keyedBy: Key.self) {
+        // Scalars first, the most common first: each failed try throws, and throwing a
+        // DecodingError costs more than the decoding.
+        let single = try decoder.singleValueContainer()
+        if single.decodeNil() {
+            self = .null
+        } else if let value = try? single.decode(String.self) {
+            self = .string(value)
+        } else if let value = try? single.decode(Int.self) {
+            self = .int(value)
+        } else if let value = try? single.decode(Double.self) {
+            self = .double(value)
+        } else if let value = try? single.decode(Bool.self) {
+            self = .bool(value)
+        } else if let object = try? decoder.container(keyedBy: Key.self) {
             var pairs: [(String, JSONValue)] = []
             for key in object.allKeys.sorted(by: { $0.stringValue < $1.stringValue }) {
                 pairs.append((key.stringValue, try object.decode(JSONValue.self, forKey: key)))
             }
             self = .object(pairs)
-        } else if var array = try? decoder.unkeyedContainer() {
+        } else {
+            var array = try decoder.unkeyedContainer()
             var values: [JSONValue] = []
             while !array.isAtEnd { values.append(try array.decode(JSONValue.self)) }
             self = .array(values)
-        } else {
-            let single = try decoder.singleValueContainer()
-            if single.decodeNil() {
-                self = .null
-            } else if let value = try? single.decode(Bool.self) {
-                self = .bool(value)
-            } else if let value = try? single.decode(Int.self) {
-                self = .int(value)
-            } else if let value = try? single.decode(Double.self) {
-                self = .double(value)
-            } else {
-                self = .string(try single.decode(String.self))
-            }
         }
     }
 

@@ -7,5 +7,7 @@ struct ActionRequestBody: Decodable, Sendable {
     var actionToken: String?
     var notificationId: String?
     var userText: String?
-    var payload: JSONValue?
+    /// Decoded as a dictionary, which the decoder reads directly (a `JSONValue` would first try
+    /// each scalar type); its keys are put in order afterwards.
+    var payload: [String: JSONValue]?
 }

@@ -43,7 +43,7 @@ struct ActionsController: Sendable {
         try checkContentType(request)
         let body = try await readBody(request)
         let decoded = try decode(body)
-        let payload = try payloadPairs(decoded.payload)  // a wrong JSON type is a 400, before any token check
+        let payload = (decoded.payload ?? [:]).sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
         let appUser = try await authenticateApp(request)
         let (notificationID, user) = try await authorize(decoded, appUser: appUser)
         let response = ActionResponse(
@@ -82,12 +82,15 @@ struct ActionsController: Sendable {
     }
 
     private func checkContentType(_ request: Request) throws {
-        let type = request.headers[.contentType]?.split(separator: ";").first?
-            .trimmingCharacters(in: .whitespaces).lowercased()
-        guard type == "application/json" else {
-            throw Problem(.unsupportedMediaType, "unsupported-media-type", "Unsupported media type",
-                "send the body as Content-Type: application/json (got \(request.headers[.contentType] ?? "none"))")
-        }
+        guard let header = request.headers[.contentType] else { throw Self.unsupportedMediaType(nil) }
+        if header == "application/json" { return }  // what nearly every client sends: no parsing
+        let type = header.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased()
+        guard type == "application/json" else { throw Self.unsupportedMediaType(header) }
+    }
+
+    private static func unsupportedMediaType(_ header: String?) -> Problem {
+        Problem(.unsupportedMediaType, "unsupported-media-type", "Unsupported media type",
+            "send the body as Content-Type: application/json (got \(header ?? "none"))")
     }
 
     /// Refuses by Content-Length before reading, and stops reading once past the limit.
@@ -127,7 +130,7 @@ struct ActionsController: Sendable {
                 errors: [(at, "required")])
         case .typeMismatch(let type, let context), .valueNotFound(let type, let context):
             let at = pointer(context.codingPath)
-            let expected = type == String.self ? "a string" : "\(type)"
+            let expected = type == String.self ? "a string" : type == [String: JSONValue].self ? "an object" : "\(type)"
             return Problem(.badRequest, "invalid-request", "Invalid request", "\(at) must be \(expected)",
                 errors: [(at, "must be \(expected)")])
         case .dataCorrupted(let context):
@@ -180,16 +183,6 @@ struct ActionsController: Sendable {
             throw Problem(error.status == 401 ? .unauthorized : .forbidden, "token-\(error.code)",
                 error.status == 401 ? "Invalid action token" : "Action token does not cover this response",
                 error.description, errors: [(pointer, error.description)])
-        }
-    }
-
-    private func payloadPairs(_ payload: JSONValue?) throws -> [(String, JSONValue)] {
-        switch payload {
-        case nil, .null?: return []
-        case .object(let pairs)?: return pairs
-        default:
-            throw Problem(.badRequest, "invalid-request", "Invalid request", "/payload must be an object",
-                errors: [("/payload", "must be an object")])
         }
     }
 }

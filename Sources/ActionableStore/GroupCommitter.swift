@@ -11,7 +11,12 @@ actor GroupCommitter {
     /// The most accepts in one transaction; bounds a transaction's size under a burst.
     static let maximumBatch = 512
 
-    init(pool: DatabasePool) { self.pool = pool }
+    private let checkpointer: Checkpointer?
+
+    init(pool: DatabasePool, checkpointer: Checkpointer?) {
+        self.pool = pool
+        self.checkpointer = checkpointer
+    }
 
     func submit(_ action: NewAction) async throws -> AcceptResult {
         try await withCheckedThrowingContinuation { continuation in
@@ -31,6 +36,7 @@ actor GroupCommitter {
             do {
                 let results = try await pool.write { db in try actions.map { try Self.insert($0, in: db) } }
                 for (entry, result) in zip(batch, results) { entry.continuation.resume(returning: result) }
+                await checkpointer?.committed()
             } catch {
                 // The transaction rolled back: nothing of the batch is stored, every caller hears so.
                 for entry in batch { entry.continuation.resume(throwing: error) }
@@ -44,17 +50,18 @@ actor GroupCommitter {
         let response = action.response
         let payload = JSONValue.object(response.payload).serialized()
         let received = action.receivedAt.timeIntervalSince1970
-        try db.execute(sql: """
+        // Cached statements: compiled once per connection, not per insert.
+        try db.cachedStatement(sql: """
             INSERT INTO action_responses (id, notification_id, category, action, user_id, user_text, payload,
                 received_at, next_attempt_at)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT (notification_id) DO NOTHING
-            """, arguments: [action.id, response.notificationID, response.category.rawValue, response.action.rawValue,
+            """).execute(arguments: [action.id, response.notificationID, response.category.rawValue, response.action.rawValue,
                 response.user, response.userText, payload, received, received])
         if db.changesCount == 1 { return .accepted(id: action.id) }
-        guard let existing = try Row.fetchOne(db, sql: """
+        guard let existing = try Row.fetchOne(db.cachedStatement(sql: """
             SELECT id, action, user_text FROM action_responses WHERE notification_id = ?
-            """, arguments: [response.notificationID])
+            """), arguments: [response.notificationID])
         else { throw StoreError("insert of \(action.id) neither stored a row nor found the notification's answer") }
         let existingAction = ActionID(existing["action"] as String)
         let existingText: String? = existing["user_text"]

@@ -22,10 +22,14 @@ public final class SQLiteActionStore: ActionStore {
         let pool = try DatabasePool(path: path, configuration: configuration)
         // DatabasePool sets synchronous = NORMAL after prepareDatabase runs; FULL is set here,
         // on the writer connection, afterwards (and read back in a test).
-        try await pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
+        // The log is checkpointed beside the writer, not inside its commits (see Checkpointer).
+        try await pool.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA synchronous = FULL")
+            try db.execute(sql: "PRAGMA wal_autocheckpoint = 0")
+        }
         try Self.migrator.migrate(pool)
         self.pool = pool
-        self.committer = GroupCommitter(pool: pool)
+        self.committer = GroupCommitter(pool: pool, checkpointer: try Checkpointer(path: path))
     }
 
     /// Versioned migrations; a new version is appended, never edited.
@@ -54,6 +58,11 @@ public final class SQLiteActionStore: ActionStore {
                 """)
         }
         return migrator
+    }
+
+    /// A numeric setting of the writer connection, e.g. `wal_autocheckpoint`.
+    func pragma(_ name: String) async throws -> Int {
+        try await pool.writeWithoutTransaction { db in try Int.fetchOne(db, sql: "PRAGMA \(name)") ?? -1 }
     }
 
     /// The `synchronous` setting of the writer connection (2 is FULL).

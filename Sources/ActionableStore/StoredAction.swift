@@ -12,10 +12,26 @@ public struct NewAction: Hashable, Sendable {
     public var receivedAt: Date
 
     /// Creates a record to store.
-    public init(id: String = UUID().uuidString.lowercased(), response: ActionResponse, receivedAt: Date = Date()) {
+    public init(id: String = NewAction.randomID(), response: ActionResponse, receivedAt: Date = Date()) {
         self.id = id
         self.response = response
         self.receivedAt = receivedAt
+    }
+}
+
+extension NewAction {
+    /// A new random (version 4) UUID, lowercased. The bytes come from the system generator
+    /// (`getrandom`), where Foundation's `UUID()` opens and reads `/dev/urandom` on every call.
+    public static func randomID() -> String {
+        var generator = SystemRandomNumberGenerator()
+        var high: UInt64 = generator.next()
+        var low: UInt64 = generator.next()
+        high = (high & ~0xF000) | 0x4000  // version 4, in byte 6's high nibble
+        low = (low & ~(0xC0 << 56)) | (0x80 << 56)  // variant 10, in byte 8's top bits
+        let bytes = withUnsafeBytes(of: (high.bigEndian, low.bigEndian)) { Array($0) }
+        let uuid = UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
+            bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
+        return uuid.uuidString.lowercased()
     }
 }
 

@@ -1,6 +1,7 @@
 import ActionableCore
 import Foundation
 import JWTKit
+import Synchronization
 
 /// Mints and verifies action tokens (SPEC §4): compact JWS, HS256, with a `kid` header.
 ///
@@ -22,6 +23,12 @@ public struct ActionTokens: Sendable {
 
     private let collection: JWTKeyCollection
     private let keyIDs: Set<String>
+    /// Header segments already read and accepted: tokens from one issuer repeat the same
+    /// header, which then needs no base64 and JSON decoding. Only headers naming HS256 and a
+    /// configured key are kept, and at most ``headerCacheLimit`` of them.
+    private let knownHeaders = HeaderCache()
+    static let headerCacheLimit = 64
+
     /// The id of the key that signs.
     public let signingKeyID: String
 
@@ -61,13 +68,17 @@ public struct ActionTokens: Sendable {
         guard token.utf8.count <= Self.maximumTokenLength else {
             throw ActionTokenError(.malformed, "the action token is longer than \(Self.maximumTokenLength) bytes")
         }
-        let header = try Self.header(of: token)
-        guard header.alg == "HS256" else {
-            throw ActionTokenError(.malformed, "the action token's algorithm must be HS256, found \(header.alg ?? "none")")
-        }
-        guard let kid = header.kid else { throw ActionTokenError(.malformed, "the action token has no kid header") }
-        guard keyIDs.contains(kid) else {
-            throw ActionTokenError(.unknownKey, "the action token's key id is not configured (rotated out?)")
+        let segment = token.prefix { $0 != "." }
+        if !knownHeaders.contains(segment) {
+            let header = try Self.parseHeader(segment)
+            guard header.alg == "HS256" else {
+                throw ActionTokenError(.malformed, "the action token's algorithm must be HS256, found \(header.alg ?? "none")")
+            }
+            guard let kid = header.kid else { throw ActionTokenError(.malformed, "the action token has no kid header") }
+            guard keyIDs.contains(kid) else {
+                throw ActionTokenError(.unknownKey, "the action token's key id is not configured (rotated out?)")
+            }
+            knownHeaders.insert(segment, limit: Self.headerCacheLimit)
         }
         let claims: ActionTokenClaims
         do {
@@ -97,20 +108,33 @@ public struct ActionTokens: Sendable {
 
     /// The JOSE header, read before verification so that a missing `kid` or another algorithm
     /// is refused instead of falling back to a default key.
-    private static func header(of token: String) throws(ActionTokenError) -> Header {
-        let parts = token.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 3, let data = Data(base64URL: parts[0]),
-            let header = try? JSONDecoder().decode(Header.self, from: data)
-        else { throw ActionTokenError(.malformed, "the action token is not a compact JWS (header.payload.signature)") }
+    private static func parseHeader(_ segment: Substring) throws(ActionTokenError) -> Header {
+        guard let data = Data(base64URL: segment), let header = try? JSONDecoder().decode(Header.self, from: data) else {
+            throw ActionTokenError(.malformed, "the action token is not a compact JWS (header.payload.signature)")
+        }
         return header
+    }
+}
+
+/// The header segments ``ActionTokens`` has already checked.
+final class HeaderCache: Sendable {
+    private let segments = Mutex(Set<Substring>())
+
+    func contains(_ segment: Substring) -> Bool {
+        segments.withLock { $0.contains(segment) }
+    }
+
+    func insert(_ segment: Substring, limit: Int) {
+        let segment = Substring(String(segment))  // not the whole token's storage
+        segments.withLock { if $0.count < limit { $0.insert(segment) } }
     }
 }
 
 extension Data {
     /// Decodes unpadded base64url (RFC 4648 §5).
     init?(base64URL text: Substring) {
-        var base64 = String(text).replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        while base64.count % 4 != 0 { base64 += "=" }
-        self.init(base64Encoded: base64)
+        var bytes = text.utf8.map { $0 == UInt8(ascii: "-") ? UInt8(ascii: "+") : $0 == UInt8(ascii: "_") ? UInt8(ascii: "/") : $0 }
+        while bytes.count % 4 != 0 { bytes.append(UInt8(ascii: "=")) }
+        self.init(base64Encoded: Data(bytes))
     }
 }

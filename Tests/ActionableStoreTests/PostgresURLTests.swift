@@ -51,3 +51,17 @@ struct PostgresURLTests {
         #expect(try await b.accept(StoreConformanceTests.action("n-1", id: "r-2")) == .accepted(id: "r-2"))
     }
 }
+
+/// Response ids: random version-4 UUIDs, lowercased.
+struct ResponseIDTests {
+    @Test func idsAreVersionFourUUIDsAndDistinct() throws {
+        let ids = (0..<1000).map { _ in NewAction.randomID() }
+        #expect(Set(ids).count == ids.count)
+        for id in ids {
+            let uuid = try #require(UUID(uuidString: id))
+            #expect(id == uuid.uuidString.lowercased())
+            #expect(uuid.uuid.6 >> 4 == 4)  // version
+            #expect(uuid.uuid.8 >> 6 == 0b10)  // variant
+        }
+    }
+}

@@ -1,6 +1,6 @@
 import ActionableCore
 import ActionablePostgres
-import ActionableStore
+@testable import ActionableStore
 import ActionableTesting
 import Foundation
 import Logging
@@ -175,6 +175,24 @@ struct SQLiteStoreTests {
         #expect(try await sqlite.synchronousMode() == 2)  // FULL
         _ = try await sqlite.accept(StoreConformanceTests.action("n"))
         #expect(try await sqlite.integrityCheck() == "ok")
+    }
+
+    /// The writer never checkpoints inside a commit; the checkpointer's own connection copies
+    /// the whole log into the database while the store keeps accepting.
+    @Test func theLogIsCheckpointedBesideTheWriter() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("actionable-checkpoint-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("store.sqlite").path
+        let store = try await SQLiteActionStore(path: path)
+        #expect(try await store.pragma("wal_autocheckpoint") == 0)
+        for index in 0..<20 { _ = try await store.accept(StoreConformanceTests.action("n-\(index)")) }
+        let checkpointer = try Checkpointer(path: path)
+        let result = try #require(await checkpointer.checkpoint())
+        #expect(result.log > 0)
+        #expect(result.checkpointed == result.log)
+        _ = try await store.accept(StoreConformanceTests.action("n-after"))
+        #expect(try await store.pendingCount() == 21)
+        #expect(try await store.integrityCheck() == "ok")
     }
 
     @Test func responsesSurviveReopeningTheDatabase() async throws {
