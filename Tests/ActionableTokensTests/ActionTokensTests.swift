@@ -76,6 +76,25 @@ struct ActionTokensTests {
         #expect(await failure { _ = try await tokens.verify(good, now: now) } == nil)
     }
 
+    /// A header seen in a valid token is not parsed again; everything else is still checked.
+    @Test func aKnownHeaderSkipsNoCheckButItsOwnParse() async throws {
+        let tokens = try await ActionTokens(keys: [Self.new])
+        let good = try await tokens.mint(user: "alice", notificationID: "n", category: "invite", now: now)
+        #expect(try await tokens.verify(good, now: now).user == "alice")  // its header is now known
+        let parts = good.split(separator: ".").map(String.init)
+        let otherSignature = String(parts[2].reversed())
+        let cases: [(String, ActionTokenError.Code)] = [
+            ([parts[0], parts[1], otherSignature].joined(separator: "."), .badSignature),
+            ([parts[0], parts[1]].joined(separator: "."), .malformed),
+            ([parts[0], "", parts[2]].joined(separator: "."), .badSignature),  // the MAC is checked first
+            ([parts[0], parts[1], parts[2], "x"].joined(separator: "."), .malformed),
+        ]
+        for (token, code) in cases {
+            #expect(await failure { _ = try await tokens.verify(token, now: now) }?.code == code, "\(token)")
+        }
+        #expect(try await tokens.verify(good, now: now).notificationID == "n")
+    }
+
     @Test func expiryAllows30SecondsOfSkewAndNoMore() async throws {
         let tokens = try await ActionTokens(keys: [Self.new])
         let token = try await tokens.mint(user: "u", notificationID: "n", category: "c", lifetime: 60, now: now)
