@@ -1,27 +1,60 @@
 import CoreMetrics
 import Foundation
 import Hummingbird
+import Synchronization
 
 /// The server's metrics, made through an injected `MetricsFactory` (Prometheus in `serve`), so
 /// tests read their own registry instead of the process-wide one.
 public struct ServerMetrics: Sendable {
     let factory: any MetricsFactory
+    private let handles = Handles()
 
     /// Metrics made by `factory`.
     public init(factory: any MetricsFactory) { self.factory = factory }
 
+    /// The metric objects made so far, by their dimensions: a request looks its own up instead
+    /// of having the factory resolve (and lock, and label) a new one each time.
+    private final class Handles: Sendable {
+        struct RequestKey: Hashable {
+            var path: String
+            var method: String
+            var status: Int
+        }
+        let requests = Mutex([RequestKey: Counter]())
+        let durations = Mutex([String: CoreMetrics.Timer]())
+        let responses = Mutex([String: Counter]())
+    }
+
     /// One HTTP request: by route template (not the raw path, whose ids would explode the
     /// series), method and status, and its duration.
     func request(path: String, method: String, status: Int, duration: Duration) {
-        Counter(label: "actionable_http_requests_total",
-            dimensions: [("path", path), ("method", method), ("status", String(status))], factory: factory).increment()
-        Timer(label: "actionable_http_request_duration_seconds", dimensions: [("path", path)], factory: factory)
-            .recordNanoseconds(duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000)
+        let key = Handles.RequestKey(path: path, method: method, status: status)
+        let counter = handles.requests.withLock { counters in
+            if let counter = counters[key] { return counter }
+            let counter = Counter(label: "actionable_http_requests_total",
+                dimensions: [("path", path), ("method", method), ("status", String(status))], factory: factory)
+            counters[key] = counter
+            return counter
+        }
+        counter.increment()
+        let timer = handles.durations.withLock { timers in
+            if let timer = timers[path] { return timer }
+            let timer = CoreMetrics.Timer(label: "actionable_http_request_duration_seconds", dimensions: [("path", path)], factory: factory)
+            timers[path] = timer
+            return timer
+        }
+        timer.recordNanoseconds(duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000)
     }
 
     /// One action response: accepted, duplicate or rejected.
     func response(_ result: String) {
-        Counter(label: "actionable_action_responses_total", dimensions: [("result", result)], factory: factory).increment()
+        let counter = handles.responses.withLock { counters in
+            if let counter = counters[result] { return counter }
+            let counter = Counter(label: "actionable_action_responses_total", dimensions: [("result", result)], factory: factory)
+            counters[result] = counter
+            return counter
+        }
+        counter.increment()
     }
 }
 

@@ -12,7 +12,7 @@ public struct NewAction: Hashable, Sendable {
     public var receivedAt: Date
 
     /// Creates a record to store.
-    public init(id: String = NewAction.randomID(), response: ActionResponse, receivedAt: Date = Date()) {
+    public init(id: String = NewAction.makeID(), response: ActionResponse, receivedAt: Date = Date()) {
         self.id = id
         self.response = response
         self.receivedAt = receivedAt
@@ -20,14 +20,19 @@ public struct NewAction: Hashable, Sendable {
 }
 
 extension NewAction {
-    /// A new random (version 4) UUID, lowercased. The bytes come from the system generator
-    /// (`getrandom`), where Foundation's `UUID()` opens and reads `/dev/urandom` on every call.
-    public static func randomID() -> String {
+    /// A new time-ordered UUID (version 7, RFC 9562), lowercased: 48 bits of Unix milliseconds,
+    /// then 74 random bits from the system generator (`getrandom`; Foundation's `UUID()` opens
+    /// and reads `/dev/urandom` on every call).
+    ///
+    /// Ids made later sort later, so the storage's id index grows at its end instead of at a
+    /// random page for every insert: fewer pages written per commit.
+    public static func makeID(now: Date = Date()) -> String {
         var generator = SystemRandomNumberGenerator()
-        var high: UInt64 = generator.next()
-        var low: UInt64 = generator.next()
-        high = (high & ~0xF000) | 0x4000  // version 4, in byte 6's high nibble
-        low = (low & ~(0xC0 << 56)) | (0x80 << 56)  // variant 10, in byte 8's top bits
+        let milliseconds = UInt64(max(0, now.timeIntervalSince1970 * 1000))
+        let randomA: UInt64 = generator.next()
+        let randomB: UInt64 = generator.next()
+        let high = (milliseconds << 16) | 0x7000 | (randomA & 0x0FFF)  // version 7
+        let low = (randomB & 0x3FFF_FFFF_FFFF_FFFF) | 0x8000_0000_0000_0000  // variant 10
         let bytes = withUnsafeBytes(of: (high.bigEndian, low.bigEndian)) { Array($0) }
         let uuid = UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
             bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))

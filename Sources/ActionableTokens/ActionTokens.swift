@@ -56,9 +56,9 @@ public struct ActionTokens: Sendable {
         // NumericDate in whole seconds, as most JWT consumers expect.
         let now = Date(timeIntervalSince1970: now.timeIntervalSince1970.rounded(.down))
         let claims = ActionTokenClaims(
-            jti: IDClaim(value: notificationID), sub: SubjectClaim(value: user), cat: category.rawValue,
-            act: actions?.map(\.rawValue), iat: IssuedAtClaim(value: now),
-            exp: ExpirationClaim(value: now.addingTimeInterval(lifetime)))
+            jti: StringClaim(value: notificationID), sub: StringClaim(value: user), cat: category.rawValue,
+            act: actions?.map(\.rawValue), iat: NumericDate(value: now),
+            exp: NumericDate(value: now.addingTimeInterval(lifetime)))
         return try await collection.sign(claims, kid: JWKIdentifier(string: signingKeyID))
     }
 
