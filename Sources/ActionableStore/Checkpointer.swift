@@ -5,13 +5,12 @@ import GRDB
 /// writer, and with `synchronous = FULL` it syncs the database file too: every thousandth page
 /// a commit would wait for that, and so would the requests batched behind it.
 ///
-/// The writer's automatic checkpoint is turned off; after every ``commitsPerCheckpoint``
-/// commits a PASSIVE checkpoint runs here, beside the writer (it copies what no reader still
+/// The writer's automatic checkpoint is turned off; every ``commitsPerCheckpoint`` commits a
+/// PASSIVE checkpoint runs here, beside the writer (it copies what no reader still
 /// needs and never blocks a commit). Once a checkpoint has caught up, SQLite starts the log
 /// over at the next commit.
 actor Checkpointer {
     private let connection: DatabaseQueue
-    private var commits = 0
     private var running = false
     static let commitsPerCheckpoint = 64
 
@@ -22,13 +21,12 @@ actor Checkpointer {
         try connection.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
     }
 
-    /// Counts a commit; starts a checkpoint every ``commitsPerCheckpoint`` commits unless one runs.
-    func committed() {
-        commits += 1
-        guard commits >= Self.commitsPerCheckpoint, !running else { return }
-        commits = 0
+    /// A checkpoint, unless one is running already (the writer asks every
+    /// ``commitsPerCheckpoint`` commits).
+    func checkpointUnlessRunning() async {
+        guard !running else { return }
         running = true
-        Task { await self.checkpoint() }
+        await checkpoint()
     }
 
     /// One PASSIVE checkpoint now; returns SQLite's (log frames, frames checkpointed).

@@ -32,6 +32,8 @@ public final class SQLiteActionStore: ActionStore {
         self.committer = GroupCommitter(pool: pool, checkpointer: try Checkpointer(path: path))
     }
 
+    deinit { committer.stop() }
+
     /// Versioned migrations; a new version is appended, never edited.
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
