@@ -12,6 +12,7 @@ public final class PostgresActionStore: ActionStore {
     private let client: PostgresClient
     private let runner: Task<Void, Never>
     private let logger: Logger
+    private let batcher: PostgresAcceptBatcher
 
     /// Connects to `url` (`postgres://user:password@host:port/database`) and applies the schema
     /// migrations.
@@ -33,6 +34,7 @@ public final class PostgresActionStore: ActionStore {
         self.client = client
         self.logger = logger
         self.runner = Task { await client.run() }
+        self.batcher = PostgresAcceptBatcher(client: client, logger: logger)
         do {
             if let schema {
                 try await client.query(PostgresQuery(unsafeSQL: "CREATE SCHEMA IF NOT EXISTS \(schema)"), logger: logger)
@@ -163,28 +165,10 @@ public final class PostgresActionStore: ActionStore {
         ]),
     ]
 
+    /// Stores `action` once: batched with the accepts arriving meanwhile (see
+    /// `PostgresAcceptBatcher`).
     public func accept(_ action: NewAction) async throws -> AcceptResult {
-        let response = action.response
-        let payload = JSONValue.object(response.payload).serialized()
-        let received = action.receivedAt.timeIntervalSince1970
-        let inserted = try await client.query("""
-            INSERT INTO action_responses (id, notification_id, category, action, user_id, user_text, payload,
-                received_at, next_attempt_at)
-            VALUES (\(action.id), \(response.notificationID), \(response.category.rawValue), \(response.action.rawValue),
-                \(response.user), \(response.userText), \(payload), \(received), \(received))
-            ON CONFLICT (notification_id) DO NOTHING
-            RETURNING id
-            """, logger: logger)
-        for try await id in inserted.decode(String.self) { return .accepted(id: id) }
-        // Another answer committed first (a concurrent insert waits for it, then does nothing).
-        let existing = try await client.query("""
-            SELECT id, action, user_text FROM action_responses WHERE notification_id = \(response.notificationID)
-            """, logger: logger)
-        for try await (id, existingAction, existingText) in existing.decode((String, String, String?).self) {
-            if existingAction == response.action.rawValue && existingText == response.userText { return .duplicate(id: id) }
-            return .conflict(existingID: id, existingAction: ActionID(existingAction))
-        }
-        throw StoreError("insert of \(action.id) neither stored a row nor found the notification's answer")
+        try await batcher.submit(action)
     }
 
     private static let columns = """

@@ -105,6 +105,22 @@ struct StoreConformanceTests {
         #expect(try await store.pendingCount() == 1)
     }
 
+    /// An empty text is a text: stored as such, and a different answer from no text at all —
+    /// also when both arrive together (the PostgreSQL driver writes them in one statement).
+    @Test(arguments: Driver.available)
+    func anEmptyTextIsStoredAndDiffersFromNoText(driver: Driver) async throws {
+        let (store, cleanup) = try await Self.makeStore(driver)
+        defer { cleanup() }
+        async let first = store.accept(Self.action("n-empty", "comment", text: "", id: "r-empty"))
+        async let second = store.accept(Self.action("n-none", "comment", text: nil, id: "r-none"))
+        #expect(try await [first, second] == [.accepted(id: "r-empty"), .accepted(id: "r-none")])
+        #expect(try await store.action(id: "r-empty")?.response.userText == "")
+        #expect(try await store.action(id: "r-none")?.response.userText == nil)
+        #expect(try await store.accept(Self.action("n-empty", "comment", text: nil, id: "r-2"))
+            == .conflict(existingID: "r-empty", existingAction: "comment"))
+        #expect(try await store.accept(Self.action("n-empty", "comment", text: "", id: "r-3")) == .duplicate(id: "r-empty"))
+    }
+
     @Test(arguments: Driver.available)
     func manyNotificationsAtOnceAreAllStored(driver: Driver) async throws {
         let (store, cleanup) = try await Self.makeStore(driver)

@@ -1,0 +1,119 @@
+import ActionableCore
+import ActionableStore
+import Foundation
+import Logging
+import PostgresNIO
+import Synchronization
+
+/// Batches concurrent accepts into one `INSERT … SELECT FROM unnest(…)` statement, as the
+/// SQLite store batches them into one transaction: one statement, one plan and one WAL flush
+/// for a whole batch instead of one per response. Whatever arrives while batches are in
+/// flight goes into the next one; at most ``maximumConcurrentBatches`` run at once, so one
+/// batch's flush overlaps the next one's insert.
+///
+/// Each response keeps its own answer: accepted when its row went in; otherwise the row that
+/// holds its notification (committed by another request, batch or instance) decides between
+/// duplicate and conflict, as the single-row path did.
+final class PostgresAcceptBatcher: Sendable {
+    private struct Entry: Sendable {
+        var action: NewAction
+        var payload: String
+        var continuation: CheckedContinuation<AcceptResult, any Error>
+    }
+
+    private struct State {
+        var pending: [Entry] = []
+        var running = 0
+    }
+
+    private let client: PostgresClient
+    private let logger: Logger
+    private let state = Mutex(State())
+    /// The most responses in one statement.
+    static let maximumBatch = 256
+    /// How many batches may be in flight at once.
+    static let maximumConcurrentBatches = 2
+
+    init(client: PostgresClient, logger: Logger) {
+        self.client = client
+        self.logger = logger
+    }
+
+    func submit(_ action: NewAction) async throws -> AcceptResult {
+        let payload = JSONValue.object(action.response.payload).serialized()
+        return try await withCheckedThrowingContinuation { continuation in
+            let start = state.withLock { state -> Bool in
+                state.pending.append(Entry(action: action, payload: payload, continuation: continuation))
+                guard state.running < Self.maximumConcurrentBatches else { return false }
+                state.running += 1
+                return true
+            }
+            if start { Task { await self.drain() } }
+        }
+    }
+
+    /// Writes batches until nothing is pending.
+    private func drain() async {
+        while true {
+            let batch = state.withLock { state -> [Entry] in
+                guard !state.pending.isEmpty else {
+                    state.running -= 1
+                    return []
+                }
+                let batch = Array(state.pending.prefix(Self.maximumBatch))
+                state.pending.removeFirst(batch.count)
+                return batch
+            }
+            guard !batch.isEmpty else { return }
+            do {
+                let results = try await write(batch)
+                for (entry, result) in zip(batch, results) { entry.continuation.resume(with: result) }
+            } catch {
+                // The statement failed as a whole: nothing of the batch is stored.
+                for entry in batch { entry.continuation.resume(throwing: PostgresActionStore.readable(error)) }
+            }
+        }
+    }
+
+    private func write(_ batch: [Entry]) async throws -> [Result<AcceptResult, any Error>] {
+        let ids = batch.map(\.action.id)
+        let notifications = batch.map(\.action.response.notificationID)
+        let received = batch.map(\.action.receivedAt.timeIntervalSince1970)
+        let texts = batch.map { $0.action.response.userText ?? "" }
+        let hasText = batch.map { $0.action.response.userText != nil }
+        let rows = try await client.query("""
+            INSERT INTO action_responses (id, notification_id, category, action, user_id, user_text, payload,
+                received_at, next_attempt_at)
+            SELECT id, notification_id, category, action, user_id, CASE WHEN has_text THEN user_text END, payload,
+                received_at, received_at
+            FROM unnest(\(ids)::text[], \(notifications)::text[], \(batch.map(\.action.response.category.rawValue))::text[],
+                \(batch.map(\.action.response.action.rawValue))::text[], \(batch.map(\.action.response.user))::text[],
+                \(texts)::text[], \(hasText)::bool[], \(batch.map(\.payload))::text[], \(received)::float8[])
+                AS new(id, notification_id, category, action, user_id, user_text, has_text, payload, received_at)
+            ON CONFLICT (notification_id) DO NOTHING
+            RETURNING id
+            """, logger: logger)
+        var inserted = Set<String>()
+        for try await id in rows.decode(String.self) { inserted.insert(id) }
+        if inserted.count == batch.count { return ids.map { .success(.accepted(id: $0)) } }
+
+        // The others found their notification answered already: by whom, and how.
+        let missing = batch.filter { !inserted.contains($0.action.id) }.map(\.action.response.notificationID)
+        var existing: [String: (id: String, action: String, text: String?)] = [:]
+        let found = try await client.query("""
+            SELECT notification_id, id, action, user_text FROM action_responses WHERE notification_id = ANY(\(missing)::text[])
+            """, logger: logger)
+        for try await (notification, id, action, text) in found.decode((String, String, String, String?).self) {
+            existing[notification] = (id, action, text)
+        }
+        return batch.map { entry in
+            let response = entry.action.response
+            if inserted.contains(entry.action.id) { return .success(.accepted(id: entry.action.id)) }
+            guard let first = existing[response.notificationID] else {
+                return .failure(StoreError("insert of \(entry.action.id) neither stored a row nor found the notification's answer"))
+            }
+            if first.action == response.action.rawValue && first.text == response.userText { return .success(.duplicate(id: first.id)) }
+            return .success(.conflict(existingID: first.id, existingAction: ActionID(first.action)))
+        }
+    }
+}
