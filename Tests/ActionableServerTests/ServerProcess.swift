@@ -3,9 +3,11 @@ import Foundation
 import Synchronization
 
 /// A child process (`actionable serve`, `invite-service`) whose output and exit a test awaits
-/// without blocking a thread: the pipe and the exit are watched by Foundation's handlers, and
-/// waiters are resumed from there. Swift Testing's time limits can then cancel a stuck test, and
-/// the cooperative pool (2 threads on this machine) never starves.
+/// without blocking a cooperative thread: two threads of its own block instead, one reading
+/// the output, one waiting for the exit, and resume the waiters. Swift Testing's time limits
+/// can then cancel a stuck test, and the cooperative pool (2 threads on this machine) never
+/// starves. (Foundation's `readabilityHandler` is not used: cancelling its dispatch source on
+/// end of file crashed libdispatch's event loop on Linux once in CI.)
 final class ServerProcess: Sendable {
     private struct State {
         var output = Data()
@@ -16,7 +18,7 @@ final class ServerProcess: Sendable {
         var exitWaiters: [CheckedContinuation<Int32, Never>] = []
     }
 
-    /// The state, shared with Foundation's handlers.
+    /// The state, shared with the two threads.
     private final class Shared: Sendable {
         let mutex = Mutex(State())
         func withLock<T>(_ body: (inout State) -> T) -> T { mutex.withLock { body(&$0) } }
@@ -37,33 +39,41 @@ final class ServerProcess: Sendable {
         process.standardOutput = pipe
         process.standardError = pipe
         self.process = process
-        pipe.fileHandleForReading.readabilityHandler = { [state] handle in
-            let chunk = handle.availableData
-            if chunk.isEmpty { handle.readabilityHandler = nil }
-            let (ready, failed) = state.withLock { state -> ([(CheckedContinuation<String, any Error>, String)], [CheckedContinuation<String, any Error>]) in
+        try process.run()
+        let state = self.state
+        let reader = pipe.fileHandleForReading
+        Thread {
+            while true {
+                let chunk = reader.availableData
+                let (ready, failed) = state.withLock { state -> ([(CheckedContinuation<String, any Error>, String)], [CheckedContinuation<String, any Error>]) in
+                    if chunk.isEmpty {
+                        state.closed = true
+                        defer { state.outputWaiters = [] }
+                        return ([], state.outputWaiters.map(\.continuation))
+                    }
+                    state.output.append(chunk)
+                    let text = String(decoding: state.output, as: UTF8.self)
+                    var ready: [(CheckedContinuation<String, any Error>, String)] = []
+                    state.outputWaiters.removeAll { waiter in
+                        guard text.contains(waiter.text) else { return false }
+                        ready.append((waiter.continuation, text))
+                        return true
+                    }
+                    return (ready, [])
+                }
+                for (continuation, text) in ready { continuation.resume(returning: text) }
                 if chunk.isEmpty {
-                    state.closed = true
-                    let failed = state.outputWaiters.map(\.continuation)
-                    state.outputWaiters = []
-                    return ([], failed)
+                    let log = state.withLock { String(decoding: $0.output, as: UTF8.self) }
+                    for continuation in failed { continuation.resume(throwing: Exited(log: log)) }
+                    return
                 }
-                state.output.append(chunk)
-                let text = String(decoding: state.output, as: UTF8.self)
-                var ready: [(CheckedContinuation<String, any Error>, String)] = []
-                state.outputWaiters.removeAll { waiter in
-                    guard text.contains(waiter.text) else { return false }
-                    ready.append((waiter.continuation, text))
-                    return true
-                }
-                return (ready, [])
             }
-            for (continuation, text) in ready { continuation.resume(returning: text) }
-            let log = state.withLock { String(decoding: $0.output, as: UTF8.self) }
-            for continuation in failed { continuation.resume(throwing: Exited(log: log)) }
-        }
-        process.terminationHandler = { [state] process in
-            let status = process.terminationStatus
-            let reason = process.terminationReason
+        }.start()
+        nonisolated(unsafe) let child = process
+        Thread {
+            child.waitUntilExit()
+            let status = child.terminationStatus
+            let reason = child.terminationReason
             let waiters = state.withLock { state in
                 state.status = status
                 state.reason = reason
@@ -71,8 +81,7 @@ final class ServerProcess: Sendable {
                 return state.exitWaiters
             }
             for waiter in waiters { waiter.resume(returning: status) }
-        }
-        try process.run()
+        }.start()
     }
 
     /// Starts `actionable serve --port PORT EXTRA…` in `directory` and returns once it listens.
