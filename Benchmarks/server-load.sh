@@ -20,6 +20,9 @@ duration="${1:-15}"
 rounds="${2:-3}"
 connections=64
 
+command -v wrk >/dev/null || { echo "server-load.sh needs wrk: apt-get install wrk" >&2; exit 1; }
+command -v python3 >/dev/null || { echo "server-load.sh needs python3 (to read wrk's figures)" >&2; exit 1; }
+
 echo "building (release)..." >&2
 (cd "$root" && swift build -c release --product actionable >&2)
 (cd "$here" && swift build -c release --product ceiling-server >&2 && swift build -c release --product action-bodies >&2)
