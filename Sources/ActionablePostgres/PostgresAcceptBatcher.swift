@@ -112,8 +112,7 @@ final class PostgresAcceptBatcher: Sendable {
             guard let first = existing[response.notificationID] else {
                 return .failure(StoreError("insert of \(entry.action.id) neither stored a row nor found the notification's answer"))
             }
-            if first.action == response.action.rawValue && first.text == response.userText { return .success(.duplicate(id: first.id)) }
-            return .success(.conflict(existingID: first.id, existingAction: ActionID(first.action)))
+            return .success(.answered(response, byID: first.id, action: ActionID(first.action), text: first.text))
         }
     }
 }

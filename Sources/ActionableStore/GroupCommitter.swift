@@ -101,11 +101,7 @@ final class GroupCommitter: @unchecked Sendable {
             SELECT id, action, user_text FROM action_responses WHERE notification_id = ?
             """), arguments: [response.notificationID])
         else { throw StoreError("insert of \(action.id) neither stored a row nor found the notification's answer") }
-        let existingAction = ActionID(existing["action"] as String)
-        let existingText: String? = existing["user_text"]
-        if existingAction == response.action && existingText == response.userText {
-            return .duplicate(id: existing["id"])
-        }
-        return .conflict(existingID: existing["id"], existingAction: existingAction)
+        return .answered(response, byID: existing["id"], action: ActionID(existing["action"] as String),
+            text: existing["user_text"])
     }
 }

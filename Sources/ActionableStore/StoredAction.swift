@@ -91,4 +91,14 @@ public enum AcceptResult: Hashable, Sendable {
     case duplicate(id: String)
     /// Another action or text was stored for this notification, under `existingID`.
     case conflict(existingID: String, existingAction: ActionID)
+
+    /// The result for `response` when its notification was already answered, under
+    /// `existingID`, with `existingAction` and `existingText`: a duplicate when they match the
+    /// response's own, a conflict otherwise. Every store decides it here.
+    public static func answered(_ response: ActionResponse, byID existingID: String, action existingAction: ActionID,
+        text existingText: String?) -> AcceptResult
+    {
+        if existingAction == response.action && existingText == response.userText { return .duplicate(id: existingID) }
+        return .conflict(existingID: existingID, existingAction: existingAction)
+    }
 }

@@ -22,10 +22,7 @@ public actor InMemoryActionStore: ActionStore {
         let response = action.response
         if let existingID = byNotification[response.notificationID], let existing = rows[existingID] {
             let stored = existing.action.response
-            if stored.action == response.action && stored.userText == response.userText {
-                return .duplicate(id: existingID)
-            }
-            return .conflict(existingID: existingID, existingAction: stored.action)
+            return .answered(response, byID: existingID, action: stored.action, text: stored.userText)
         }
         rows[action.id] = Row(action: StoredAction(id: action.id, response: response, receivedAt: action.receivedAt,
             status: .pending, attempts: 0, nextAttemptAt: action.receivedAt, lastError: nil))
