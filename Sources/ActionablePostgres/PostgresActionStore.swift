@@ -108,8 +108,8 @@ public final class PostgresActionStore: ActionStore {
         return parameters
     }
 
-    /// `url` without its password, for messages.
-    static func redacted(_ url: String) -> String {
+    /// `url` without its password, for logs and messages.
+    public static func redacted(_ url: String) -> String {
         guard var components = URLComponents(string: url), components.password != nil else { return url }
         components.password = "***"
         return components.string ?? "postgres://***"

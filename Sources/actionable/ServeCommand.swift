@@ -155,7 +155,7 @@ struct ResolvedServeSettings {
         } else {
             logger.warning("no --forward given: accepted responses are stored but not delivered")
         }
-        logger.info("serving \(catalog.categories.count) categories from \(categories), storage \(ServeCommand.redacted(storage))")
+        logger.info("serving \(catalog.categories.count) categories from \(categories), storage \(PostgresActionStore.redacted(storage))")
         try await app.runService()
     }
 
@@ -207,16 +207,7 @@ struct ResolvedServeSettings {
         if storage.hasPrefix("postgres://") || storage.hasPrefix("postgresql://") {
             return try await PostgresActionStore(url: storage, logger: logger)
         }
-        throw refuse("--storage takes sqlite:PATH or postgres://user:password@host:port/database, not \(ServeCommand.redacted(storage))")
-    }
-}
-
-extension ServeCommand {
-    /// The storage URL without its password, for logs.
-    static func redacted(_ url: String) -> String {
-        guard var components = URLComponents(string: url), components.password != nil else { return url }
-        components.password = "***"
-        return components.string ?? "postgres://***"
+        throw refuse("--storage takes sqlite:PATH or postgres://user:password@host:port/database, not \(PostgresActionStore.redacted(storage))")
     }
 }
 
