@@ -15,7 +15,7 @@ public struct ServerMetrics: Sendable {
     /// The metric objects made so far, by their dimensions: a request looks its own up instead
     /// of having the factory resolve (and lock, and label) a new one each time.
     private final class Handles: Sendable {
-        struct RequestKey: Hashable {
+        struct RequestKey: Hashable, Sendable {
             var path: String
             var method: String
             var status: Int
@@ -29,32 +29,32 @@ public struct ServerMetrics: Sendable {
     /// series), method and status, and its duration.
     func request(path: String, method: String, status: Int, duration: Duration) {
         let key = Handles.RequestKey(path: path, method: method, status: status)
-        let counter = handles.requests.withLock { counters in
-            if let counter = counters[key] { return counter }
-            let counter = Counter(label: "actionable_http_requests_total",
+        Self.handle(in: handles.requests, for: key) {
+            Counter(label: "actionable_http_requests_total",
                 dimensions: [("path", path), ("method", method), ("status", String(status))], factory: factory)
-            counters[key] = counter
-            return counter
-        }
-        counter.increment()
-        let timer = handles.durations.withLock { timers in
-            if let timer = timers[path] { return timer }
-            let timer = CoreMetrics.Timer(label: "actionable_http_request_duration_seconds", dimensions: [("path", path)], factory: factory)
-            timers[path] = timer
-            return timer
-        }
-        timer.recordNanoseconds(duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000)
+        }.increment()
+        Self.handle(in: handles.durations, for: path) {
+            CoreMetrics.Timer(label: "actionable_http_request_duration_seconds", dimensions: [("path", path)], factory: factory)
+        }.recordNanoseconds(duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000)
     }
 
     /// One action response: accepted, duplicate or rejected.
     func response(_ result: String) {
-        let counter = handles.responses.withLock { counters in
-            if let counter = counters[result] { return counter }
-            let counter = Counter(label: "actionable_action_responses_total", dimensions: [("result", result)], factory: factory)
-            counters[result] = counter
-            return counter
+        Self.handle(in: handles.responses, for: result) {
+            Counter(label: "actionable_action_responses_total", dimensions: [("result", result)], factory: factory)
+        }.increment()
+    }
+
+    /// The handle kept under `key` in `cache`, made by `make` the first time.
+    private static func handle<Key: Hashable & Sendable, Handle: Sendable>(in cache: borrowing Mutex<[Key: Handle]>, for key: Key,
+        make: @Sendable () -> Handle) -> Handle
+    {
+        cache.withLock { handles in
+            if let handle = handles[key] { return handle }
+            let handle = make()
+            handles[key] = handle
+            return handle
         }
-        counter.increment()
     }
 }
 
