@@ -11,8 +11,11 @@ let package = Package(
         .library(name: "ActionableTokens", targets: ["ActionableTokens"]),
         .library(name: "ActionablePayload", targets: ["ActionablePayload"]),
         .library(name: "ActionableStore", targets: ["ActionableStore"]),
+        .library(name: "ActionableSQLite", targets: ["ActionableSQLite"]),
         .library(name: "ActionablePostgres", targets: ["ActionablePostgres"]),
+        .library(name: "ActionableDelivery", targets: ["ActionableDelivery"]),
         .library(name: "ActionableServer", targets: ["ActionableServer"]),
+        .library(name: "ActionableService", targets: ["ActionableService"]),
         .library(name: "ActionableTesting", targets: ["ActionableTesting"]),
         .executable(name: "actionable", targets: ["actionable"]),
         .executable(name: "invite-example", targets: ["InviteExample"]),
@@ -26,6 +29,7 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-auth", from: "2.5.0"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
@@ -52,7 +56,11 @@ let package = Package(
         .target(name: "ActionablePayload", dependencies: ["ActionableCore"]),
         .target(
             name: "ActionableStore",
-            dependencies: ["ActionableCore", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["ActionableCore", .product(name: "Logging", package: "swift-log")]
+        ),
+        .target(
+            name: "ActionableSQLite",
+            dependencies: ["ActionableCore", "ActionableStore", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .target(
             name: "ActionablePostgres",
@@ -76,8 +84,24 @@ let package = Package(
             dependencies: [
                 "ActionableCore", "ActionableStore", "ActionableTokens",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
+            ]
+        ),
+        .target(
+            name: "ActionableService",
+            dependencies: [
+                "ActionableCore", "ActionableLint", "ActionableStore", "ActionableSQLite", "ActionablePostgres",
+                "ActionableTokens", "ActionableRouter", "ActionableDelivery", "ActionableServer",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "HummingbirdTLS", package: "hummingbird"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .target(
@@ -90,14 +114,10 @@ let package = Package(
             name: "actionable",
             dependencies: [
                 "ActionableCore", "ActionableLint", "ActionablePayload", "ActionableTokens", "ActionableServer",
-                "ActionableStore", "ActionablePostgres", "ActionableDelivery", "ActionableRouter",
+                "ActionableService",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "Metrics", package: "swift-metrics"),
-                .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Configuration", package: "swift-configuration"),
-                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -135,14 +155,18 @@ let package = Package(
         ),
         .testTarget(
             name: "ActionableStoreTests",
-            dependencies: ["ActionableStore", "ActionablePostgres", "ActionableTesting", "ActionableCore",
+            dependencies: ["ActionableStore", "ActionableSQLite", "ActionablePostgres", "ActionableTesting", "ActionableCore",
                 .product(name: "Logging", package: "swift-log"), .product(name: "NIOSSL", package: "swift-nio-ssl")]
         ),
         .testTarget(
             name: "ActionableServerTests",
             dependencies: [
-                "ActionableServer", "ActionableTesting", "ActionableStore", "ActionableTokens", "ActionableCore",
+                "ActionableServer", "ActionableService", "ActionableTesting", "ActionableStore", "ActionableSQLite",
+                "ActionableTokens", "ActionableCore", "ActionableRouter",
                 "ActionableTestSupport", "ActionableDelivery", "ActionablePostgres", "actionable", "InviteService",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

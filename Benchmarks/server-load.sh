@@ -49,14 +49,19 @@ split -n l/2 -d "$work/bodies.txt" "$work/half."
 
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 
-# start NAME COMMAND... : starts a server in the background and waits until its port answers.
+# start NAME PORT READY COMMAND... : starts a server in the background and waits until GET READY
+# answers 200 (actionable serve listens before its storage is open: /readyz says when it is), or,
+# with READY "-", until the port accepts a connection.
 start() {
-    local name="$1" port="$2"; shift 2
+    local name="$1" port="$2" ready="$3"; shift 3
     "$@" >"$work/$name.log" 2>&1 &
     pids+=($!)
     for _ in $(seq 1 600); do
-        if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then return 0; fi
-        sleep 0.05  # polling a port while a server starts, not a measurement
+        if [ "$ready" = - ]; then
+            if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then return 0; fi
+        elif python3 -c 'import sys, urllib.request; urllib.request.urlopen(sys.argv[1], timeout=1)' \
+            "http://127.0.0.1:$port$ready" 2>/dev/null; then return 0; fi
+        sleep 0.05  # polling a server while it starts, not a measurement
     done
     echo "$name did not start:" >&2; cat "$work/$name.log" >&2; exit 1
 }
@@ -68,7 +73,7 @@ stop_all() {
 }
 
 serve() {  # serve NAME PORT STORAGE
-    start "$1" "$2" "$actionable" serve --categories "$root/Categories" --port "$2" --storage "$3" \
+    start "$1" "$2" /readyz "$actionable" serve --categories "$root/Categories" --port "$2" --storage "$3" \
         --token-key "$key" --max-in-flight 4096
 }
 
@@ -113,7 +118,7 @@ record() {  # record LABEL ROWS FILE...
 
 for round in $(seq 1 "$rounds"); do
     port="$(free_port)"
-    start "ceiling-$round" "$port" "$ceiling" "$port"
+    start "ceiling-$round" "$port" - "$ceiling" "$port"
     load "ceiling-$round" "$port" "$connections" "$work/bodies.txt"
     stop_all
     record "ceiling (bare Hummingbird)" "-" "$work/ceiling-$round.wrk"

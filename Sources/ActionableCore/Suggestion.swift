@@ -10,9 +10,10 @@ public enum Suggestion {
         for candidate in candidates where candidate != text {
             let distance = editDistance(lowered, Array(candidate.lowercased().unicodeScalars), limit: limit)
             guard distance <= limit else { continue }
-            if best == nil || distance < best!.distance || (distance == best!.distance && candidate < best!.candidate) {
-                best = (candidate, distance)
+            if let current = best, distance > current.distance || (distance == current.distance && candidate >= current.candidate) {
+                continue
             }
+            best = (candidate, distance)
         }
         return best?.candidate
     }

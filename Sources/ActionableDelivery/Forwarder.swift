@@ -5,7 +5,7 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 
-/// Forwards accepted responses to an upstream URL (`--forward PATTERN=URL`, SPEC §5):
+/// Forwards accepted responses to an upstream URL (`--forward PATTERN=URL`, docs/http-api.md):
 /// `POST` with the response as JSON and Standard Webhooks headers — `webhook-id` (the response
 /// id, the same on every retry), `webhook-timestamp` (fresh on every try), `webhook-signature` —
 /// plus `Idempotency-Key` equal to the id.
@@ -37,7 +37,7 @@ public struct Forwarder: Sendable {
         { response, context in try await self.forward(response, context: context) }
     }
 
-    /// The JSON body of SPEC §5.
+    /// The JSON body: id, category, action, notificationId, user, userText, payload, receivedAt.
     public static func body(_ response: ActionResponse, id: String, receivedAt: Date) -> [UInt8] {
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]

@@ -1,6 +1,6 @@
 import Foundation
 
-/// When a failed delivery is tried again (SPEC §5): exponential backoff with full jitter,
+/// When a failed delivery is tried again: exponential backoff with full jitter,
 /// first retry after about `firstDelay`, doubling, capped, and a limit on attempts.
 public struct RetryPolicy: Hashable, Sendable {
     /// The backoff before the first retry.
@@ -10,7 +10,7 @@ public struct RetryPolicy: Hashable, Sendable {
     /// Attempts in all, the first included; then the response is dead.
     public var maximumAttempts: Int
 
-    /// The defaults of SPEC §5: about 1 s, doubling, capped at 5 minutes, 15 tries.
+    /// The defaults: about 1 s, doubling, capped at 5 minutes, 15 tries.
     public init(firstDelay: TimeInterval = 1, maximumDelay: TimeInterval = 300, maximumAttempts: Int = 15) {
         self.firstDelay = firstDelay
         self.maximumDelay = maximumDelay

@@ -25,15 +25,23 @@ public final class PostgresActionStore: ActionStore {
         var configuration = try Self.configuration(from: url)
         let schema = schema ?? Self.query(url)["schema"]
         if let schema {
-            guard schema.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }) else {
-                throw StoreError("schema name \"\(schema)\" must be letters, digits and _")
-            }
+            try Self.checkSchemaName(schema)
             configuration.options.additionalStartupParameters = [("search_path", schema)]
         }
-        let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
+        // One connection first: a server that is down or refuses the credentials is reported at
+        // once, with its reason, instead of the pool retrying (and logging) in the background.
+        try await Self.probe(url: url, configuration: configuration, logger: logger)
+        // The pool's own reconnect attempts are logged at error only; the server reports
+        // readiness itself.
+        var backgroundLogger = logger
+        backgroundLogger.logLevel = max(logger.logLevel, .error)
+        let client = PostgresClient(configuration: configuration, backgroundLogger: backgroundLogger)
         self.client = client
         self.logger = logger
-        self.runner = Task { await client.run() }
+        // Detached: the pool must not inherit a service group's graceful shutdown from the task
+        // that opened the store (PostgresClient.run stops on it). The store's owner decides when
+        // the pool stops (``shutdown()``, or deinit), after the deliveries in flight recorded their outcome.
+        self.runner = Task.detached { await client.run() }
         self.batcher = PostgresAcceptBatcher(client: client, logger: logger)
         do {
             if let schema {
@@ -46,13 +54,41 @@ public final class PostgresActionStore: ActionStore {
         }
     }
 
+    /// Opens and closes one connection with `configuration`'s address, credentials and TLS.
+    private static func probe(url: String, configuration: PostgresClient.Configuration, logger: Logger) async throws {
+        guard let host = configuration.host else { return }
+        let tls: PostgresConnection.Configuration.TLS
+        switch try SSLMode(url: url).tlsConfiguration.map({ try NIOSSLContext(configuration: $0) }) {
+        case nil: tls = .disable
+        case let context? where try SSLMode(url: url) == .prefer: tls = .prefer(context)
+        case let context?: tls = .require(context)
+        }
+        var options = PostgresConnection.Configuration(host: host, port: configuration.port ?? 5432,
+            username: configuration.username, password: configuration.password, database: configuration.database, tls: tls)
+        options.options.connectTimeout = .seconds(10)
+        options.options.additionalStartupParameters = configuration.options.additionalStartupParameters
+        var quiet = logger
+        quiet.logLevel = .critical
+        do {
+            let connection = try await PostgresConnection.connect(configuration: options, id: 0, logger: quiet)
+            try await connection.close()
+        } catch {
+            throw readable(error)
+        }
+    }
+
     /// PSQLError hides everything behind a generic description; this keeps the server's own
-    /// message and the error code (never the connection's credentials).
+    /// message and the error code, or why the connection failed (never the credentials).
     static func readable(_ error: any Error) -> any Error {
         guard let error = error as? PSQLError else { return error }
-        let message = error.serverInfo?[.message] ?? "\(error.code)"
-        let code = error.serverInfo?[.sqlState].map { " (SQLSTATE \($0))" } ?? ""
-        return StoreError("PostgreSQL: \(message)\(code)")
+        if let message = error.serverInfo?[.message] {
+            let code = error.serverInfo?[.sqlState].map { " (SQLSTATE \($0))" } ?? ""
+            return StoreError("PostgreSQL: \(message)\(code)")
+        }
+        if let underlying = error.underlying {
+            return StoreError("PostgreSQL: cannot connect: \(underlying)")
+        }
+        return StoreError("PostgreSQL: \(error.code)")
     }
 
     /// Stops the connection pool.
@@ -61,6 +97,18 @@ public final class PostgresActionStore: ActionStore {
     }
 
     deinit { runner.cancel() }
+
+    /// Checks `url` without connecting: its form, `sslmode` and `schema`.
+    public static func validate(url: String) throws {
+        _ = try configuration(from: url)
+        if let schema = query(url)["schema"] { try checkSchemaName(schema) }
+    }
+
+    private static func checkSchemaName(_ schema: String) throws {
+        guard !schema.isEmpty, schema.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }) else {
+            throw StoreError("schema name \"\(schema)\" must be letters, digits and _")
+        }
+    }
 
     static func configuration(from url: String) throws -> PostgresClient.Configuration {
         guard let components = URLComponents(string: url), components.scheme == "postgres" || components.scheme == "postgresql",
@@ -71,9 +119,7 @@ public final class PostgresActionStore: ActionStore {
         if let unknown = query.keys.sorted().first(where: { $0 != "sslmode" && $0 != "schema" }) {
             throw StoreError("storage URL parameter \"\(unknown)\" is unknown; use sslmode or schema")
         }
-        guard let mode = SSLMode(rawValue: query["sslmode"] ?? "prefer") else {
-            throw StoreError("sslmode=\(query["sslmode"] ?? "") is not supported; use disable, prefer, require or verify-full")
-        }
+        let mode = try SSLMode(url: url)
         return PostgresClient.Configuration(host: host, port: components.port ?? 5432, username: user,
             password: components.password, database: database.isEmpty ? nil : database, tls: mode.tls)
     }
@@ -82,6 +128,15 @@ public final class PostgresActionStore: ActionStore {
     enum SSLMode: String {
         case disable, prefer, require
         case verifyFull = "verify-full"
+
+        /// The mode of `url`'s `sslmode` parameter (`prefer` when absent).
+        init(url: String) throws {
+            let value = PostgresActionStore.query(url)["sslmode"] ?? "prefer"
+            guard let mode = SSLMode(rawValue: value) else {
+                throw StoreError("sslmode=\(value) is not supported; use disable, prefer, require or verify-full")
+            }
+            self = mode
+        }
 
         /// What TLS is set up with: `prefer` and `require` encrypt without checking the
         /// certificate (as libpq does); `verify-full` checks the certificate and the host name.
@@ -109,11 +164,7 @@ public final class PostgresActionStore: ActionStore {
     }
 
     /// `url` without its password, for logs and messages.
-    public static func redacted(_ url: String) -> String {
-        guard var components = URLComponents(string: url), components.password != nil else { return url }
-        components.password = "***"
-        return components.string ?? "postgres://***"
-    }
+    public static func redacted(_ url: String) -> String { StorageURL.redacted(url) }
 
     /// Versioned migrations, applied once under an advisory lock so that instances starting
     /// together do not race.
@@ -142,27 +193,7 @@ public final class PostgresActionStore: ActionStore {
 
     /// Each migration is a list of single statements (the extended protocol takes one at a time).
     static let migrations: [(Int, String, [String])] = [
-        (1, "action responses", ["""
-            CREATE TABLE action_responses (
-                id TEXT PRIMARY KEY,
-                notification_id TEXT NOT NULL UNIQUE,
-                category TEXT NOT NULL,
-                action TEXT NOT NULL,
-                user_id TEXT NOT NULL,
-                user_text TEXT,
-                payload TEXT NOT NULL,
-                received_at DOUBLE PRECISION NOT NULL,
-                status TEXT NOT NULL DEFAULT 'pending',
-                attempts INTEGER NOT NULL DEFAULT 0,
-                next_attempt_at DOUBLE PRECISION NOT NULL,
-                lease_owner TEXT,
-                lease_until DOUBLE PRECISION,
-                last_error TEXT,
-                delivered_at DOUBLE PRECISION
-            )
-            """,
-            "CREATE INDEX action_responses_due ON action_responses (status, next_attempt_at)",
-        ]),
+        (1, "action responses", ActionTable.version1(.postgres))
     ]
 
     /// Stores `action` once: batched with the accepts arriving meanwhile (see
@@ -171,14 +202,9 @@ public final class PostgresActionStore: ActionStore {
         try await batcher.submit(action)
     }
 
-    private static let columns = """
-        id, notification_id, category, action, user_id, user_text, payload, received_at, status, attempts,
-        next_attempt_at, last_error
-        """
-
     public func action(id: String) async throws -> StoredAction? {
         let rows = try await client.query(
-            PostgresQuery(unsafeSQL: "SELECT \(Self.columns) FROM action_responses WHERE id = $1", binds: Self.binds(id)),
+            PostgresQuery(unsafeSQL: Self.selectByID, binds: Self.binds(id)),
             logger: logger)
         for try await row in rows { return try Self.decode(row) }
         return nil
@@ -193,8 +219,7 @@ public final class PostgresActionStore: ActionStore {
                 WHERE status = 'pending' AND next_attempt_at <= \(time) AND (lease_until IS NULL OR lease_until < \(time))
                 ORDER BY next_attempt_at LIMIT \(limit)
                 FOR UPDATE SKIP LOCKED)
-            RETURNING id, notification_id, category, action, user_id, user_text, payload, received_at, status, attempts,
-                next_attempt_at, last_error
+            RETURNING \(unescaped: ActionTable.columns)
             """, logger: logger)
         var claimed: [StoredAction] = []
         for try await row in rows { claimed.append(try Self.decode(row)) }
@@ -202,37 +227,37 @@ public final class PostgresActionStore: ActionStore {
     }
 
     public func markDelivered(id: String, owner: String, at: Date) async throws {
-        try await client.query("""
-            UPDATE action_responses SET status = 'delivered', delivered_at = \(at.timeIntervalSince1970),
-                lease_owner = NULL, lease_until = NULL, last_error = NULL
-            WHERE id = \(id) AND lease_owner = \(owner) AND status = 'pending'
-            """, logger: logger)
+        try await execute(Self.markDeliveredSQL, at.timeIntervalSince1970, id, owner)
     }
 
     public func reschedule(id: String, owner: String, at: Date, error: String) async throws {
-        try await client.query("""
-            UPDATE action_responses SET next_attempt_at = \(at.timeIntervalSince1970), last_error = \(error),
-                lease_owner = NULL, lease_until = NULL
-            WHERE id = \(id) AND lease_owner = \(owner) AND status = 'pending'
-            """, logger: logger)
+        try await execute(Self.rescheduleSQL, at.timeIntervalSince1970, error, id, owner)
     }
 
     public func markDead(id: String, owner: String, reason: String) async throws {
-        try await client.query("""
-            UPDATE action_responses SET status = 'dead', last_error = \(reason), lease_owner = NULL, lease_until = NULL
-            WHERE id = \(id) AND lease_owner = \(owner) AND status = 'pending'
-            """, logger: logger)
+        try await execute(Self.markDeadSQL, reason, id, owner)
     }
 
     public func pendingCount() async throws -> Int {
-        let rows = try await client.query("SELECT COUNT(*)::INTEGER FROM action_responses WHERE status = 'pending'",
-            logger: logger)
+        let rows = try await client.query(PostgresQuery(unsafeSQL: ActionTable.pendingCount), logger: logger)
         for try await count in rows.decode(Int.self) { return count }
         return 0
     }
 
     public func checkReachable() async throws {
         try await client.query("SELECT 1", logger: logger)
+    }
+
+    private static let selectByID = ActionTable.selectByID(.postgres)
+    private static let markDeliveredSQL = ActionTable.markDelivered(.postgres)
+    private static let rescheduleSQL = ActionTable.reschedule(.postgres)
+    private static let markDeadSQL = ActionTable.markDead(.postgres)
+
+    /// Runs `sql` with `values` as its parameters $1, $2…
+    private func execute(_ sql: String, _ values: any PostgresEncodable & Sendable...) async throws {
+        var bindings = PostgresBindings()
+        for value in values { try bindings.append(value, context: .default) }
+        try await client.query(PostgresQuery(unsafeSQL: sql, binds: bindings), logger: logger)
     }
 
     private static func binds(_ value: String) -> PostgresBindings {
@@ -242,21 +267,16 @@ public final class PostgresActionStore: ActionStore {
     }
 
     private static func decode(_ row: PostgresRow) throws -> StoredAction {
-        let (id, notification, category, action, user, text, payloadText) =
-            try row.decode((String, String, String, String, String, String?, String).self, context: .default)
-        let columns = row.makeRandomAccess()
-        let received = try columns["received_at"].decode(Double.self)
-        let status = try columns["status"].decode(String.self)
-        let attempts = try columns["attempts"].decode(Int.self)
-        let next = try columns["next_attempt_at"].decode(Double.self)
-        let lastError = try columns["last_error"].decode(String?.self)
-        let payload = try JSONDecoder().decode(JSONValue.self, from: Data(payloadText.utf8))
-        guard case .object(let pairs) = payload else { throw StoreError("stored payload is not an object") }
-        return StoredAction(
-            id: id,
-            response: ActionResponse(category: CategoryID(category), action: ActionID(action), notificationID: notification,
-                user: user, userText: text, payload: pairs),
-            receivedAt: Date(timeIntervalSince1970: received), status: DeliveryStatus(rawValue: status) ?? .pending,
-            attempts: attempts, nextAttemptAt: Date(timeIntervalSince1970: next), lastError: lastError)
+        try ActionTable.decode(PostgresActionRow(columns: row.makeRandomAccess()))
     }
+}
+
+/// A PostgreSQL row read by ``ActionTable``.
+private struct PostgresActionRow: ActionRow {
+    let columns: PostgresRandomAccessRow
+
+    func string(_ column: String) throws -> String { try columns[column].decode(String.self) }
+    func optionalString(_ column: String) throws -> String? { try columns[column].decode(String?.self) }
+    func double(_ column: String) throws -> Double { try columns[column].decode(Double.self) }
+    func int(_ column: String) throws -> Int { try columns[column].decode(Int.self) }
 }

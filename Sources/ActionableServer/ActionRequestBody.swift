@@ -1,6 +1,6 @@
 import ActionableCore
 
-/// The body of `POST /v1/actions` (SPEC §3).
+/// The body of `POST /v1/actions` (docs/http-api.md).
 struct ActionRequestBody: Decodable, Sendable {
     var category: String
     var action: String

@@ -23,12 +23,13 @@ public enum ActionableServer {
                     body: ResponseBody(byteBuffer: ByteBuffer(string: exposition())))
             }
         }
-        ActionsController(catalog: catalog, store: store, tokens: tokens, settings: settings, appTokens: appTokens,
-            metrics: metrics).addRoutes(to: router)
-        CatalogController(catalog: catalog).addRoutes(to: router)
-        HealthController(store: store).addRoutes(to: router)
+        router.addRoutes(
+            ActionsController(catalog: catalog, store: store, tokens: tokens, settings: settings, appTokens: appTokens,
+                metrics: metrics).routes)
+        router.addRoutes(CatalogController(catalog: catalog).routes)
+        router.addRoutes(HealthController(store: store, settings: settings).routes)
         if let adminToken = settings.adminToken {
-            StatusController(store: store, adminToken: adminToken).addRoutes(to: router)
+            router.addRoutes(StatusController(store: store, adminToken: adminToken, settings: settings).routes)
         }
         return router
     }

@@ -5,11 +5,12 @@ import Foundation
 import Hummingbird
 import Logging
 
-/// `POST /v1/actions`: checks a tapped action as SPEC §3 lists, then stores it once.
+/// `POST /v1/actions`: checks a tapped action, then stores it once.
 ///
-/// The order of checks decides which status a bad request gets: 415 content type, 413 size
-/// (before the body is buffered), 400 JSON, 401/403 token, 422 catalog, then storage (202, 200
-/// duplicate, 409 conflict, 503 unavailable). Nothing is stored unless every check passed.
+/// The order of checks decides which status a bad request gets: 429 overloaded, 401 app token
+/// (``AppTokenAuthenticator``, when configured), 415 content type, 413 size (before the body is
+/// buffered), 400 JSON, 401/403 action token, 422 catalog, then storage (202, 200 duplicate,
+/// 409 conflict, 503 unavailable). Nothing is stored unless every check passed.
 struct ActionsController: Sendable {
     let catalog: Catalog
     let store: any ActionStore
@@ -18,25 +19,23 @@ struct ActionsController: Sendable {
     var appTokens: AppTokens? = nil
     var metrics: ServerMetrics? = nil
 
-    func addRoutes(to router: Router<ActionableRequestContext>) {
+    var routes: RouteCollection<ActionableRequestContext> {
+        let routes = RouteCollection(context: ActionableRequestContext.self)
         let limiter = InFlightLimiter(limit: settings.maximumConcurrentAccepts)
-        router.post("/v1/actions") { request, context in
-            guard limiter.tryEnter() else {
-                self.metrics?.response("rejected")
-                return Problem(.tooManyRequests, "overloaded", "Too many requests",
-                    "the server is at its limit of \(limiter.limit) responses in progress; nothing was stored, retry shortly",
-                    headers: [.retryAfter: "1"]).response
-            }
-            defer { limiter.leave() }
+        // The limit comes first: an overloaded server turns a request away before any work.
+        routes.add(middleware: InFlightLimitMiddleware(limiter: limiter, settings: settings, metrics: metrics))
+        if let appTokens { routes.add(middleware: AppTokenAuthenticator(tokens: appTokens)) }
+        routes.post("/v1/actions") { request, context in
             do {
                 let response = try await self.accept(request, context: context)
                 self.metrics?.response(response.status == .accepted ? "accepted" : "duplicate")
                 return response
-            } catch let problem as Problem {
+            } catch {
                 self.metrics?.response("rejected")
-                return problem.response
+                throw error
             }
         }
+        return routes
     }
 
     func accept(_ request: Request, context: ActionableRequestContext) async throws -> Response {
@@ -44,7 +43,8 @@ struct ActionsController: Sendable {
         let body = try await readBody(request)
         let decoded = try decode(body)
         let payload = (decoded.payload ?? [:]).sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
-        let appUser = try await authenticateApp(request)
+        let appUser: String?
+        if case .appUser(let user) = context.identity { appUser = user } else { appUser = nil }
         let (notificationID, user) = try await authorize(decoded, appUser: appUser)
         let response = ActionResponse(
             category: CategoryID(decoded.category), action: ActionID(decoded.action), notificationID: notificationID,
@@ -60,9 +60,7 @@ struct ActionsController: Sendable {
             result = try await store.accept(NewAction(response: response))
         } catch {
             context.logger.error("storage failed", metadata: ["error": "\(error)"])
-            throw Problem(.serviceUnavailable, "storage-unavailable", "Storage is unavailable",
-                "the response was not stored; retry after \(settings.retryAfterSeconds) seconds",
-                headers: [.retryAfter: String(settings.retryAfterSeconds)])
+            throw Problem.storageUnavailable(settings, "the response was not stored")
         }
         switch result {
         case .accepted(let id): return Self.json(.accepted, id: id, status: "accepted")
@@ -146,21 +144,8 @@ struct ActionsController: Sendable {
     }
 
     /// The notification and user the response answers for: from the verified token, or, where a
-    /// deployment turned tokens off, from the body.
-    /// With an app JWT key configured: the user the app's own bearer token names (401 without one).
-    private func authenticateApp(_ request: Request) async throws -> String? {
-        guard let appTokens else { return nil }
-        guard let header = request.headers[.authorization], header.hasPrefix("Bearer ") else {
-            throw Problem(.unauthorized, "app-token-missing", "App token missing",
-                "send the app's own token as Authorization: Bearer <JWT>")
-        }
-        do {
-            return try await appTokens.user(of: String(header.dropFirst("Bearer ".count)))
-        } catch {
-            throw Problem(.unauthorized, "app-token-\(error.code)", "Invalid app token", error.description)
-        }
-    }
-
+    /// deployment turned tokens off, from the body. `appUser` is the user the app's own bearer
+    /// token named, when the deployment requires one.
     private func authorize(_ body: ActionRequestBody, appUser: String?) async throws -> (notificationID: String, user: String) {
         guard let tokens, settings.requireActionTokens else {
             guard let notificationID = body.notificationId, !notificationID.isEmpty else {

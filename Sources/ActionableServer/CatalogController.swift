@@ -14,14 +14,16 @@ struct CatalogController: Sendable {
         etag = "\"" + digest.prefix(16).map { String(format: "%02x", $0) }.joined() + "\""
     }
 
-    func addRoutes(to router: Router<ActionableRequestContext>) {
-        router.get("/v1/categories") { request, _ in
+    var routes: RouteCollection<ActionableRequestContext> {
+        let routes = RouteCollection(context: ActionableRequestContext.self)
+        routes.get("/v1/categories") { request, _ in
             if let tags = request.headers[.ifNoneMatch], Self.matches(tags, self.etag) {
                 return Response(status: .notModified, headers: [.eTag: self.etag])
             }
             return Response(status: .ok, headers: [.contentType: "application/json", .eTag: self.etag],
                 body: ResponseBody(byteBuffer: ByteBuffer(string: self.body)))
         }
+        return routes
     }
 
     /// `If-None-Match` holds `*` or a list of entity tags, weak ones (`W/"…"`) included.

@@ -1,24 +1,27 @@
 import ActionableStore
 import Hummingbird
 
-/// `GET /healthz` (the process answers) and `GET /readyz` (storage is reachable).
+/// `GET /healthz` (the process answers) and `GET /readyz` (storage is reachable and migrated;
+/// 503 with the reason until it is).
 struct HealthController: Sendable {
     let store: any ActionStore
+    let settings: ServerSettings
 
-    func addRoutes(to router: Router<ActionableRequestContext>) {
-        router.get("/healthz") { _, _ in
+    var routes: RouteCollection<ActionableRequestContext> {
+        let routes = RouteCollection(context: ActionableRequestContext.self)
+        routes.get("/healthz") { _, _ in
             Response(status: .ok, headers: [.contentType: "text/plain"], body: ResponseBody(byteBuffer: ByteBuffer(string: "ok\n")))
         }
-        router.get("/readyz") { _, context in
+        routes.get("/readyz") { _, context in
             do {
                 try await self.store.checkReachable()
-                return Response(status: .ok, headers: [.contentType: "text/plain"],
-                    body: ResponseBody(byteBuffer: ByteBuffer(string: "ready\n")))
             } catch {
-                context.logger.warning("storage unreachable", metadata: ["error": "\(error)"])
-                return Problem(.serviceUnavailable, "storage-unavailable", "Storage is unavailable",
-                    "the storage cannot be reached", headers: [.retryAfter: "5"]).response
+                context.logger.debug("not ready", metadata: ["error": "\(error)"])
+                throw Problem.storageUnavailable(settings, "\(error)")
             }
+            return Response(status: .ok, headers: [.contentType: "text/plain"],
+                body: ResponseBody(byteBuffer: ByteBuffer(string: "ready\n")))
         }
+        return routes
     }
 }

@@ -1,7 +1,8 @@
+import Hummingbird
 import Synchronization
 
 /// Bounds the accepts in progress: past the limit, a request is turned away with 429 at once
-/// instead of queueing behind storage (SPEC §3's "overloaded").
+/// instead of queueing behind storage.
 final class InFlightLimiter: Sendable {
     private let count = Atomic<Int>(0)
     let limit: Int
@@ -22,5 +23,25 @@ final class InFlightLimiter: Sendable {
     /// Gives a place back.
     func leave() {
         count.subtract(1, ordering: .releasing)
+    }
+}
+
+/// Turns a request away with 429 (``Problem/overloaded(_:)``) when ``InFlightLimiter`` has no
+/// place left, before anything else is done for it.
+struct InFlightLimitMiddleware: RouterMiddleware {
+    typealias Context = ActionableRequestContext
+    let limiter: InFlightLimiter
+    let settings: ServerSettings
+    let metrics: ServerMetrics?
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
+        guard limiter.tryEnter() else {
+            metrics?.response("rejected")
+            throw Problem.overloaded(settings)
+        }
+        defer { limiter.leave() }
+        return try await next(request, context)
     }
 }

@@ -5,7 +5,10 @@ import Hummingbird
 
 /// An RFC 9457 problem: `application/problem+json` with `type`, `title`, `status`, `detail`
 /// and, where fields are at fault, `errors: [{pointer, detail}]`.
-struct Problem: Error, Sendable {
+///
+/// Every error answer of the server is one: routes and middleware throw it, and Hummingbird
+/// renders it through ``response(from:context:)``.
+struct Problem: HTTPResponseError, Sendable {
     var status: HTTPResponse.Status
     var type: String
     var title: String
@@ -26,6 +29,8 @@ struct Problem: Error, Sendable {
         self.errors = errors
         self.headers = headers
     }
+
+    func response(from request: Request, context: some RequestContext) throws -> Response { response }
 
     var response: Response {
         var pairs: [(String, JSONValue)] = [

@@ -1,17 +1,23 @@
-/// What the HTTP layer needs to know (SPEC §3, §6); the command line and configuration fill it.
+/// What the HTTP layer needs to know; the command line and configuration fill it.
 public struct ServerSettings: Sendable {
     /// The largest `POST /v1/actions` body accepted, in bytes (413 above).
     public var maximumBodySize: Int
     /// Whether every action response must carry a valid action token (the default).
     public var requireActionTokens: Bool
-    /// `Retry-After` seconds sent with 503 when storage is unavailable.
-    public var retryAfterSeconds: Int
+    /// The `Retry-After` seconds of every 429 and 503 the server sends.
+    public var retryAfter: RetryAfterPolicy
     /// The bearer token of `GET /v1/actions/{id}`; without one the endpoint does not exist.
     public var adminToken: String?
-    /// The most accepts in progress at once; past it requests get 429 with `Retry-After: 1`.
+    /// The most accepts in progress at once; past it requests get 429.
     public var maximumConcurrentAccepts: Int
 
-    /// The defaults of SPEC §3: 16 KiB bodies, tokens required, no status endpoint.
+    /// `Retry-After` seconds sent with 503 when storage is unavailable.
+    public var retryAfterSeconds: Int {
+        get { retryAfter.storageUnavailable }
+        set { retryAfter.storageUnavailable = newValue }
+    }
+
+    /// The defaults: 16 KiB bodies, tokens required, no status endpoint, 1024 accepts at once.
     public init(
         maximumBodySize: Int = 16 * 1024, requireActionTokens: Bool = true, retryAfterSeconds: Int = 5,
         adminToken: String? = nil, maximumConcurrentAccepts: Int = 1024
@@ -19,7 +25,21 @@ public struct ServerSettings: Sendable {
         self.maximumConcurrentAccepts = maximumConcurrentAccepts
         self.maximumBodySize = maximumBodySize
         self.requireActionTokens = requireActionTokens
-        self.retryAfterSeconds = retryAfterSeconds
+        self.retryAfter = RetryAfterPolicy(storageUnavailable: retryAfterSeconds)
         self.adminToken = adminToken
+    }
+}
+
+/// How long a client is asked to wait, by reason: one place decides every `Retry-After`.
+public struct RetryAfterPolicy: Hashable, Sendable {
+    /// Seconds after a 429: accepts in progress were at their limit (short: a slot frees fast).
+    public var overloaded: Int
+    /// Seconds after a 503: storage is unreachable or not open yet.
+    public var storageUnavailable: Int
+
+    /// A policy of `overloaded` (1 s) and `storageUnavailable` (5 s) seconds.
+    public init(overloaded: Int = 1, storageUnavailable: Int = 5) {
+        self.overloaded = overloaded
+        self.storageUnavailable = storageUnavailable
     }
 }

@@ -1,33 +1,29 @@
 import ActionableCore
 import ActionableStore
-import Crypto
 import Foundation
 import Hummingbird
 
 /// `GET /v1/actions/{id}`: where a response's delivery stands, for operators (pending, delivered
-/// or dead, attempts, the last error). Protected by the admin token: `Authorization: Bearer …`.
+/// or dead, attempts, the last error). Behind ``AdminTokenAuthenticator``.
 struct StatusController: Sendable {
     let store: any ActionStore
     let adminToken: String
+    let settings: ServerSettings
 
-    func addRoutes(to router: Router<ActionableRequestContext>) {
-        router.get("/v1/actions/:id") { request, context in
-            guard let header = request.headers[.authorization], header.hasPrefix("Bearer "),
-                Self.constantTimeEqual(String(header.dropFirst("Bearer ".count)), adminToken)
-            else {
-                return Problem(.unauthorized, "admin-token", "Admin token required",
-                    "send Authorization: Bearer <the server's --admin-token>").response
-            }
+    var routes: RouteCollection<ActionableRequestContext> {
+        let routes = RouteCollection(context: ActionableRequestContext.self)
+        routes.add(middleware: AdminTokenAuthenticator(adminToken: adminToken))
+        routes.get("/v1/actions/:id") { _, context in
             let id = context.parameters.get("id") ?? ""
             let stored: StoredAction?
             do {
                 stored = try await store.action(id: id)
             } catch {
-                return Problem(.serviceUnavailable, "storage-unavailable", "Storage is unavailable",
-                    "the storage cannot be reached", headers: [.retryAfter: "5"]).response
+                context.logger.error("storage failed", metadata: ["error": "\(error)"])
+                throw Problem.storageUnavailable(settings, "the storage cannot be reached")
             }
             guard let stored else {
-                return Problem(.notFound, "not-found", "No such response", "no response has the id \(id)").response
+                throw Problem(.notFound, "not-found", "No such response", "no response has the id \(id)")
             }
             let body = JSONValue.object([
                 ("id", .string(stored.id)),
@@ -44,12 +40,6 @@ struct StatusController: Sendable {
             return Response(status: .ok, headers: [.contentType: "application/json"],
                 body: ResponseBody(byteBuffer: ByteBuffer(string: body)))
         }
-    }
-
-    /// Compares digests, so the time taken does not depend on where the strings differ.
-    static func constantTimeEqual(_ a: String, _ b: String) -> Bool {
-        let left = Array(SHA256.hash(data: Array(a.utf8)))
-        let right = Array(SHA256.hash(data: Array(b.utf8)))
-        return zip(left, right).reduce(UInt8(0)) { $0 | ($1.0 ^ $1.1) } == 0
+        return routes
     }
 }

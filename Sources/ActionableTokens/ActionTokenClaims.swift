@@ -1,7 +1,7 @@
 import Foundation
 import JWTKit
 
-/// The claims of an action token (SPEC §4).
+/// The claims of an action token: `jti`, `sub`, `cat`, optional `act`, `iat`, `exp`.
 ///
 /// Plain values rather than jwt-kit's claim types: these are decoded on every request, and a
 /// `Date` claim goes through the decoder's date strategy where a number is read directly.

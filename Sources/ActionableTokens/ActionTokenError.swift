@@ -1,4 +1,4 @@
-/// Why an action token was refused. Each case maps onto one status of SPEC §3: 401 when the
+/// Why an action token was refused. Each case maps onto one status of the HTTP API (docs/http-api.md): 401 when the
 /// token itself is not acceptable, 403 when it is valid but does not cover the request.
 public struct ActionTokenError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The kind of failure. New kinds may be added; switch with a default.
@@ -48,7 +48,7 @@ public struct ActionTokenError: Error, Hashable, Sendable, CustomStringConvertib
     /// What was wrong, without any secret.
     public let description: String
 
-    /// The HTTP status of SPEC §3.
+    /// The HTTP status the server answers with (docs/http-api.md).
     public var status: Int { code.status }
 
     init(_ code: Code, _ description: String) {

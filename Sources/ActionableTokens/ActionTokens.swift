@@ -3,7 +3,7 @@ import Foundation
 import JWTKit
 import Synchronization
 
-/// Mints and verifies action tokens (SPEC §4): compact JWS, HS256, with a `kid` header.
+/// Mints and verifies action tokens (docs/http-api.md, "Action tokens"): compact JWS, HS256, with a `kid` header.
 ///
 /// Several keys verify at once, so keys can be rotated; the first signs. Verification allows
 /// 30 seconds of clock skew, and compares MACs in constant time (jwt-kit accumulates the

@@ -29,3 +29,18 @@ public enum DevelopmentKey {
         return (try ActionTokenKey(parsing: "dev=\(secret)"), true)
     }
 }
+
+extension DevelopmentKey {
+    /// `configured` when it holds any key; otherwise the development key in `directory`
+    /// (created if absent), after `warn` was told where it is — every tool that falls back to
+    /// it says so the same way.
+    public static func keys(
+        _ configured: [ActionTokenKey], directory: String = ".actionable", warn: (String) -> Void
+    ) throws -> [ActionTokenKey] {
+        guard configured.isEmpty else { return configured }
+        let (key, created) = try loadOrCreate(directory: directory)
+        let file = (directory as NSString).appendingPathComponent("development-token-key")
+        warn("no token key given: action tokens use the development key in \(file)\(created ? " (created now)" : ""); never use it in production (pass --token-key ID=SECRET)")
+        return [key]
+    }
+}

@@ -4,7 +4,7 @@ import ActionableTokens
 import ArgumentParser
 import Foundation
 
-/// `actionable payload CATEGORY ...`: prints the APNs JSON with `aps.category` set (SPEC §7).
+/// `actionable payload CATEGORY ...`: prints the APNs JSON with `aps.category` set.
 struct PayloadCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "payload",
@@ -82,43 +82,22 @@ struct PayloadCommand: AsyncParsableCommand {
     }
 
     private func signingKeys() async throws -> [ActionTokenKey] {
-        guard tokenKeys.isEmpty else {
-            do {
-                return try tokenKeys.map { try ActionTokenKey(parsing: $0) }
-            } catch {
-                throw refuse("\(error)")
-            }
+        let configured: [ActionTokenKey]
+        do {
+            configured = try tokenKeys.map { try ActionTokenKey(parsing: $0) }
+        } catch {
+            throw refuse("\(error)")
         }
-        let (key, created) = try DevelopmentKey.loadOrCreate()
-        printError("warning: signing the action token with the development key in \(DevelopmentKey.path)"
-            + (created ? " (created now)" : "") + "; pass --token-key ID=SECRET in production")
-        return [key]
+        return try DevelopmentKey.keys(configured) { printError("warning: \($0)") }
     }
 
-    /// `KEY=VALUE`, typed by the schema.
+    /// `KEY=VALUE`, typed by the schema (`PayloadSchema.value(assigning:)`).
     static func typedValue(_ text: String, schema: PayloadSchema) throws -> (String, JSONValue) {
-        guard let equals = text.firstIndex(of: "=") else { throw refuse("--set takes KEY=VALUE, found \"\(text)\"") }
-        let key = String(text[..<equals])
-        let raw = String(text[text.index(after: equals)...])
-        guard let field = schema[key] else {
-            let hint = Suggestion.didYouMean(key, in: schema.fields.map(\.key))
-            let known = schema.fields.isEmpty ? "it declares none" : "declared: " + schema.fields.map(\.key).joined(separator: ", ")
-            throw refuse("payload key \"\(key)\" is not declared by the category\(hint); \(known)")
+        do {
+            return try schema.value(assigning: text)
+        } catch {
+            throw refuse(error.description)
         }
-        let value: JSONValue?
-        switch field.type {
-        case .string: value = .string(raw)
-        case .integer: value = Int(raw).map(JSONValue.int)
-        case .number: value = Int(raw).map(JSONValue.int) ?? Double(raw).map(JSONValue.double)
-        case .boolean: value = raw == "true" ? .bool(true) : raw == "false" ? .bool(false) : nil
-        case .object, .array:
-            let parsed = try? JSONDecoder().decode(JSONValue.self, from: Data(raw.utf8))
-            value = parsed.flatMap { field.type.accepts($0) ? $0 : nil }
-        }
-        guard let value else {
-            throw refuse("payload key \"\(key)\" is \(field.type.rawValue) in the category's schema; \"\(raw)\" is not")
-        }
-        return (key, value)
     }
 
     /// `90s`, `30m`, `12h`, `7d` in seconds.

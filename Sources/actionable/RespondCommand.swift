@@ -46,14 +46,25 @@ struct RespondCommand: AsyncParsableCommand {
         request.method = .POST
         request.headers.add(name: "Content-Type", value: "application/json")
         request.body = .bytes(ByteBuffer(string: JSONValue.object(body).serialized()))
-        let response: HTTPClientResponse
+        // A refused connection fails at once instead of being retried until the timeout.
+        var configuration = HTTPClient.Configuration()
+        configuration.connectionPool.retryConnectionEstablishment = false
+        configuration.timeout.connect = .seconds(5)
+        let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+        let result: Result<(UInt, ByteBuffer), any Error>
         do {
-            response = try await HTTPClient.shared.execute(request, timeout: .seconds(10))
+            let response = try await client.execute(request, timeout: .seconds(10))
+            result = .success((response.status.code, try await response.body.collect(upTo: 1 << 20)))
         } catch {
-            throw refuse("cannot reach \(url): \(error)")
+            result = .failure(error)
         }
-        let answer = try await response.body.collect(upTo: 1 << 20)
-        print("HTTP \(response.status.code) \(String(buffer: answer))")
-        if !(200..<300).contains(Int(response.status.code)) { throw ExitCode(1) }
+        try? await client.shutdown()
+        switch result {
+        case .failure(let error):
+            throw refuse("cannot reach \(url): \(error) (is actionable serve running there?)")
+        case .success(let (status, answer)):
+            print("HTTP \(status) \(String(buffer: answer))")
+            if !(200..<300).contains(Int(status)) { throw ExitCode(1) }
+        }
     }
 }

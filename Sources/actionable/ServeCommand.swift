@@ -1,20 +1,14 @@
-import ActionableCore
-import ActionableDelivery
-import ActionablePostgres
-import ActionableRouter
 import ActionableServer
-import ActionableStore
+import ActionableService
 import ActionableTokens
 import ArgumentParser
 import Configuration
 import Foundation
-import Hummingbird
 import Logging
-import Metrics
-import Prometheus
-import ServiceLifecycle
 
-/// `actionable serve` (SPEC §6): receives action responses and stores them durably.
+/// `actionable serve`: receives action responses and stores them durably. It only turns flags,
+/// `ACTIONABLE_*` environment variables and a JSON file into an `ActionableConfiguration`; the
+/// `ActionableService` library builds and runs everything.
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
@@ -54,12 +48,31 @@ struct ServeCommand: AsyncParsableCommand {
     var deliveryLease: Int?
     @Option(name: .customLong("app-jwt-key"), help: "ID=SECRET: also require the app's own bearer JWT (HS256) and match its sub (repeatable).")
     var appJWTKeys: [String] = []
+    @Option(name: .customLong("storage-timeout"), help: "Seconds to wait for storage at start-up before exiting 1 (default: wait, with /readyz 503).")
+    var storageTimeout: Int?
+    @Option(name: .customLong("tls-certificate"), help: "A PEM certificate chain: serve HTTPS (with --tls-key).")
+    var tlsCertificate: String?
+    @Option(name: .customLong("tls-key"), help: "The PEM private key of --tls-certificate.")
+    var tlsKey: String?
 
     func run() async throws {
         var logger = Logger(label: "actionable")
         logger.logLevel = .info
         let settings = try await ResolvedServeSettings(self)
-        try await settings.serve(logger: logger)
+        let catalog = try loadCheckedCatalog(settings.categories)
+        let service: ActionableService
+        do {
+            service = try await ActionableService(configuration: settings.configuration(), catalog: catalog, logger: logger)
+        } catch let error as ExitCode {
+            throw error
+        } catch {
+            throw refuse("\(error)")
+        }
+        do {
+            try await service.runService()
+        } catch {
+            throw refuse("\(error)")
+        }
     }
 }
 
@@ -77,6 +90,9 @@ struct ResolvedServeSettings {
     var maxInFlight: Int
     var appJWTKeys: [String]
     var deliveryLease: Int
+    var storageTimeout: Int?
+    var tlsCertificate: String?
+    var tlsKey: String?
 
     init(_ command: ServeCommand) async throws {
         let environment = ConfigReader(provider: EnvironmentVariablesProvider())
@@ -116,109 +132,53 @@ struct ResolvedServeSettings {
         maxInFlight = int(command.maxInFlight, "max-in-flight") ?? 1024
         appJWTKeys = strings(command.appJWTKeys, "app-jwt-key", secret: true)
         deliveryLease = int(command.deliveryLease, "delivery-lease") ?? 60
+        storageTimeout = int(command.storageTimeout, "storage-timeout")
+        tlsCertificate = string(command.tlsCertificate, "tls-certificate")
+        tlsKey = string(command.tlsKey, "tls-key", secret: true)
         guard deliveryLease >= 1 else { throw ValidationError("--delivery-lease must be at least 1 second") }
+        if let storageTimeout, storageTimeout < 1 {
+            throw ValidationError("--storage-timeout must be at least 1 second")
+        }
+        if (tlsCertificate == nil) != (tlsKey == nil) {
+            throw ValidationError("--tls-certificate and --tls-key go together: give both, or neither")
+        }
         if !forwards.isEmpty && forwardSecret == nil {
             throw ValidationError("--forward needs --forward-secret whsec_… to sign what it sends")
         }
         guard (1...65535).contains(port) else { throw ValidationError("--port must be between 1 and 65535") }
     }
 
-    func serve(logger: Logger) async throws {
-        let catalog = try loadCheckedCatalog(categories)
-        let keys: [ActionTokenKey]
-        if tokenKeys.isEmpty {
-            let (key, created) = try DevelopmentKey.loadOrCreate()
-            logger.warning("""
-                no --token-key given: action tokens are verified with the development key in \
-                \(DevelopmentKey.path)\(created ? " (created now)" : ""); never use it in production
-                """)
-            keys = [key]
-        } else {
-            do {
-                keys = try tokenKeys.map { try ActionTokenKey(parsing: $0) }
-            } catch {
-                throw refuse("\(error)")
-            }
-        }
-        let tokens = try await ActionTokens(keys: keys)
-        let store = try await openStore(logger: logger)
-        let registry = PrometheusCollectorRegistry()
-        let factory = PrometheusMetricsFactory(registry: registry)
-        let router = ActionableServer.router(catalog: catalog, store: store, tokens: tokens,
-            settings: ServerSettings(maximumBodySize: maxBodySize, adminToken: adminToken, maximumConcurrentAccepts: maxInFlight),
-            metrics: ServerMetrics(factory: factory), exposition: { registry.emitToString() },
-            appTokens: try await appTokens())
-        var app = Application(router: router, configuration: .init(address: .hostname(host, port: port)), logger: logger)
-        if var worker = try deliveryWorker(catalog: catalog, store: store, logger: logger) {
-            worker.metricsFactory = factory
-            app.addServices(DeliveryService(worker: worker))
-        } else {
-            logger.warning("no --forward given: accepted responses are stored but not delivered")
-        }
-        logger.info("serving \(catalog.categories.count) categories from \(categories), storage \(PostgresActionStore.redacted(storage))")
-        try await app.runService()
-    }
-
-    /// The app-token verifier of `--app-jwt-key`, or `nil` when none is given.
-    private func appTokens() async throws -> AppTokens? {
-        guard !appJWTKeys.isEmpty else { return nil }
+    /// The service's configuration: what was merged, typed; a malformed value is refused with
+    /// the flag's name.
+    func configuration() throws -> ActionableConfiguration {
+        var configuration = ActionableConfiguration()
+        configuration.categories = categories
+        configuration.host = host
+        configuration.port = port
+        configuration.storage = storage
+        configuration.storageTimeout = storageTimeout.map { .seconds($0) }
+        configuration.tokenKeys = try keys(tokenKeys, flag: "--token-key")
+        configuration.appJWTKeys = try keys(appJWTKeys, flag: "--app-jwt-key")
         do {
-            return await AppTokens(keys: try appJWTKeys.map { try ActionTokenKey(parsing: $0) })
+            configuration.forwards = try forwards.map { try ForwardRoute(parsing: $0) }
         } catch {
-            throw refuse("--app-jwt-key: \(error)")
+            throw refuse("--forward: \(error)")
         }
+        configuration.forwardSecret = forwardSecret
+        configuration.deliveryLease = .seconds(deliveryLease)
+        configuration.server = ServerSettings(
+            maximumBodySize: maxBodySize, adminToken: adminToken, maximumConcurrentAccepts: maxInFlight)
+        if let tlsCertificate, let tlsKey {
+            configuration.tls = .init(certificate: tlsCertificate, key: tlsKey)
+        }
+        return configuration
     }
 
-    /// The worker forwarding to the `--forward` upstreams, or `nil` when there are none.
-    private func deliveryWorker(catalog: Catalog, store: any ActionStore, logger: Logger) throws -> DeliveryWorker? {
-        guard !forwards.isEmpty, let forwardSecret else { return nil }
-        let signer: WebhookSigner
+    private func keys(_ texts: [String], flag: String) throws -> [ActionTokenKey] {
         do {
-            signer = try WebhookSigner(secret: forwardSecret)
+            return try texts.map { try ActionTokenKey(parsing: $0) }
         } catch {
-            throw refuse(error.description)
-        }
-        var builder = RouterBuilder(catalog: catalog)
-        for forward in forwards {
-            guard let equals = forward.firstIndex(of: "="), forward[forward.index(after: equals)...].hasPrefix("http") else {
-                throw refuse("--forward takes PATTERN=URL, e.g. invite.*=https://invitations.internal/rsvp; got \(forward)")
-            }
-            let pattern: RoutePattern
-            do {
-                pattern = try RoutePattern(parsing: String(forward[..<equals]), in: catalog)
-            } catch {
-                throw refuse(error.description)
-            }
-            let url = String(forward[forward.index(after: equals)...])
-            builder.on(pattern, Forwarder(url: url, signer: signer).handler)
-            logger.info("forwarding \(pattern) to \(url)")
-        }
-        do {
-            return DeliveryWorker(store: store, router: try builder.build(), lease: TimeInterval(deliveryLease), logger: logger)
-        } catch {
-            throw refuse(error.description)
-        }
-    }
-
-    private func openStore(logger: Logger) async throws -> any ActionStore {
-        if storage.hasPrefix("sqlite:") {
-            return try await SQLiteActionStore(path: String(storage.dropFirst("sqlite:".count)))
-        }
-        if storage.hasPrefix("postgres://") || storage.hasPrefix("postgresql://") {
-            return try await PostgresActionStore(url: storage, logger: logger)
-        }
-        throw refuse("--storage takes sqlite:PATH or postgres://user:password@host:port/database, not \(PostgresActionStore.redacted(storage))")
-    }
-}
-
-/// Runs the delivery worker beside the HTTP server. On graceful shutdown it claims nothing more,
-/// and the deliveries in flight finish (each within the forwarder's timeout) and are recorded.
-struct DeliveryService: Service {
-    let worker: DeliveryWorker
-
-    func run() async throws {
-        await cancelWhenGracefulShutdown {
-            await worker.run()
+            throw refuse("\(flag): \(error)")
         }
     }
 }

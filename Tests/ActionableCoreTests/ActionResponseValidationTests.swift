@@ -1,7 +1,7 @@
 import ActionableCore
 import Testing
 
-/// Every 422 case of SPEC §3 is its own typed error naming the field and the fix.
+/// Every 422 case of the HTTP API is its own typed error naming the field and the fix.
 struct ActionResponseValidationTests {
     static let catalog: Catalog = {
         let loader = CatalogLoader()

@@ -4,7 +4,7 @@ import ActionableTokens
 import Foundation
 import Testing
 
-/// `actionable payload` as SPEC §7 describes it, run as a process.
+/// `actionable payload` as docs/command-line.md describes it, run as a process.
 struct PayloadCommandTests {
     func run(_ arguments: [String], in directory: URL = CommandLineRunner.repository) throws
         -> (status: Int32, out: String, err: String)

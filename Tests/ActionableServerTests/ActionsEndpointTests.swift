@@ -8,7 +8,7 @@ import Hummingbird
 import HummingbirdTesting
 import Testing
 
-/// Every status row of SPEC §3, through the router; none but 202 stores anything.
+/// Every status row of POST /v1/actions (docs/http-api.md), through the router; none but 202 stores anything.
 struct ActionsEndpointTests {
     static let key = try! ActionTokenKey(parsing: "k1=0123456789abcdef0123456789abcdef")
     static let catalog = try! Catalog(yaml: """

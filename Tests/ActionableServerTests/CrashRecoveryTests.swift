@@ -1,4 +1,5 @@
 import ActionableCore
+import ActionableSQLite
 import ActionableStore
 import ActionableTestSupport
 import ActionableTokens

@@ -1,5 +1,6 @@
 import ActionableCore
 import ActionableServer
+import ActionableStore
 import ActionableTesting
 import ActionableTokens
 import Foundation

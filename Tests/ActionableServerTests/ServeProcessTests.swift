@@ -1,3 +1,4 @@
+import ActionableSQLite
 import ActionableStore
 import ActionableTestSupport
 import Foundation
@@ -134,6 +135,7 @@ struct ServeProcessTests {
             let server = try ServerProcess(CommandLineRunner.binary, arguments, in: directory, environment: environment)
             defer { server.signal() }
             _ = try await server.output(containing: "listening on 127.0.0.1:\(port)")
+            _ = try await server.output(containing: "accepting action responses")
             // The admin token came from the file: the status endpoint exists and accepts it.
             var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)/v1/actions/unknown")!)
             request.setValue("Bearer from-file", forHTTPHeaderField: "Authorization")

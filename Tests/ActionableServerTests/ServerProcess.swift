@@ -84,10 +84,12 @@ final class ServerProcess: Sendable {
         }.start()
     }
 
-    /// Starts `actionable serve --port PORT EXTRA…` in `directory` and returns once it listens.
+    /// Starts `actionable serve --port PORT EXTRA…` in `directory` and returns once it listens
+    /// and its storage is open (the listener comes up first).
     static func serve(in directory: URL, port: Int, extra: [String] = []) async throws -> ServerProcess {
         let server = try ServerProcess(CommandLineRunner.binary, ["serve", "--port", String(port)] + extra, in: directory)
         _ = try await server.output(containing: "listening on")
+        _ = try await server.output(containing: "accepting action responses")
         return server
     }
 

@@ -39,7 +39,7 @@ struct TakeoverTests {
 
         func release() {
             released = true
-            held.forEach { $0.resume() }
+            for continuation in held { continuation.resume() }
             held = []
         }
     }

@@ -1,12 +1,13 @@
 import ActionableCore
 import ActionablePostgres
+@testable import ActionableSQLite
 @testable import ActionableStore
 import ActionableTesting
 import Foundation
 import Logging
 import Testing
 
-/// One suite, every driver: the rules of SPEC §3 and §5 that storage carries.
+/// One suite, every driver: the rules of accepting and delivering that storage carries.
 struct StoreConformanceTests {
     enum Driver: String, CaseIterable, CustomStringConvertible {
         case memory, sqlite, postgres

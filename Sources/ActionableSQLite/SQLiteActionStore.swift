@@ -1,4 +1,5 @@
 import ActionableCore
+import ActionableStore
 import Foundation
 import GRDB
 
@@ -38,26 +39,7 @@ public final class SQLiteActionStore: ActionStore {
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1: action responses") { db in
-            try db.execute(sql: """
-                CREATE TABLE action_responses (
-                    id TEXT PRIMARY KEY NOT NULL,
-                    notification_id TEXT NOT NULL UNIQUE,
-                    category TEXT NOT NULL,
-                    action TEXT NOT NULL,
-                    user_id TEXT NOT NULL,
-                    user_text TEXT,
-                    payload TEXT NOT NULL,
-                    received_at DOUBLE NOT NULL,
-                    status TEXT NOT NULL DEFAULT 'pending',
-                    attempts INTEGER NOT NULL DEFAULT 0,
-                    next_attempt_at DOUBLE NOT NULL,
-                    lease_owner TEXT,
-                    lease_until DOUBLE,
-                    last_error TEXT,
-                    delivered_at DOUBLE
-                );
-                CREATE INDEX action_responses_due ON action_responses (status, next_attempt_at);
-                """)
+            for statement in ActionTable.version1(.sqlite) { try db.execute(sql: statement) }
         }
         return migrator
     }
@@ -83,7 +65,7 @@ public final class SQLiteActionStore: ActionStore {
 
     public func action(id: String) async throws -> StoredAction? {
         try await pool.read { db in
-            try Row.fetchOne(db, sql: "SELECT * FROM action_responses WHERE id = ?", arguments: [id]).map(Self.decode)
+            try Row.fetchOne(db, sql: ActionTable.selectByID(.sqlite), arguments: [id]).map(Self.decode)
         }
     }
 
@@ -91,7 +73,7 @@ public final class SQLiteActionStore: ActionStore {
         let time = now.timeIntervalSince1970
         return try await pool.write { db in
             let rows = try Row.fetchAll(db, sql: """
-                SELECT * FROM action_responses
+                SELECT \(ActionTable.columns) FROM action_responses
                 WHERE status = 'pending' AND next_attempt_at <= ? AND (lease_until IS NULL OR lease_until < ?)
                 ORDER BY next_attempt_at LIMIT ?
                 """, arguments: [time, time, limit])
@@ -110,35 +92,25 @@ public final class SQLiteActionStore: ActionStore {
 
     public func markDelivered(id: String, owner: String, at: Date) async throws {
         try await pool.write { db in
-            try db.execute(sql: """
-                UPDATE action_responses SET status = 'delivered', delivered_at = ?, lease_owner = NULL, lease_until = NULL,
-                    last_error = NULL
-                WHERE id = ? AND lease_owner = ? AND status = 'pending'
-                """, arguments: [at.timeIntervalSince1970, id, owner])
+            try db.execute(sql: ActionTable.markDelivered(.sqlite), arguments: [at.timeIntervalSince1970, id, owner])
         }
     }
 
     public func reschedule(id: String, owner: String, at: Date, error: String) async throws {
         try await pool.write { db in
-            try db.execute(sql: """
-                UPDATE action_responses SET next_attempt_at = ?, last_error = ?, lease_owner = NULL, lease_until = NULL
-                WHERE id = ? AND lease_owner = ? AND status = 'pending'
-                """, arguments: [at.timeIntervalSince1970, error, id, owner])
+            try db.execute(sql: ActionTable.reschedule(.sqlite), arguments: [at.timeIntervalSince1970, error, id, owner])
         }
     }
 
     public func markDead(id: String, owner: String, reason: String) async throws {
         try await pool.write { db in
-            try db.execute(sql: """
-                UPDATE action_responses SET status = 'dead', last_error = ?, lease_owner = NULL, lease_until = NULL
-                WHERE id = ? AND lease_owner = ? AND status = 'pending'
-                """, arguments: [reason, id, owner])
+            try db.execute(sql: ActionTable.markDead(.sqlite), arguments: [reason, id, owner])
         }
     }
 
     public func pendingCount() async throws -> Int {
         try await pool.read { db in
-            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM action_responses WHERE status = 'pending'") ?? 0
+            try Int.fetchOne(db, sql: ActionTable.pendingCount) ?? 0
         }
     }
 
@@ -146,24 +118,24 @@ public final class SQLiteActionStore: ActionStore {
         _ = try await pool.read { db in try Int.fetchOne(db, sql: "SELECT 1") }
     }
 
-    static func decode(_ row: Row) throws -> StoredAction {
-        let payloadText: String = row["payload"]
-        let payload = try JSONDecoder().decode(JSONValue.self, from: Data(payloadText.utf8))
-        guard case .object(let pairs) = payload else { throw StoreError("stored payload is not an object") }
-        let response = ActionResponse(
-            category: CategoryID(row["category"] as String), action: ActionID(row["action"] as String),
-            notificationID: row["notification_id"], user: row["user_id"], userText: row["user_text"], payload: pairs)
-        let statusText: String = row["status"]
-        return StoredAction(
-            id: row["id"], response: response, receivedAt: Date(timeIntervalSince1970: row["received_at"]),
-            status: DeliveryStatus(rawValue: statusText) ?? .pending, attempts: row["attempts"],
-            nextAttemptAt: Date(timeIntervalSince1970: row["next_attempt_at"]), lastError: row["last_error"])
-    }
+    static func decode(_ row: Row) throws -> StoredAction { try ActionTable.decode(SQLiteRow(row: row)) }
 }
 
-/// A storage failure that is not the database's own error.
-public struct StoreError: Error, Hashable, Sendable, CustomStringConvertible {
-    public let description: String
-    /// A failure described by `description`.
-    public init(_ description: String) { self.description = description }
+/// A GRDB row read by ``ActionTable``.
+private struct SQLiteRow: ActionRow {
+    let row: Row
+
+    func string(_ column: String) throws -> String {
+        guard let value: String = row[column] else { throw StoreError("column \(column) is NULL") }
+        return value
+    }
+    func optionalString(_ column: String) throws -> String? { row[column] }
+    func double(_ column: String) throws -> Double {
+        guard let value: Double = row[column] else { throw StoreError("column \(column) is NULL") }
+        return value
+    }
+    func int(_ column: String) throws -> Int {
+        guard let value: Int = row[column] else { throw StoreError("column \(column) is NULL") }
+        return value
+    }
 }

@@ -1,4 +1,5 @@
 import ActionableCore
+import ActionableStore
 import Foundation
 import GRDB
 
@@ -9,6 +10,9 @@ import GRDB
 /// next. Run from the cooperative pool instead, each round had to wait for a free thread there
 /// (two on a 2-core machine, busy parsing requests) before it could start the next commit, and
 /// the database sat idle meanwhile.
+///
+/// `@unchecked Sendable`: its mutable state (`pending`, `stopped`) is only touched with
+/// `condition` locked, and `pool` and `checkpointer` are themselves `Sendable`.
 final class GroupCommitter: @unchecked Sendable {
     /// An accept waiting for its batch. The payload is serialized by the caller, so the
     /// writer's time goes to SQLite.
@@ -84,22 +88,18 @@ final class GroupCommitter: @unchecked Sendable {
         }
     }
 
+    private static let insertSQL = ActionTable.insertUnlessAnswered(.sqlite)
+    private static let answerSQL = ActionTable.answerOfNotification(.sqlite)
+
     /// Inserts one response, or reports the answer already stored for its notification.
     private static func insert(_ action: NewAction, payload: String, in db: Database) throws -> AcceptResult {
         let response = action.response
         let received = action.receivedAt.timeIntervalSince1970
         // Cached statements: compiled once per connection, not per insert.
-        try db.cachedStatement(sql: """
-            INSERT INTO action_responses (id, notification_id, category, action, user_id, user_text, payload,
-                received_at, next_attempt_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-            ON CONFLICT (notification_id) DO NOTHING
-            """).execute(arguments: [action.id, response.notificationID, response.category.rawValue, response.action.rawValue,
-                response.user, response.userText, payload, received, received])
+        try db.cachedStatement(sql: Self.insertSQL).execute(arguments: [action.id, response.notificationID, response.category.rawValue, response.action.rawValue,
+                response.user, response.userText, payload, received])
         if db.changesCount == 1 { return .accepted(id: action.id) }
-        guard let existing = try Row.fetchOne(db.cachedStatement(sql: """
-            SELECT id, action, user_text FROM action_responses WHERE notification_id = ?
-            """), arguments: [response.notificationID])
+        guard let existing = try Row.fetchOne(db.cachedStatement(sql: Self.answerSQL), arguments: [response.notificationID])
         else { throw StoreError("insert of \(action.id) neither stored a row nor found the notification's answer") }
         return .answered(response, byID: existing["id"], action: ActionID(existing["action"] as String),
             text: existing["user_text"])

@@ -1,0 +1,51 @@
+import ActionableCore
+import ActionableDelivery
+import ActionableRouter
+import ActionableStore
+import Foundation
+import Logging
+
+extension ActionableService {
+    /// The worker running the configured forwards and the in-process `routes`, or `nil` when
+    /// there are neither.
+    static func deliveryWorker(
+        configuration: ActionableConfiguration, catalog: Catalog, store: any ActionStore, logger: Logger,
+        routes: ((inout RouterBuilder) throws -> Void)?
+    ) throws -> DeliveryWorker? {
+        guard !configuration.forwards.isEmpty || routes != nil else { return nil }
+        var builder = RouterBuilder(catalog: catalog)
+        if !configuration.forwards.isEmpty {
+            guard let secret = configuration.forwardSecret else {
+                throw ConfigurationError("forwarding needs a forward secret (whsec_…) to sign what it sends")
+            }
+            let signer: WebhookSigner
+            do {
+                signer = try WebhookSigner(secret: secret)
+            } catch {
+                throw ConfigurationError(error.description)
+            }
+            for forward in configuration.forwards {
+                let pattern: RoutePattern
+                do {
+                    pattern = try RoutePattern(parsing: forward.pattern, in: catalog)
+                } catch {
+                    throw ConfigurationError("forward \(forward): \(error.description)")
+                }
+                builder.on(pattern, Forwarder(url: forward.url, signer: signer).handler)
+                logger.info("forwarding \(pattern) to \(forward.url)")
+            }
+        }
+        try routes?(&builder)
+        let router: ActionRouter
+        do {
+            router = try builder.build()
+        } catch {
+            throw ConfigurationError(error.description)
+        }
+        let lease = configuration.deliveryLease
+        return DeliveryWorker(
+            store: store, router: router, policy: configuration.retryPolicy,
+            lease: TimeInterval(lease.components.seconds) + TimeInterval(lease.components.attoseconds) / 1e18,
+            logger: logger)
+    }
+}

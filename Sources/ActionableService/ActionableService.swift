@@ -1,0 +1,143 @@
+import ActionableCore
+import ActionableDelivery
+import ActionableLint
+import ActionableRouter
+import ActionableServer
+import ActionableStore
+import ActionableTokens
+import Hummingbird
+import HummingbirdCore
+import HummingbirdTLS
+import Logging
+import NIOSSL
+import Prometheus
+import ServiceLifecycle
+import UnixSignals
+
+/// The whole running server — HTTP application, storage, delivery worker and metrics — built
+/// from one ``ActionableConfiguration``, as a swift-service-lifecycle `Service`.
+///
+/// `actionable serve` is this service with its configuration read from flags; a Swift backend
+/// embeds the same thing and may add delivery handlers of its own:
+///
+/// ```swift
+/// let service = try await ActionableService(configuration: configuration, logger: logger) { routes in
+///     routes.on("invite", "accept") { response, context in
+///         try await invitations.accept(response.payload, idempotencyKey: context.responseID)
+///         return .done
+///     }
+/// }
+/// try await service.runService()  // or add it to your own ServiceGroup
+/// ```
+///
+/// Start-up tells the truth: the HTTP listener comes up first, `/healthz` answers 200 at once,
+/// and `/readyz` (and every accept) answers 503 with the reason until storage is reachable and
+/// migrated; see ``ActionableConfiguration/storageTimeout``.
+public struct ActionableService: Service {
+    /// The configuration the service was built from.
+    public let configuration: ActionableConfiguration
+    /// The catalog it serves.
+    public let catalog: Catalog
+    private let application: any Service
+    private let pending: PendingActionStore
+    private let opener: StorageOpener
+    private let worker: DeliveryWorker?
+    private let logger: Logger
+
+    /// Builds the service; nothing listens or connects until ``run()``.
+    ///
+    /// - Parameters:
+    ///   - configuration: the settings; checked here (``ConfigurationError``).
+    ///   - catalog: the categories; loaded from ``ActionableConfiguration/categories`` when `nil`
+    ///     (a catalog with lint errors is refused with `CatalogRefused`).
+    ///   - storageDrivers: the drivers by URL scheme (``StorageDriverRegistry/standard``).
+    ///   - logger: where the service logs.
+    ///   - onServerRunning: called with the bound port once the listener is up (useful with port 0).
+    ///   - routes: delivery handlers in this process, beside the configured forwards.
+    public init(
+        configuration: ActionableConfiguration, catalog: Catalog? = nil,
+        storageDrivers: StorageDriverRegistry = .standard, logger: Logger,
+        onServerRunning: (@Sendable (Int) async -> Void)? = nil,
+        routes: ((inout RouterBuilder) throws -> Void)? = nil
+    ) async throws {
+        try configuration.validate()
+        let catalog = try catalog ?? Linter().checkedCatalog(at: configuration.categories)
+        _ = try storageDrivers.parse(configuration.storage)
+        let keys = try DevelopmentKey.keys(configuration.tokenKeys, directory: configuration.developmentKeyDirectory) {
+            logger.warning("\($0)")
+        }
+        let tokens = try await ActionTokens(keys: keys)
+        let appTokens = configuration.appJWTKeys.isEmpty ? nil : await AppTokens(keys: configuration.appJWTKeys)
+
+        let redacted = StorageURL.redacted(configuration.storage)
+        let pending = PendingActionStore(reason: "storage \(redacted) is being opened")
+        let registry = PrometheusCollectorRegistry()
+        let factory = PrometheusMetricsFactory(registry: registry)
+        let router = ActionableServer.router(
+            catalog: catalog, store: pending, tokens: tokens, settings: configuration.server,
+            metrics: ServerMetrics(factory: factory), exposition: { registry.emitToString() }, appTokens: appTokens)
+
+        var worker = try Self.deliveryWorker(
+            configuration: configuration, catalog: catalog, store: pending, logger: logger, routes: routes)
+        worker?.metricsFactory = factory
+        if worker == nil { logger.warning("no forward or handler given: accepted responses are stored but not delivered") }
+
+        let server: HTTPServerBuilder
+        if let tls = configuration.tls {
+            server = try .tls(.http1(), tlsConfiguration: Self.tlsConfiguration(tls))
+        } else {
+            server = .http1()
+        }
+        self.application = Application(
+            router: router, server: server,
+            configuration: .init(address: .hostname(configuration.host, port: configuration.port)),
+            onServerRunning: { channel in await onServerRunning?(channel.localAddress?.port ?? configuration.port) },
+            logger: logger)
+        self.configuration = configuration
+        self.catalog = catalog
+        self.pending = pending
+        self.opener = StorageOpener(
+            url: configuration.storage, drivers: storageDrivers, timeout: configuration.storageTimeout, logger: logger)
+        self.worker = worker
+        self.logger = logger
+        logger.info("serving \(catalog.categories.count) categories from \(configuration.categories), storage \(redacted)")
+    }
+
+    /// Serves until cancelled or told to shut down gracefully: the listener first, storage
+    /// opened beside it, then deliveries. Throws ``StorageTimeout`` when storage stayed out of
+    /// reach for longer than the configured timeout.
+    public func run() async throws {
+        try await withThrowingDiscardingTaskGroup { group in
+            group.addTask { try await application.run() }
+            group.addTask { try await self.openStorageThenDeliver() }
+        }
+    }
+
+    /// Returns once storage is open and the service accepts action responses (the listener may
+    /// have come up before; see ``init(configuration:catalog:storageDrivers:logger:onServerRunning:routes:)``).
+    public func waitUntilReady() async { await pending.waitUntilOpen() }
+
+    /// Runs the service in a `ServiceGroup` of its own that shuts down gracefully on SIGTERM
+    /// and SIGINT: requests in flight finish, deliveries in flight are recorded, then it returns.
+    public func runService(gracefulShutdownSignals: [UnixSignal] = [.sigterm, .sigint]) async throws {
+        let group = ServiceGroup(
+            configuration: .init(services: [self], gracefulShutdownSignals: gracefulShutdownSignals, logger: logger))
+        try await group.run()
+    }
+
+    private func openStorageThenDeliver() async throws {
+        do {
+            _ = try await cancelWhenGracefulShutdown { try await opener.open(into: pending) }
+        } catch is CancellationError {
+            return  // shut down before storage was reachable
+        }
+        logger.info("ready: storage \(StorageURL.redacted(configuration.storage)) is open, accepting action responses")
+        if let worker {
+            // On graceful shutdown the worker claims nothing more; deliveries in flight finish
+            // (each within the forwarder's timeout) and are recorded.
+            await cancelWhenGracefulShutdown { await worker.run() }
+        } else {
+            try? await gracefulShutdown()
+        }
+    }
+}

@@ -1,0 +1,89 @@
+import ActionableStore
+import Foundation
+import Synchronization
+
+/// The store the HTTP routes are built on before the real one is open: until storage is
+/// reachable and migrated, every call throws ``StorageNotReady`` (so `/readyz` and
+/// `POST /v1/actions` answer 503 with the reason, and `/healthz` still answers 200); from then
+/// on, every call goes to the opened store.
+final class PendingActionStore: ActionStore {
+    private enum State {
+        case waiting(reason: String, waiters: [CheckedContinuation<Void, Never>])
+        case open(any ActionStore)
+    }
+
+    private let state: Mutex<State>
+
+    /// A store not open yet, for `reason`.
+    init(reason: String) { state = Mutex(.waiting(reason: reason, waiters: [])) }
+
+    /// From now on, calls go to `store`; whoever waits in ``waitUntilOpen()`` resumes.
+    func open(_ store: any ActionStore) {
+        let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+            defer { state = .open(store) }
+            if case .waiting(_, let waiters) = state { return waiters }
+            return []
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+
+    /// Why storage is not open yet, for the 503 answers.
+    func waiting(because reason: String) {
+        state.withLock { state in
+            if case .waiting(_, let waiters) = state { state = .waiting(reason: reason, waiters: waiters) }
+        }
+    }
+
+    /// Returns once the store is open.
+    func waitUntilOpen() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let isOpen = state.withLock { state -> Bool in
+                guard case .waiting(let reason, var waiters) = state else { return true }
+                waiters.append(continuation)
+                state = .waiting(reason: reason, waiters: waiters)
+                return false
+            }
+            if isOpen { continuation.resume() }
+        }
+    }
+
+    /// The opened store, once there is one.
+    var opened: (any ActionStore)? {
+        state.withLock { state in
+            if case .open(let store) = state { return store }
+            return nil
+        }
+    }
+
+    private func store() throws(StorageNotReady) -> any ActionStore {
+        let current: Result<any ActionStore, StorageNotReady> = state.withLock { state in
+            switch state {
+            case .open(let store): return .success(store)
+            case .waiting(let reason, _): return .failure(StorageNotReady(description: reason))
+            }
+        }
+        return try current.get()
+    }
+
+    func accept(_ action: NewAction) async throws -> AcceptResult { try await store().accept(action) }
+    func action(id: String) async throws -> StoredAction? { try await store().action(id: id) }
+    func claimDue(now: Date, limit: Int, lease: TimeInterval, owner: String) async throws -> [StoredAction] {
+        try await store().claimDue(now: now, limit: limit, lease: lease, owner: owner)
+    }
+    func markDelivered(id: String, owner: String, at: Date) async throws {
+        try await store().markDelivered(id: id, owner: owner, at: at)
+    }
+    func reschedule(id: String, owner: String, at: Date, error: String) async throws {
+        try await store().reschedule(id: id, owner: owner, at: at, error: error)
+    }
+    func markDead(id: String, owner: String, reason: String) async throws {
+        try await store().markDead(id: id, owner: owner, reason: reason)
+    }
+    func pendingCount() async throws -> Int { try await store().pendingCount() }
+    func checkReachable() async throws { try await store().checkReachable() }
+}
+
+/// Storage is not open yet: the description says why (the last connection error).
+public struct StorageNotReady: Error, Hashable, Sendable, CustomStringConvertible {
+    public let description: String
+}

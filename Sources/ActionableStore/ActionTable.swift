@@ -1,0 +1,122 @@
+import ActionableCore
+import Foundation
+
+/// The `action_responses` table as every SQL driver stores it: its schema, the statements whose
+/// text does not depend on the driver, and the decoding of a row into a ``StoredAction``.
+///
+/// A driver keeps only what is its own: how it connects, how it batches accepts, how it claims.
+public enum ActionTable {
+    /// The statements of schema version 1, one statement each.
+    public static func version1(_ dialect: SQLDialect) -> [String] {
+        let double = dialect.doubleType
+        return [
+            """
+            CREATE TABLE action_responses (
+                id TEXT PRIMARY KEY NOT NULL,
+                notification_id TEXT NOT NULL UNIQUE,
+                category TEXT NOT NULL,
+                action TEXT NOT NULL,
+                user_id TEXT NOT NULL,
+                user_text TEXT,
+                payload TEXT NOT NULL,
+                received_at \(double) NOT NULL,
+                status TEXT NOT NULL DEFAULT 'pending',
+                attempts INTEGER NOT NULL DEFAULT 0,
+                next_attempt_at \(double) NOT NULL,
+                lease_owner TEXT,
+                lease_until \(double),
+                last_error TEXT,
+                delivered_at \(double)
+            )
+            """,
+            "CREATE INDEX action_responses_due ON action_responses (status, next_attempt_at)",
+        ]
+    }
+
+    /// The columns a ``StoredAction`` is decoded from, in the order ``decode(_:)`` reads them.
+    public static let columns = """
+        id, notification_id, category, action, user_id, user_text, payload, received_at, status, attempts, \
+        next_attempt_at, last_error
+        """
+
+    /// Selects one response by id; parameter 1 is the id.
+    public static func selectByID(_ dialect: SQLDialect) -> String {
+        "SELECT \(columns) FROM action_responses WHERE id = \(dialect.parameter(1))"
+    }
+
+    /// Inserts a response unless its notification was answered; parameters: id, notification
+    /// id, category, action, user, text, payload (JSON), received at (Unix seconds).
+    public static func insertUnlessAnswered(_ dialect: SQLDialect) -> String {
+        let p = (1...8).map(dialect.parameter)
+        return """
+            INSERT INTO action_responses (id, notification_id, category, action, user_id, user_text, payload,
+                received_at, next_attempt_at)
+            VALUES (\(p[0]), \(p[1]), \(p[2]), \(p[3]), \(p[4]), \(p[5]), \(p[6]), \(p[7]), \(p[7]))
+            ON CONFLICT (notification_id) DO NOTHING
+            """
+    }
+
+    /// The answer already stored for a notification; parameter 1 is the notification id.
+    public static func answerOfNotification(_ dialect: SQLDialect) -> String {
+        "SELECT id, action, user_text FROM action_responses WHERE notification_id = \(dialect.parameter(1))"
+    }
+
+    /// Marks a claimed response delivered; parameters: delivered at, id, lease owner.
+    public static func markDelivered(_ dialect: SQLDialect) -> String {
+        """
+        UPDATE action_responses SET status = 'delivered', delivered_at = \(dialect.parameter(1)),
+            lease_owner = NULL, lease_until = NULL, last_error = NULL
+        WHERE id = \(dialect.parameter(2)) AND lease_owner = \(dialect.parameter(3)) AND status = 'pending'
+        """
+    }
+
+    /// Puts a claimed response back to pending; parameters: next attempt at, error, id, owner.
+    public static func reschedule(_ dialect: SQLDialect) -> String {
+        """
+        UPDATE action_responses SET next_attempt_at = \(dialect.parameter(1)), last_error = \(dialect.parameter(2)),
+            lease_owner = NULL, lease_until = NULL
+        WHERE id = \(dialect.parameter(3)) AND lease_owner = \(dialect.parameter(4)) AND status = 'pending'
+        """
+    }
+
+    /// Marks a claimed response dead; parameters: reason, id, owner.
+    public static func markDead(_ dialect: SQLDialect) -> String {
+        """
+        UPDATE action_responses SET status = 'dead', last_error = \(dialect.parameter(1)),
+            lease_owner = NULL, lease_until = NULL
+        WHERE id = \(dialect.parameter(2)) AND lease_owner = \(dialect.parameter(3)) AND status = 'pending'
+        """
+    }
+
+    /// Counts the responses waiting for delivery (an integer column).
+    public static let pendingCount = "SELECT CAST(COUNT(*) AS INTEGER) FROM action_responses WHERE status = 'pending'"
+
+    /// Decodes a row of ``columns``.
+    public static func decode(_ row: some ActionRow) throws -> StoredAction {
+        let payloadText = try row.string("payload")
+        let payload = try JSONDecoder().decode(JSONValue.self, from: Data(payloadText.utf8))
+        guard case .object(let pairs) = payload else { throw StoreError("stored payload is not an object") }
+        let response = ActionResponse(
+            category: CategoryID(try row.string("category")), action: ActionID(try row.string("action")),
+            notificationID: try row.string("notification_id"), user: try row.string("user_id"),
+            userText: try row.optionalString("user_text"), payload: pairs)
+        return StoredAction(
+            id: try row.string("id"), response: response,
+            receivedAt: Date(timeIntervalSince1970: try row.double("received_at")),
+            status: DeliveryStatus(rawValue: try row.string("status")) ?? .pending, attempts: try row.int("attempts"),
+            nextAttemptAt: Date(timeIntervalSince1970: try row.double("next_attempt_at")),
+            lastError: try row.optionalString("last_error"))
+    }
+}
+
+/// A row of ``ActionTable``, read by column name: each driver adapts its own row type.
+public protocol ActionRow {
+    /// A text column.
+    func string(_ column: String) throws -> String
+    /// A text column that may be `NULL`.
+    func optionalString(_ column: String) throws -> String?
+    /// A floating-point column.
+    func double(_ column: String) throws -> Double
+    /// An integer column.
+    func int(_ column: String) throws -> Int
+}
