@@ -155,8 +155,10 @@ let package = Package(
         ),
         .testTarget(
             name: "ActionableStoreTests",
-            dependencies: ["ActionableStore", "ActionableSQLite", "ActionablePostgres", "ActionableTesting", "ActionableCore",
-                .product(name: "Logging", package: "swift-log"), .product(name: "NIOSSL", package: "swift-nio-ssl")]
+            dependencies: [
+                "ActionableStore", "ActionableSQLite", "ActionablePostgres", "ActionableTesting", "ActionableCore",
+                .product(name: "Logging", package: "swift-log"), .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ]
         ),
         .testTarget(
             name: "ActionableServerTests",
@@ -175,10 +177,12 @@ let package = Package(
         ),
         .testTarget(
             name: "ActionableDeliveryTests",
-            dependencies: ["ActionableDelivery", "ActionableTesting", "ActionableStore", "ActionableRouter", "ActionableCore",
+            dependencies: [
+                "ActionableDelivery", "ActionableTesting", "ActionableStore", "ActionableRouter", "ActionableCore",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
-                .product(name: "HTTPTypes", package: "swift-http-types")]
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ]
         ),
         .testTarget(name: "ActionableTokensTests", dependencies: ["ActionableTokens", "ActionableCore"]),
         .testTarget(
@@ -187,8 +191,10 @@ let package = Package(
         ),
         .testTarget(
             name: "InviteFlowTests",
-            dependencies: ["InviteFlowExample", "ActionableTesting", "ActionableCore", "ActionableRouter", "ActionableTokens",
-                "ActionablePayload"]
+            dependencies: [
+                "InviteFlowExample", "ActionableTesting", "ActionableCore", "ActionableRouter", "ActionableTokens",
+                "ActionablePayload",
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -31,7 +31,8 @@ func option(_ name: String) -> String? {
     arguments.firstIndex(of: name).flatMap { arguments.indices.contains($0 + 1) ? arguments[$0 + 1] : nil }
 }
 let port = option("--port").flatMap(Int.init) ?? 8090
-let secret = option("--secret") ?? ProcessInfo.processInfo.environment["INVITE_SERVICE_SECRET"]
+let secret =
+    option("--secret") ?? ProcessInfo.processInfo.environment["INVITE_SERVICE_SECRET"]
     ?? "whsec_ZXhhbXBsZS1pbnZpdGUtc2VydmljZS1zZWNyZXQ="
 let signer = try WebhookSigner(secret: secret)
 let book = RSVPBook()
@@ -41,8 +42,10 @@ router.post("/rsvp") { request, _ -> Response in
     let body = try await request.body.collect(upTo: 64 * 1024)
     let bytes = Array(buffer: body)
     let header = { (name: String) in HTTPField.Name(name).flatMap { request.headers[$0] } ?? "" }
-    guard signer.verify(id: header("webhook-id"), timestamp: header("webhook-timestamp"), body: bytes,
-        signatures: header("webhook-signature"))
+    guard
+        signer.verify(
+            id: header("webhook-id"), timestamp: header("webhook-timestamp"), body: bytes,
+            signatures: header("webhook-signature"))
     else {
         say("refused a delivery with a bad or stale signature")
         return Response(status: .unauthorized)
@@ -54,7 +57,8 @@ router.post("/rsvp") { request, _ -> Response in
         var payload: [String: String]
     }
     guard let answer = try? JSONDecoder().decode(Answer.self, from: Data(bytes)) else { return Response(status: .badRequest) }
-    let line = "\(answer.user) \(answer.action) \(answer.payload["inviteId"] ?? "?")"
+    let line =
+        "\(answer.user) \(answer.action) \(answer.payload["inviteId"] ?? "?")"
         + (answer.userText.map { " (\"\($0)\")" } ?? "")
     if await book.record(id: header("webhook-id"), line: line) {
         say("recorded RSVP: \(line)")

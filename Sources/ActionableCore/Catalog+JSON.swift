@@ -24,13 +24,14 @@ extension NotificationCategory {
         pairs.append(("intents", .array(intents.map(JSONValue.string))))
         pairs.append(("payload", .object(payload.fields.map { ($0.key, $0.jsonValue) })))
         pairs.append(("actions", .array(actions.map(\.jsonValue))))
-        pairs.append((
-            "contexts",
-            .object([
-                ("default", .array(contexts.default.map { .string($0.rawValue) })),
-                ("minimal", .array(contexts.minimal.map { .string($0.rawValue) })),
-            ])
-        ))
+        pairs.append(
+            (
+                "contexts",
+                .object([
+                    ("default", .array(contexts.default.map { .string($0.rawValue) })),
+                    ("minimal", .array(contexts.minimal.map { .string($0.rawValue) })),
+                ])
+            ))
         return .object(pairs)
     }
 }

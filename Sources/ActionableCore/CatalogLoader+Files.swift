@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -37,8 +38,10 @@ extension CatalogLoader {
     /// than the reading itself.
     func readBounded(_ path: String) -> Result<[UInt8], Diagnostic> {
         func failure(_ message: String) -> Result<[UInt8], Diagnostic> {
-            .failure(Diagnostic(location: SourceLocation(file: path, line: 1, column: 1), severity: .error,
-                rule: "syntax", message: message))
+            .failure(
+                Diagnostic(
+                    location: SourceLocation(file: path, line: 1, column: 1), severity: .error,
+                    rule: "syntax", message: message))
         }
         let descriptor = open(path, O_RDONLY)
         guard descriptor >= 0 else {
@@ -67,8 +70,9 @@ extension CatalogLoader {
             count += read
         }
         guard count <= limit else {
-            return failure("the file is larger than \(limit) bytes, the limit for a category file; "
-                + "split it, one category per file")
+            return failure(
+                "the file is larger than \(limit) bytes, the limit for a category file; "
+                    + "split it, one category per file")
         }
         bytes.removeLast(bytes.count - count)
         return .success(bytes)

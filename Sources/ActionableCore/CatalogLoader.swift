@@ -51,8 +51,10 @@ public struct CatalogLoader: Sendable {
             CategoryFile(path: path, category: nil, sourceMap: SourceMap(file: path), diagnostics: [diagnostic])
         }
         guard contents.count <= limits.maximumFileSize else {
-            return failed(Diagnostic(location: .init(file: path, line: 1, column: 1), severity: .error, rule: "syntax",
-                message: "the file is larger than \(limits.maximumFileSize) bytes, the limit for a category file"))
+            return failed(
+                Diagnostic(
+                    location: .init(file: path, line: 1, column: 1), severity: .error, rule: "syntax",
+                    message: "the file is larger than \(limits.maximumFileSize) bytes, the limit for a category file"))
         }
         let text: String
         switch Self.decodeUTF8(contents, path: path) {
@@ -69,8 +71,10 @@ public struct CatalogLoader: Sendable {
             return failed(YAMLErrorTranslator.diagnostic(for: error, path: path, text: text))
         }
         guard let root else {
-            return failed(Diagnostic(location: .init(file: path, line: 1, column: 1), severity: .error, rule: "schema",
-                message: "the file is empty; a category file needs at least \"category: <id>\""))
+            return failed(
+                Diagnostic(
+                    location: .init(file: path, line: 1, column: 1), severity: .error, rule: "schema",
+                    message: "the file is empty; a category file needs at least \"category: <id>\""))
         }
         var decoder = CategoryDecoder(file: path)
         let category = decoder.decode(root)
@@ -98,17 +102,24 @@ public struct CatalogLoader: Sendable {
         loop: while true {
             switch decoder.decode(&iterator) {
             case .scalarValue(let scalar):
-                if scalar == "\n" { line += 1; column = 1 } else { column += 1 }
+                if scalar == "\n" {
+                    line += 1
+                    column = 1
+                } else {
+                    column += 1
+                }
             case .emptyInput: break loop
             case .error: break loop
             }
         }
         let binary = bytes.prefix(8000).contains(0)
-        let message = binary
+        let message =
+            binary
             ? "the file is binary, not a YAML or JSON text file"
             : "the file is not valid UTF-8 (first bad byte here); save it as UTF-8"
-        return .failure(Diagnostic(
-            location: .init(file: path, line: line, column: column), severity: .error, rule: "syntax", message: message))
+        return .failure(
+            Diagnostic(
+                location: .init(file: path, line: line, column: column), severity: .error, rule: "syntax", message: message))
     }
 
     /// Counts alias uses (`*name` after a space, line start or flow indicator) in files that

@@ -107,8 +107,9 @@ struct CategoryDecoder {
                 }
                 continue
             }
-            guard let keys = reader.mapping(
-                entry.value, named: "payload key \"\(entry.key)\"", allowed: Self.payloadFieldKeys)
+            guard
+                let keys = reader.mapping(
+                    entry.value, named: "payload key \"\(entry.key)\"", allowed: Self.payloadFieldKeys)
             else { continue }
             var type: PayloadType?
             var required = false
@@ -204,7 +205,8 @@ struct CategoryDecoder {
             case "placeholder":
                 input.placeholder = reader.localized(entry.value, name: "input placeholder")
             default:
-                input.maxLength = reader.integer(entry.value, name: "maxLength", range: 1...Int(Int32.max))
+                input.maxLength =
+                    reader.integer(entry.value, name: "maxLength", range: 1...Int(Int32.max))
                     ?? TextInput.defaultMaxLength
             }
         }

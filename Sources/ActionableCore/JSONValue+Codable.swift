@@ -13,8 +13,10 @@ extension JSONValue: Codable {
 
     public init(from decoder: any Decoder) throws {
         guard decoder.codingPath.count <= Self.maximumDepth else {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath,
-                debugDescription: "JSON nested deeper than \(Self.maximumDepth) levels"))
+            throw DecodingError.dataCorrupted(
+                .init(
+                    codingPath: decoder.codingPath,
+                    debugDescription: "JSON nested deeper than \(Self.maximumDepth) levels"))
         }
         // Scalars first, the most common first: each failed try throws, and throwing a
         // DecodingError costs more than the decoding.

@@ -19,7 +19,6 @@ struct NodeReader {
         diagnostics.append(Diagnostic(location: location(node), severity: .error, rule: rule, message: message))
     }
 
-
     /// What kind of node this is, for messages.
     static func describe(_ node: Node) -> String {
         switch node {

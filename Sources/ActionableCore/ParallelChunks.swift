@@ -12,7 +12,8 @@ public enum ParallelChunks {
     ) -> [Element] {
         guard count > 1 else { return transform(0..<count) }
         // Several chunks per core, so that a core finishing early takes more work.
-        let chunkCount = chunkSize.map { (count + $0 - 1) / $0 }
+        let chunkCount =
+            chunkSize.map { (count + $0 - 1) / $0 }
             ?? min(count, ProcessInfo.processInfo.activeProcessorCount * 8)
         let results = Mutex<[[Element]]>(Array(repeating: [], count: chunkCount))
         DispatchQueue.concurrentPerform(iterations: chunkCount) { chunk in

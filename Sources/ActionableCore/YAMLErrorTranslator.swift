@@ -4,7 +4,8 @@ import Yams
 enum YAMLErrorTranslator {
     static func diagnostic(for error: any Error, path: String, text: String) -> Diagnostic {
         func at(_ line: Int, _ column: Int, _ message: String) -> Diagnostic {
-            Diagnostic(location: .init(file: path, line: max(line, 1), column: max(column, 1)),
+            Diagnostic(
+                location: .init(file: path, line: max(line, 1), column: max(column, 1)),
                 severity: .error, rule: "syntax", message: message)
         }
         guard let yamlError = error as? YamlError else { return at(1, 1, "cannot parse the file: \(error)") }
@@ -20,7 +21,8 @@ enum YAMLErrorTranslator {
             let key = duplicates.first ?? ""
             let first = context.mark
             let second = secondOccurrence(of: key, after: first, in: text) ?? (first.line, first.column)
-            return at(second.0, second.1,
+            return at(
+                second.0, second.1,
                 "duplicate key \"\(key)\" (first at line \(first.line)); YAML keeps only one, so remove or rename one")
         default:
             return at(1, 1, "cannot parse the file: \(yamlError)")

@@ -83,7 +83,8 @@ public struct DeliveryWorker: Sendable {
     func deliver(_ action: StoredAction, now: Date) async {
         var logger = self.logger
         logger[metadataKey: "response.id"] = .string(action.id)
-        let context = ActionContext(responseID: action.id, attempt: action.attempts, receivedAt: action.receivedAt,
+        let context = ActionContext(
+            responseID: action.id, attempt: action.attempts, receivedAt: action.receivedAt,
             logger: logger)
         let outcome: HandlerOutcome
         do {
@@ -121,11 +122,13 @@ public struct DeliveryWorker: Sendable {
             case .retry(let after):
                 let reason = error ?? "the handler asked to retry"
                 guard action.attempts < policy.maximumAttempts else {
-                    try await store.markDead(id: action.id, owner: owner,
+                    try await store.markDead(
+                        id: action.id, owner: owner,
                         reason: "gave up after \(action.attempts) attempts; last: \(reason)")
                     return
                 }
-                let delay = after.map { TimeInterval($0.components.seconds) + TimeInterval($0.components.attoseconds) / 1e18 }
+                let delay =
+                    after.map { TimeInterval($0.components.seconds) + TimeInterval($0.components.attoseconds) / 1e18 }
                     ?? policy.delay(afterAttempt: action.attempts, unit: jitter())
                 try await store.reschedule(id: action.id, owner: owner, at: now.addingTimeInterval(delay), error: reason)
             }

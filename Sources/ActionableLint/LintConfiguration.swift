@@ -49,12 +49,14 @@ public struct LintConfiguration: Hashable, Sendable {
         func checkRule(_ node: Node) throws -> String {
             guard let id = node.string else { throw ConfigurationError("\(path):\(Self.position(node)): expected a rule id") }
             guard known.contains(id) else {
-                throw ConfigurationError("\(path):\(Self.position(node)): unknown rule \"\(id)\""
-                    + Suggestion.didYouMean(id, in: known))
+                throw ConfigurationError(
+                    "\(path):\(Self.position(node)): unknown rule \"\(id)\""
+                        + Suggestion.didYouMean(id, in: known))
             }
             if id == "syntax" {
-                throw ConfigurationError("\(path):\(Self.position(node)): the syntax rule cannot be disabled or "
-                    + "downgraded: a file that cannot be parsed cannot be checked")
+                throw ConfigurationError(
+                    "\(path):\(Self.position(node)): the syntax rule cannot be disabled or "
+                        + "downgraded: a file that cannot be parsed cannot be checked")
             }
             return id
         }
@@ -78,8 +80,9 @@ public struct LintConfiguration: Hashable, Sendable {
                 }
             default:
                 let key = keyNode.string ?? "?"
-                throw ConfigurationError("\(path):\(Self.position(keyNode)): unknown key \"\(key)\""
-                    + Suggestion.didYouMean(key, in: ["disabled_rules", "severities"]))
+                throw ConfigurationError(
+                    "\(path):\(Self.position(keyNode)): unknown key \"\(key)\""
+                        + Suggestion.didYouMean(key, in: ["disabled_rules", "severities"]))
             }
         }
     }

@@ -19,7 +19,9 @@ public struct Linter: Sendable {
     /// Loads and lints every category file under `paths`: each file is linted on the core that
     /// loaded it, while it is still in cache; catalog rules then run once over the whole catalog.
     /// Returns the loaded files too, for callers that go on to use the catalog.
-    public func lint(paths: [String], loader: CatalogLoader = CatalogLoader()) throws(LoaderError)
+    public func lint(
+        paths: [String], loader: CatalogLoader = CatalogLoader()
+    ) throws(LoaderError)
         -> (files: [CategoryFile], result: LintResult)
     {
         let paths = try loader.categoryFiles(in: paths)
@@ -79,8 +81,10 @@ public struct Linter: Sendable {
         guard let category = file.category else { return found }
         for (id, severity, rule) in rules {
             for violation in rule.validate(category, in: file) {
-                found.append(Diagnostic(location: violation.location, severity: severity, rule: id,
-                    message: violation.message))
+                found.append(
+                    Diagnostic(
+                        location: violation.location, severity: severity, rule: id,
+                        message: violation.message))
             }
         }
         return found

@@ -33,7 +33,8 @@ public struct PayloadBuilder: Sendable {
             throw PayloadError(.customPayloadNotAnObject, ["the custom payload could not be encoded: \(error)"])
         }
         guard case .object(let fields) = value else {
-            throw PayloadError(.customPayloadNotAnObject,
+            throw PayloadError(
+                .customPayloadNotAnObject,
                 ["the custom payload must encode as a JSON object (a struct or dictionary), not \(value.typeName)"])
         }
         return try build(category: category, aps: aps, fields: fields, actionToken: actionToken, pushType: pushType)
@@ -59,8 +60,12 @@ public struct PayloadBuilder: Sendable {
         if let actionToken { pairs.append(("actionToken", .string(actionToken))) }
         let bytes = Array(JSONValue.object(pairs).serialized().utf8)
         guard bytes.count <= pushType.maximumPayloadSize else {
-            throw PayloadError(.tooLarge, ["the payload is \(bytes.count) bytes; APNs accepts at most "
-                + "\(pushType.maximumPayloadSize) bytes for \(pushType.name) pushes, so shorten the alert or custom values"])
+            throw PayloadError(
+                .tooLarge,
+                [
+                    "the payload is \(bytes.count) bytes; APNs accepts at most "
+                        + "\(pushType.maximumPayloadSize) bytes for \(pushType.name) pushes, so shorten the alert or custom values"
+                ])
         }
         return NotificationPayload(category: category, pushType: pushType, bytes: bytes)
     }

@@ -81,7 +81,8 @@ final class PostgresAcceptBatcher: Sendable {
         let received = batch.map(\.action.receivedAt.timeIntervalSince1970)
         let texts = batch.map { $0.action.response.userText ?? "" }
         let hasText = batch.map { $0.action.response.userText != nil }
-        let rows = try await client.query("""
+        let rows = try await client.query(
+            """
             INSERT INTO action_responses (id, notification_id, category, action, user_id, user_text, payload,
                 received_at, next_attempt_at)
             SELECT id, notification_id, category, action, user_id, CASE WHEN has_text THEN user_text END, payload,
@@ -100,7 +101,8 @@ final class PostgresAcceptBatcher: Sendable {
         // The others found their notification answered already: by whom, and how.
         let missing = batch.filter { !inserted.contains($0.action.id) }.map(\.action.response.notificationID)
         var existing: [String: (id: String, action: String, text: String?)] = [:]
-        let found = try await client.query("""
+        let found = try await client.query(
+            """
             SELECT notification_id, id, action, user_text FROM action_responses WHERE notification_id = ANY(\(missing)::text[])
             """, logger: logger)
         for try await (notification, id, action, text) in found.decode((String, String, String, String?).self) {

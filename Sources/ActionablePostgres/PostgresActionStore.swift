@@ -63,7 +63,8 @@ public final class PostgresActionStore: ActionStore {
         case let context? where try SSLMode(url: url) == .prefer: tls = .prefer(context)
         case let context?: tls = .require(context)
         }
-        var options = PostgresConnection.Configuration(host: host, port: configuration.port ?? 5432,
+        var options = PostgresConnection.Configuration(
+            host: host, port: configuration.port ?? 5432,
             username: configuration.username, password: configuration.password, database: configuration.database, tls: tls)
         options.options.connectTimeout = .seconds(10)
         options.options.additionalStartupParameters = configuration.options.additionalStartupParameters
@@ -120,7 +121,8 @@ public final class PostgresActionStore: ActionStore {
             throw StoreError("storage URL parameter \"\(unknown)\" is unknown; use sslmode or schema")
         }
         let mode = try SSLMode(url: url)
-        return PostgresClient.Configuration(host: host, port: components.port ?? 5432, username: user,
+        return PostgresClient.Configuration(
+            host: host, port: components.port ?? 5432, username: user,
             password: components.password, database: database.isEmpty ? nil : database, tls: mode.tls)
     }
 
@@ -172,12 +174,15 @@ public final class PostgresActionStore: ActionStore {
         try await client.withConnection { connection in
             try await connection.query("SELECT pg_advisory_lock(7306312)", logger: logger)
             do {
-                try await connection.query("""
+                try await connection.query(
+                    """
                     CREATE TABLE IF NOT EXISTS actionable_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL)
                     """, logger: logger)
                 var applied = Set<Int>()
-                for try await version in try await connection.query("SELECT version FROM actionable_migrations",
-                    logger: logger).decode(Int.self) { applied.insert(version) }
+                for try await version in try await connection.query(
+                    "SELECT version FROM actionable_migrations",
+                    logger: logger
+                ).decode(Int.self) { applied.insert(version) }
                 for (version, name, statements) in Self.migrations where !applied.contains(version) {
                     for sql in statements { try await connection.query(PostgresQuery(unsafeSQL: sql), logger: logger) }
                     try await connection.query(
@@ -212,7 +217,8 @@ public final class PostgresActionStore: ActionStore {
 
     public func claimDue(now: Date, limit: Int, lease: TimeInterval, owner: String) async throws -> [StoredAction] {
         let time = now.timeIntervalSince1970
-        let rows = try await client.query("""
+        let rows = try await client.query(
+            """
             UPDATE action_responses SET lease_owner = \(owner), lease_until = \(time + lease), attempts = attempts + 1
             WHERE id IN (
                 SELECT id FROM action_responses

@@ -18,7 +18,9 @@ public typealias ActionHandler = @Sendable (ActionResponse, ActionContext) async
 /// ```
 public protocol ActionMiddleware: Sendable {
     /// Runs `next` (the handler, or the next middleware) or answers without it.
-    func handle(_ response: ActionResponse, context: ActionContext, next: ActionHandler) async throws
+    func handle(
+        _ response: ActionResponse, context: ActionContext, next: ActionHandler
+    ) async throws
         -> HandlerOutcome
 }
 
@@ -31,7 +33,9 @@ public struct ClosureMiddleware: ActionMiddleware {
         self.body = body
     }
 
-    public func handle(_ response: ActionResponse, context: ActionContext, next: ActionHandler) async throws
+    public func handle(
+        _ response: ActionResponse, context: ActionContext, next: ActionHandler
+    ) async throws
         -> HandlerOutcome
     {
         try await body(response, context, next)

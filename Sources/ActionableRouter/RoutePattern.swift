@@ -62,12 +62,18 @@ public struct RoutePattern: Hashable, Sendable, CustomStringConvertible {
         case 1:
             self = candidates[0]
         case 0:
-            throw RouterError([RouterError.Problem(pattern: text,
-                message: "route \"\(text)\" names no declared category.action; write category.action, category.* or *"
-                    + Self.hint(text, catalog))])
+            throw RouterError([
+                RouterError.Problem(
+                    pattern: text,
+                    message: "route \"\(text)\" names no declared category.action; write category.action, category.* or *"
+                        + Self.hint(text, catalog))
+            ])
         default:
-            throw RouterError([RouterError.Problem(pattern: text,
-                message: "route \"\(text)\" is ambiguous: it could be \(candidates.map(\.description).joined(separator: " or "))")])
+            throw RouterError([
+                RouterError.Problem(
+                    pattern: text,
+                    message: "route \"\(text)\" is ambiguous: it could be \(candidates.map(\.description).joined(separator: " or "))")
+            ])
         }
     }
 

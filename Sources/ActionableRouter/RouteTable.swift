@@ -60,8 +60,10 @@ struct RouteTable: Sendable {
             slots[slot] = (hash & 0xFFFF_FFFF_0000_0000) | UInt64(index + 1)
             let start = Int32(actions.count)
             actions += category.actions.map { ActionRecord(length: $0.name.utf8.count, name: $0.name, route: $0.route) }
-            categories.append(CategoryRecord(name: category.name, actionsStart: start, actionsEnd: Int32(actions.count),
-                fallback: category.fallback ?? anyRoute ?? -1))
+            categories.append(
+                CategoryRecord(
+                    name: category.name, actionsStart: start, actionsEnd: Int32(actions.count),
+                    fallback: category.fallback ?? anyRoute ?? -1))
         }
         self.slots = slots
         self.categories = categories

@@ -62,8 +62,9 @@ public struct RouterBuilder: Sendable {
                 let json = Data(JSONValue.object(response.payload).serialized().utf8)
                 decoded = try JSONDecoder().decode(Payload.self, from: json)
             } catch {
-                return .fail(reason: "the payload of \(response.category).\(response.action) does not decode as "
-                    + "\(Payload.self): \(error)")
+                return .fail(
+                    reason: "the payload of \(response.category).\(response.action) does not decode as "
+                        + "\(Payload.self): \(error)")
             }
             return try await handler(response, decoded, context)
         }
@@ -133,18 +134,23 @@ public struct RouterBuilder: Sendable {
         }
         guard let category = catalog[categoryID] else {
             let hint = catalog.suggestion(for: categoryID).map { " (did you mean \"\($0)\"?)" } ?? ""
-            return .init(pattern: pattern.description,
+            return .init(
+                pattern: pattern.description,
                 message: "route \(pattern) names category \"\(categoryID)\", which the catalog does not declare\(hint)")
         }
         guard case .action(_, let action) = pattern.kind else { return nil }
         if action == .default { return nil }
         if action == .dismiss {
-            return category.options.contains(.customDismissAction) ? nil : .init(pattern: pattern.description,
-                message: "route \(pattern) can never run: category \"\(categoryID)\" lacks the customDismissAction option")
+            return category.options.contains(.customDismissAction)
+                ? nil
+                : .init(
+                    pattern: pattern.description,
+                    message: "route \(pattern) can never run: category \"\(categoryID)\" lacks the customDismissAction option")
         }
         guard category.action(action) == nil else { return nil }
         let hint = Suggestion.didYouMean(action.rawValue, in: category.actions.map(\.id.rawValue))
-        return .init(pattern: pattern.description,
+        return .init(
+            pattern: pattern.description,
             message: "route \(pattern) names action \"\(action)\", which category \"\(categoryID)\" does not declare\(hint)")
     }
 

@@ -96,12 +96,15 @@ final class GroupCommitter: @unchecked Sendable {
         let response = action.response
         let received = action.receivedAt.timeIntervalSince1970
         // Cached statements: compiled once per connection, not per insert.
-        try db.cachedStatement(sql: Self.insertSQL).execute(arguments: [action.id, response.notificationID, response.category.rawValue, response.action.rawValue,
-                response.user, response.userText, payload, received])
+        try db.cachedStatement(sql: Self.insertSQL).execute(arguments: [
+            action.id, response.notificationID, response.category.rawValue, response.action.rawValue,
+            response.user, response.userText, payload, received,
+        ])
         if db.changesCount == 1 { return .accepted(id: action.id) }
         guard let existing = try Row.fetchOne(db.cachedStatement(sql: Self.answerSQL), arguments: [response.notificationID])
         else { throw StoreError("insert of \(action.id) neither stored a row nor found the notification's answer") }
-        return .answered(response, byID: existing["id"], action: ActionID(existing["action"] as String),
+        return .answered(
+            response, byID: existing["id"], action: ActionID(existing["action"] as String),
             text: existing["user_text"])
     }
 }

@@ -72,17 +72,20 @@ public final class SQLiteActionStore: ActionStore {
     public func claimDue(now: Date, limit: Int, lease: TimeInterval, owner: String) async throws -> [StoredAction] {
         let time = now.timeIntervalSince1970
         return try await pool.write { db in
-            let rows = try Row.fetchAll(db, sql: """
-                SELECT \(ActionTable.columns) FROM action_responses
-                WHERE status = 'pending' AND next_attempt_at <= ? AND (lease_until IS NULL OR lease_until < ?)
-                ORDER BY next_attempt_at LIMIT ?
-                """, arguments: [time, time, limit])
+            let rows = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT \(ActionTable.columns) FROM action_responses
+                    WHERE status = 'pending' AND next_attempt_at <= ? AND (lease_until IS NULL OR lease_until < ?)
+                    ORDER BY next_attempt_at LIMIT ?
+                    """, arguments: [time, time, limit])
             var claimed: [StoredAction] = []
             for row in rows {
                 var action = try Self.decode(row)
-                try db.execute(sql: """
-                    UPDATE action_responses SET lease_owner = ?, lease_until = ?, attempts = attempts + 1 WHERE id = ?
-                    """, arguments: [owner, time + lease, action.id])
+                try db.execute(
+                    sql: """
+                        UPDATE action_responses SET lease_owner = ?, lease_until = ?, attempts = attempts + 1 WHERE id = ?
+                        """, arguments: [owner, time + lease, action.id])
                 action.attempts += 1
                 claimed.append(action)
             }

@@ -19,13 +19,16 @@ public enum ActionableServer {
         if let metrics { router.add(middleware: RequestMetricsMiddleware(metrics: metrics)) }
         if let exposition {
             router.get("/metrics") { _, _ in
-                Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4"],
+                Response(
+                    status: .ok, headers: [.contentType: "text/plain; version=0.0.4"],
                     body: ResponseBody(byteBuffer: ByteBuffer(string: exposition())))
             }
         }
         router.addRoutes(
-            ActionsController(catalog: catalog, store: store, tokens: tokens, settings: settings, appTokens: appTokens,
-                metrics: metrics).routes)
+            ActionsController(
+                catalog: catalog, store: store, tokens: tokens, settings: settings, appTokens: appTokens,
+                metrics: metrics
+            ).routes)
         router.addRoutes(CatalogController(catalog: catalog).routes)
         router.addRoutes(HealthController(store: store, settings: settings).routes)
         if let adminToken = settings.adminToken {

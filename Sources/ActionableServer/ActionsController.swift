@@ -52,7 +52,8 @@ struct ActionsController: Sendable {
         do {
             try catalog.validate(response)
         } catch {
-            throw Problem(.unprocessableContent, "catalog-mismatch", "The response does not fit the catalog",
+            throw Problem(
+                .unprocessableContent, "catalog-mismatch", "The response does not fit the catalog",
                 error.description, errors: error.errors)
         }
         let result: AcceptResult
@@ -66,7 +67,8 @@ struct ActionsController: Sendable {
         case .accepted(let id): return Self.json(.accepted, id: id, status: "accepted")
         case .duplicate(let id): return Self.json(.ok, id: id, status: "duplicate")
         case .conflict(let id, let action):
-            throw Problem(.conflict, "already-answered", "The notification was already answered",
+            throw Problem(
+                .conflict, "already-answered", "The notification was already answered",
                 "notification \(notificationID) was answered with action \"\(action)\" (response \(id)); "
                     + "a notification is answered once",
                 errors: [("/action", "another action or text was accepted for this notification")])
@@ -75,7 +77,8 @@ struct ActionsController: Sendable {
 
     private static func json(_ status: HTTPResponse.Status, id: String, status label: String) -> Response {
         let body = JSONValue.object([("id", .string(id)), ("status", .string(label))]).serialized()
-        return Response(status: status, headers: [.contentType: "application/json"],
+        return Response(
+            status: status, headers: [.contentType: "application/json"],
             body: ResponseBody(byteBuffer: ByteBuffer(string: body)))
     }
 
@@ -87,13 +90,15 @@ struct ActionsController: Sendable {
     }
 
     private static func unsupportedMediaType(_ header: String?) -> Problem {
-        Problem(.unsupportedMediaType, "unsupported-media-type", "Unsupported media type",
+        Problem(
+            .unsupportedMediaType, "unsupported-media-type", "Unsupported media type",
             "send the body as Content-Type: application/json (got \(header ?? "none"))")
     }
 
     /// Refuses by Content-Length before reading, and stops reading once past the limit.
     private func readBody(_ request: Request) async throws -> ByteBuffer {
-        let tooLarge = Problem(.contentTooLarge, "body-too-large", "Body too large",
+        let tooLarge = Problem(
+            .contentTooLarge, "body-too-large", "Body too large",
             "the body is over \(settings.maximumBodySize) bytes, the limit for an action response")
         if let length = request.headers[.contentLength].flatMap(Int.init), length > settings.maximumBodySize {
             throw tooLarge
@@ -124,19 +129,22 @@ struct ActionsController: Sendable {
         switch error {
         case .keyNotFound(let key, let context):
             let at = pointer(context.codingPath + [key])
-            return Problem(.badRequest, "invalid-request", "Invalid request", "\"\(key.stringValue)\" is required",
+            return Problem(
+                .badRequest, "invalid-request", "Invalid request", "\"\(key.stringValue)\" is required",
                 errors: [(at, "required")])
         case .typeMismatch(let type, let context), .valueNotFound(let type, let context):
             let at = pointer(context.codingPath)
             let expected = type == String.self ? "a string" : type == [String: JSONValue].self ? "an object" : "\(type)"
-            return Problem(.badRequest, "invalid-request", "Invalid request", "\(at) must be \(expected)",
+            return Problem(
+                .badRequest, "invalid-request", "Invalid request", "\(at) must be \(expected)",
                 errors: [(at, "must be \(expected)")])
         case .dataCorrupted(let context):
             if context.codingPath.isEmpty {
                 return Problem(.badRequest, "invalid-json", "Invalid JSON", "the body is not valid JSON")
             }
             let at = pointer(context.codingPath)
-            return Problem(.badRequest, "invalid-request", "Invalid request", "\(at): \(context.debugDescription)",
+            return Problem(
+                .badRequest, "invalid-request", "Invalid request", "\(at): \(context.debugDescription)",
                 errors: [(at, context.debugDescription)])
         @unknown default:
             return Problem(.badRequest, "invalid-json", "Invalid JSON", "the body is not valid JSON")
@@ -149,23 +157,27 @@ struct ActionsController: Sendable {
     private func authorize(_ body: ActionRequestBody, appUser: String?) async throws -> (notificationID: String, user: String) {
         guard let tokens, settings.requireActionTokens else {
             guard let notificationID = body.notificationId, !notificationID.isEmpty else {
-                throw Problem(.badRequest, "invalid-request", "Invalid request",
+                throw Problem(
+                    .badRequest, "invalid-request", "Invalid request",
                     "\"notificationId\" is required when action tokens are off", errors: [("/notificationId", "required")])
             }
             return (notificationID, "anonymous")
         }
         guard let text = body.actionToken else {
-            throw Problem(.unauthorized, "token-missing", "Action token missing",
+            throw Problem(
+                .unauthorized, "token-missing", "Action token missing",
                 "send the notification's actionToken with the response", errors: [("/actionToken", "required")])
         }
         do {
             let token = try await tokens.verify(text)
-            try token.authorize(category: CategoryID(body.category), action: ActionID(body.action),
+            try token.authorize(
+                category: CategoryID(body.category), action: ActionID(body.action),
                 notificationID: body.notificationId, user: appUser)
             return (token.notificationID, token.user)
         } catch {
             let pointer = error.code == .wrongNotification ? "/notificationId" : "/actionToken"
-            throw Problem(error.status == 401 ? .unauthorized : .forbidden, "token-\(error.code)",
+            throw Problem(
+                error.status == 401 ? .unauthorized : .forbidden, "token-\(error.code)",
                 error.status == 401 ? "Invalid action token" : "Action token does not cover this response",
                 error.description, errors: [(pointer, error.description)])
         }

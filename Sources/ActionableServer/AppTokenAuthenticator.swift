@@ -11,7 +11,8 @@ struct AppTokenAuthenticator: AuthenticatorMiddleware {
 
     func authenticate(request: Request, context: Context) async throws -> Caller? {
         guard let bearer = request.headers.bearer else {
-            throw Problem(.unauthorized, "app-token-missing", "App token missing",
+            throw Problem(
+                .unauthorized, "app-token-missing", "App token missing",
                 "send the app's own token as Authorization: Bearer <JWT>")
         }
         do {

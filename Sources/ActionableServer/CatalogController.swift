@@ -20,7 +20,8 @@ struct CatalogController: Sendable {
             if let tags = request.headers[.ifNoneMatch], Self.matches(tags, self.etag) {
                 return Response(status: .notModified, headers: [.eTag: self.etag])
             }
-            return Response(status: .ok, headers: [.contentType: "application/json", .eTag: self.etag],
+            return Response(
+                status: .ok, headers: [.contentType: "application/json", .eTag: self.etag],
                 body: ResponseBody(byteBuffer: ByteBuffer(string: self.body)))
         }
         return routes

@@ -19,7 +19,8 @@ struct HealthController: Sendable {
                 context.logger.debug("not ready", metadata: ["error": "\(error)"])
                 throw Problem.storageUnavailable(settings, "\(error)")
             }
-            return Response(status: .ok, headers: [.contentType: "text/plain"],
+            return Response(
+                status: .ok, headers: [.contentType: "text/plain"],
                 body: ResponseBody(byteBuffer: ByteBuffer(string: "ready\n")))
         }
         return routes

@@ -34,7 +34,9 @@ struct InFlightLimitMiddleware: RouterMiddleware {
     let settings: ServerSettings
     let metrics: ServerMetrics?
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+    func handle(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    ) async throws
         -> Response
     {
         guard limiter.tryEnter() else {

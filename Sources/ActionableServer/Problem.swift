@@ -19,9 +19,10 @@ struct Problem: HTTPResponseError, Sendable {
     /// The base of the `type` URIs, which the README documents one by one.
     static let typeBase = "https://actionable.dev/problems/"
 
-    init(_ status: HTTPResponse.Status, _ type: String, _ title: String, _ detail: String,
-        errors: [(pointer: String, detail: String)] = [], headers: HTTPFields = [:])
-    {
+    init(
+        _ status: HTTPResponse.Status, _ type: String, _ title: String, _ detail: String,
+        errors: [(pointer: String, detail: String)] = [], headers: HTTPFields = [:]
+    ) {
         self.status = status
         self.type = Self.typeBase + type
         self.title = title
@@ -42,7 +43,8 @@ struct Problem: HTTPResponseError, Sendable {
         }
         var headers = self.headers
         headers[.contentType] = "application/problem+json"
-        return Response(status: status, headers: headers,
+        return Response(
+            status: status, headers: headers,
             body: ResponseBody(byteBuffer: ByteBuffer(string: JSONValue.object(pairs).serialized())))
     }
 }

@@ -30,7 +30,8 @@ public struct ServerMetrics: Sendable {
     func request(path: String, method: String, status: Int, duration: Duration) {
         let key = Handles.RequestKey(path: path, method: method, status: status)
         Self.handle(in: handles.requests, for: key) {
-            Counter(label: "actionable_http_requests_total",
+            Counter(
+                label: "actionable_http_requests_total",
                 dimensions: [("path", path), ("method", method), ("status", String(status))], factory: factory)
         }.increment()
         Self.handle(in: handles.durations, for: path) {
@@ -46,9 +47,10 @@ public struct ServerMetrics: Sendable {
     }
 
     /// The handle kept under `key` in `cache`, made by `make` the first time.
-    private static func handle<Key: Hashable & Sendable, Handle: Sendable>(in cache: borrowing Mutex<[Key: Handle]>, for key: Key,
-        make: @Sendable () -> Handle) -> Handle
-    {
+    private static func handle<Key: Hashable & Sendable, Handle: Sendable>(
+        in cache: borrowing Mutex<[Key: Handle]>, for key: Key,
+        make: @Sendable () -> Handle
+    ) -> Handle {
         cache.withLock { handles in
             if let handle = handles[key] { return handle }
             let handle = make()
@@ -63,18 +65,22 @@ struct RequestMetricsMiddleware: RouterMiddleware {
     typealias Context = ActionableRequestContext
     let metrics: ServerMetrics
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+    func handle(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    ) async throws
         -> Response
     {
         let start = ContinuousClock.now
         do {
             let response = try await next(request, context)
-            metrics.request(path: context.endpointPath ?? "unmatched", method: request.method.rawValue,
+            metrics.request(
+                path: context.endpointPath ?? "unmatched", method: request.method.rawValue,
                 status: Int(response.status.code), duration: ContinuousClock.now - start)
             return response
         } catch {
             let status = (error as? any HTTPResponseError)?.status.code ?? 500
-            metrics.request(path: context.endpointPath ?? "unmatched", method: request.method.rawValue,
+            metrics.request(
+                path: context.endpointPath ?? "unmatched", method: request.method.rawValue,
                 status: Int(status), duration: ContinuousClock.now - start)
             throw error
         }

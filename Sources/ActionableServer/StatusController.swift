@@ -37,7 +37,8 @@ struct StatusController: Sendable {
                 ("user", .string(stored.response.user)),
                 ("receivedAt", .double(stored.receivedAt.timeIntervalSince1970)),
             ]).serialized()
-            return Response(status: .ok, headers: [.contentType: "application/json"],
+            return Response(
+                status: .ok, headers: [.contentType: "application/json"],
                 body: ResponseBody(byteBuffer: ByteBuffer(string: body)))
         }
         return routes

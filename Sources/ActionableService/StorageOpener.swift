@@ -37,7 +37,8 @@ struct StorageOpener: Sendable {
                 }
                 if reason != reported {
                     let giveUp = timeout.map { "gives up after \($0.components.seconds) s" } ?? "set --storage-timeout to give up instead"
-                    logger.warning("""
+                    logger.warning(
+                        """
                         storage \(redacted) is not reachable: \(reason); retrying every few seconds \
                         (/readyz answers 503 until it is; \(giveUp))
                         """)

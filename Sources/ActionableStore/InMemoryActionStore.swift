@@ -24,8 +24,10 @@ public actor InMemoryActionStore: ActionStore {
             let stored = existing.action.response
             return .answered(response, byID: existingID, action: stored.action, text: stored.userText)
         }
-        rows[action.id] = Row(action: StoredAction(id: action.id, response: response, receivedAt: action.receivedAt,
-            status: .pending, attempts: 0, nextAttemptAt: action.receivedAt, lastError: nil))
+        rows[action.id] = Row(
+            action: StoredAction(
+                id: action.id, response: response, receivedAt: action.receivedAt,
+                status: .pending, attempts: 0, nextAttemptAt: action.receivedAt, lastError: nil))
         byNotification[response.notificationID] = action.id
         order.append(action.id)
         return .accepted(id: action.id)
@@ -49,15 +51,24 @@ public actor InMemoryActionStore: ActionStore {
     }
 
     public func markDelivered(id: String, owner: String, at: Date) {
-        update(id, owner: owner) { $0.action.status = .delivered; $0.action.lastError = nil }
+        update(id, owner: owner) {
+            $0.action.status = .delivered
+            $0.action.lastError = nil
+        }
     }
 
     public func reschedule(id: String, owner: String, at: Date, error: String) {
-        update(id, owner: owner) { $0.action.nextAttemptAt = at; $0.action.lastError = error }
+        update(id, owner: owner) {
+            $0.action.nextAttemptAt = at
+            $0.action.lastError = error
+        }
     }
 
     public func markDead(id: String, owner: String, reason: String) {
-        update(id, owner: owner) { $0.action.status = .dead; $0.action.lastError = reason }
+        update(id, owner: owner) {
+            $0.action.status = .dead
+            $0.action.lastError = reason
+        }
     }
 
     public func pendingCount() -> Int { rows.values.count { $0.action.status == .pending } }

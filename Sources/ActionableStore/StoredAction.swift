@@ -34,8 +34,11 @@ extension NewAction {
         let high = (milliseconds << 16) | 0x7000 | (randomA & 0x0FFF)  // version 7
         let low = (randomB & 0x3FFF_FFFF_FFFF_FFFF) | 0x8000_0000_0000_0000  // variant 10
         let bytes = withUnsafeBytes(of: (high.bigEndian, low.bigEndian)) { Array($0) }
-        let uuid = UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
-            bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
+        let uuid = UUID(
+            uuid: (
+                bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
+                bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]
+            ))
         return uuid.uuidString.lowercased()
     }
 }
@@ -95,9 +98,10 @@ public enum AcceptResult: Hashable, Sendable {
     /// The result for `response` when its notification was already answered, under
     /// `existingID`, with `existingAction` and `existingText`: a duplicate when they match the
     /// response's own, a conflict otherwise. Every store decides it here.
-    public static func answered(_ response: ActionResponse, byID existingID: String, action existingAction: ActionID,
-        text existingText: String?) -> AcceptResult
-    {
+    public static func answered(
+        _ response: ActionResponse, byID existingID: String, action existingAction: ActionID,
+        text existingText: String?
+    ) -> AcceptResult {
         if existingAction == response.action && existingText == response.userText { return .duplicate(id: existingID) }
         return .conflict(existingID: existingID, existingAction: existingAction)
     }

@@ -12,7 +12,8 @@ extension ActionResponse {
         _ category: CategoryID, _ action: ActionID, user: String = "test-user",
         notificationID: String = UUID().uuidString, text: String? = nil, payload: KeyValuePairs<String, JSONValue> = [:]
     ) -> ActionResponse {
-        ActionResponse(category: category, action: action, notificationID: notificationID, user: user, userText: text,
+        ActionResponse(
+            category: category, action: action, notificationID: notificationID, user: user, userText: text,
             payload: payload.map { ($0.key, $0.value) })
     }
 

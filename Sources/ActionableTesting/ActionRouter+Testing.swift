@@ -9,7 +9,8 @@ extension ActionRouter {
         _ response: ActionResponse, responseID: String = "test-response", attempt: Int = 1
     ) async throws -> HandlerOutcome {
         try catalog.validate(response)
-        let context = ActionContext(responseID: responseID, attempt: attempt,
+        let context = ActionContext(
+            responseID: responseID, attempt: attempt,
             logger: Logger(label: "actionable.testing", factory: { _ in SwiftLogNoOpLogHandler() }))
         return try await dispatch(response, context: context)
     }

@@ -26,8 +26,10 @@ public struct ActionToken: Hashable, Sendable {
             throw ActionTokenError(.wrongCategory, "the action token is for category \"\(self.category)\", not \"\(category)\"")
         }
         if let actions, !actions.contains(action) {
-            throw ActionTokenError(.actionNotAllowed, "the action token does not allow action \"\(action)\"; it allows "
-                + actions.map(\.rawValue).joined(separator: ", "))
+            throw ActionTokenError(
+                .actionNotAllowed,
+                "the action token does not allow action \"\(action)\"; it allows "
+                    + actions.map(\.rawValue).joined(separator: ", "))
         }
         if let notificationID, notificationID != self.notificationID {
             throw ActionTokenError(.wrongNotification, "notificationId does not match the action token's notification")

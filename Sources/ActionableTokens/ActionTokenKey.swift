@@ -16,8 +16,9 @@ public struct ActionTokenKey: Hashable, Sendable, CustomStringConvertible {
             throw ActionTokenKeyError("key id \"\(id)\" must be 1 to 64 printable ASCII characters without '='")
         }
         guard secret.count >= Self.minimumSecretLength else {
-            throw ActionTokenKeyError("the secret of key \"\(id)\" is \(secret.count) bytes; HS256 needs at least "
-                + "\(Self.minimumSecretLength) (generate one with: openssl rand -base64 32)")
+            throw ActionTokenKeyError(
+                "the secret of key \"\(id)\" is \(secret.count) bytes; HS256 needs at least "
+                    + "\(Self.minimumSecretLength) (generate one with: openssl rand -base64 32)")
         }
         self.id = id
         self.secret = secret

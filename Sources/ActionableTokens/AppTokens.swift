@@ -40,7 +40,8 @@ public struct AppTokens: Sendable {
 
     /// A token for `user` (for tests and tools; apps get theirs from your login service).
     public func mint(user: String, keyID: String, lifetime: TimeInterval = 3600) async throws -> String {
-        try await collection.sign(Claims(sub: SubjectClaim(value: user), exp: ExpirationClaim(value: Date().addingTimeInterval(lifetime))),
+        try await collection.sign(
+            Claims(sub: SubjectClaim(value: user), exp: ExpirationClaim(value: Date().addingTimeInterval(lifetime))),
             kid: JWKIdentifier(string: keyID))
     }
 }

@@ -40,7 +40,9 @@ extension DevelopmentKey {
         guard configured.isEmpty else { return configured }
         let (key, created) = try loadOrCreate(directory: directory)
         let file = (directory as NSString).appendingPathComponent("development-token-key")
-        warn("no token key given: action tokens use the development key in \(file)\(created ? " (created now)" : ""); never use it in production (pass --token-key ID=SECRET)")
+        warn(
+            "no token key given: action tokens use the development key in \(file)\(created ? " (created now)" : ""); never use it in production (pass --token-key ID=SECRET)"
+        )
         return [key]
     }
 }

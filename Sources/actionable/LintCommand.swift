@@ -64,4 +64,3 @@ struct LintCommand: ParsableCommand {
         return LintConfiguration()
     }
 }
-

@@ -57,7 +57,8 @@ struct PayloadCommand: AsyncParsableCommand {
         if let user {
             let keys = try await signingKeys()
             let tokens = try await ActionTokens(keys: keys)
-            token = try await tokens.mint(user: user, notificationID: notificationID ?? UUID().uuidString,
+            token = try await tokens.mint(
+                user: user, notificationID: notificationID ?? UUID().uuidString,
                 category: categoryID, lifetime: Self.lifetime(expires) ?? 7 * 86400)
         }
         let aps = APS(

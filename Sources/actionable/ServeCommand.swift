@@ -117,7 +117,8 @@ struct ResolvedServeSettings {
         }
         func strings(_ flag: [String], _ name: String, secret: Bool = false) -> [String] {
             if !flag.isEmpty { return flag }
-            return environment.stringArray(forKey: ConfigKey("actionable.\(name)".replacingOccurrences(of: "-", with: ".")),
+            return environment.stringArray(
+                forKey: ConfigKey("actionable.\(name)".replacingOccurrences(of: "-", with: ".")),
                 isSecret: secret) ?? file?.stringArray(forKey: ConfigKey([name]), isSecret: secret) ?? []
         }
         categories = string(command.categories, "categories") ?? "Categories"

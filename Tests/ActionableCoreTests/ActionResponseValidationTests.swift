@@ -22,9 +22,10 @@ struct ActionResponseValidationTests {
             """,
             "category: message\nactions: [{ id: reply, title: Reply, input: {} }]\n",
         ]
-        return Catalog(files.enumerated().compactMap {
-            loader.loadFile(path: "f\($0.offset).yaml", contents: Array($0.element.utf8)).category
-        })
+        return Catalog(
+            files.enumerated().compactMap {
+                loader.loadFile(path: "f\($0.offset).yaml", contents: Array($0.element.utf8)).category
+            })
     }()
 
     func response(
@@ -61,7 +62,8 @@ struct ActionResponseValidationTests {
         let failure = error(response(action: "acept"))
         #expect(failure?.code == .unknownAction)
         #expect(failure?.errors.first?.pointer == "/action")
-        #expect(failure?.description == "action \"acept\" is not declared in category \"invite\" (did you mean \"accept\"?); declared: accept, comment")
+        #expect(
+            failure?.description == "action \"acept\" is not declared in category \"invite\" (did you mean \"accept\"?); declared: accept, comment")
     }
 
     @Test func appleDefaultActionIsAlwaysAccepted() throws {
@@ -97,16 +99,20 @@ struct ActionResponseValidationTests {
         #expect(error(response("message", action: "reply", text: String(repeating: "x", count: 1001), payload: []))?.code == .textTooLong)
     }
 
-    @Test(arguments: [
-        ([("seats", JSONValue.int(2))], "/payload/inviteId", "payload key \"inviteId\" is required by the category's payload schema"),
-        ([("inviteId", .string("42")), ("invite", .string("x"))], "/payload/invite", "payload key \"invite\" is not declared in the category's payload schema (did you mean \"inviteId\"?)"),
-        ([("inviteId", .int(42))], "/payload/inviteId", "payload key \"inviteId\" must be a string, found a number"),
-        ([("inviteId", .string("123456789"))], "/payload/inviteId", "payload key \"inviteId\" is 9 characters long; its maxLength is 8"),
-        ([("inviteId", .string("1")), ("seats", .double(2.5))], "/payload/seats", "payload key \"seats\" must be an integer, found a number"),
-        ([("inviteId", .string("1")), ("vip", .string("yes"))], "/payload/vip", "payload key \"vip\" must be a boolean, found a string"),
-        ([("inviteId", .string("1")), ("tags", .object([]))], "/payload/tags", "payload key \"tags\" must be an array, found an object"),
-        ([("inviteId", .string("1")), ("meta", .array([]))], "/payload/meta", "payload key \"meta\" must be an object, found an array"),
-    ] as [([(String, JSONValue)], String, String)])
+    @Test(
+        arguments: [
+            ([("seats", JSONValue.int(2))], "/payload/inviteId", "payload key \"inviteId\" is required by the category's payload schema"),
+            (
+                [("inviteId", .string("42")), ("invite", .string("x"))], "/payload/invite",
+                "payload key \"invite\" is not declared in the category's payload schema (did you mean \"inviteId\"?)"
+            ),
+            ([("inviteId", .int(42))], "/payload/inviteId", "payload key \"inviteId\" must be a string, found a number"),
+            ([("inviteId", .string("123456789"))], "/payload/inviteId", "payload key \"inviteId\" is 9 characters long; its maxLength is 8"),
+            ([("inviteId", .string("1")), ("seats", .double(2.5))], "/payload/seats", "payload key \"seats\" must be an integer, found a number"),
+            ([("inviteId", .string("1")), ("vip", .string("yes"))], "/payload/vip", "payload key \"vip\" must be a boolean, found a string"),
+            ([("inviteId", .string("1")), ("tags", .object([]))], "/payload/tags", "payload key \"tags\" must be an array, found an object"),
+            ([("inviteId", .string("1")), ("meta", .array([]))], "/payload/meta", "payload key \"meta\" must be an object, found an array"),
+        ] as [([(String, JSONValue)], String, String)])
     func payloadMismatches(payload: [(String, JSONValue)], pointer: String, detail: String) {
         let failure = error(response(payload: payload))
         #expect(failure?.code == .payloadMismatch)

@@ -4,22 +4,26 @@ import Testing
 
 struct CatalogJSONTests {
     @Test func theNormalizedCatalogFillsInEveryDefault() throws {
-        let file = CatalogLoader().loadFile(path: "c.yaml", contents: Array("""
-            category: c
-            actions:
-              - { id: a, title: { de: A-de, en: A-en } }
-              - { id: r, title: Reply, input: {} }
-            payload: { k: string }
-            """.utf8))
+        let file = CatalogLoader().loadFile(
+            path: "c.yaml",
+            contents: Array(
+                """
+                category: c
+                actions:
+                  - { id: a, title: { de: A-de, en: A-en } }
+                  - { id: r, title: Reply, input: {} }
+                payload: { k: string }
+                """.utf8))
         let catalog = Catalog([try #require(file.category)])
-        #expect(catalog.jsonValue.serialized() == """
-            {"version":1,"categories":[{"category":"c","options":[],"intents":[],\
-            "payload":{"k":{"type":"string","required":false}},\
-            "actions":[{"id":"a","title":{"de":"A-de","en":"A-en"},"activation":"background","destructive":false,\
-            "authenticationRequired":false},{"id":"r","title":"Reply","activation":"background","destructive":false,\
-            "authenticationRequired":false,"input":{"maxLength":1000}}],\
-            "contexts":{"default":["a","r"],"minimal":["a","r"]}}]}
-            """)
+        #expect(
+            catalog.jsonValue.serialized() == """
+                {"version":1,"categories":[{"category":"c","options":[],"intents":[],\
+                "payload":{"k":{"type":"string","required":false}},\
+                "actions":[{"id":"a","title":{"de":"A-de","en":"A-en"},"activation":"background","destructive":false,\
+                "authenticationRequired":false},{"id":"r","title":"Reply","activation":"background","destructive":false,\
+                "authenticationRequired":false,"input":{"maxLength":1000}}],\
+                "contexts":{"default":["a","r"],"minimal":["a","r"]}}]}
+                """)
     }
 
     @Test func categoriesAreSortedAndTheFirstOfADuplicatePairIsKept() {
@@ -34,9 +38,13 @@ struct CatalogJSONTests {
     }
 
     @Test func theOutputIsValidJSONForFoundationToo() throws {
-        let catalog = Catalog([NotificationCategory(id: "q", description: "a \"quoted\"\nline", actions: [
-            NotificationAction(id: "x", title: "X", icon: .template("Img")),
-        ])])
+        let catalog = Catalog([
+            NotificationCategory(
+                id: "q", description: "a \"quoted\"\nline",
+                actions: [
+                    NotificationAction(id: "x", title: "X", icon: .template("Img"))
+                ])
+        ])
         let object = try JSONSerialization.jsonObject(with: Data(catalog.jsonValue.prettySerialized().utf8))
         let categories = try #require((object as? [String: Any])?["categories"] as? [[String: Any]])
         #expect(categories.first?["description"] as? String == "a \"quoted\"\nline")

@@ -7,7 +7,8 @@ struct DecodingTests {
     }
 
     @Test func theSpecificationsInviteExampleDecodesWithEveryField() throws {
-        let file = load("""
+        let file = load(
+            """
             version: 1
             category: invite
             description: Someone invited the user to an event.
@@ -40,10 +41,11 @@ struct DecodingTests {
         #expect(category.id == "invite")
         #expect(category.options == [.customDismissAction])
         #expect(category.hiddenPreviewsBodyPlaceholder == .plain("%u invitations"))
-        #expect(category.payload.fields == [
-            PayloadField(key: "inviteId", type: .string, required: true, maxLength: 64),
-            PayloadField(key: "eventName", type: .string),
-        ])
+        #expect(
+            category.payload.fields == [
+                PayloadField(key: "inviteId", type: .string, required: true, maxLength: 64),
+                PayloadField(key: "eventName", type: .string),
+            ])
         #expect(category.actions.map(\.id) == ["accept", "decline", "comment"])
         #expect(category.actions[0].options == [.authenticationRequired])
         #expect(category.actions[1].title == .localized([.init(locale: "en", value: "Decline"), .init(locale: "zh-Hans", value: "拒绝")]))
@@ -62,7 +64,8 @@ struct DecodingTests {
     }
 
     @Test func withOnlyADefaultContextMinimalIsItsFirstTwo() throws {
-        let text = "category: c\nactions: [{id: a, title: A}, {id: b, title: B}, {id: c, title: C}]\n"
+        let text =
+            "category: c\nactions: [{id: a, title: A}, {id: b, title: B}, {id: c, title: C}]\n"
             + "contexts: { default: [c, b, a] }\n"
         let category = try #require(load(text).category)
         #expect(category.contexts == Contexts(default: ["c", "b", "a"], minimal: ["c", "b"]))
@@ -109,12 +112,21 @@ struct DecodingTests {
         ("version: 2\ncategory: c\n", "version must be 1, the only version of the format; found \"2\""),
         ("category: c\npayload: { n: { type: integer, maxLength: 3 } }\n", "maxLength applies only to strings, but \"n\" is integer"),
         ("category: c\npayload: { n: { required: true } }\n", "payload key \"n\" needs a type (string, integer, number, boolean, object, array)"),
-        ("category: c\npayload: { n: strng }\n", "the type of payload key \"n\" must be one of string, integer, number, boolean, object, array, found \"strng\" (did you mean \"string\"?)"),
+        (
+            "category: c\npayload: { n: strng }\n",
+            "the type of payload key \"n\" must be one of string, integer, number, boolean, object, array, found \"strng\" (did you mean \"string\"?)"
+        ),
         ("category: c\nactions:\n  - { id: a, title: A, input: { maxLength: 0 } }\n", "maxLength must be between 1 and 2147483647, found 0"),
-        ("category: c\nactions:\n  - { id: a, title: A, icon: { system: a, template: b } }\n", "icon needs exactly one of system (an SF Symbol name) or template (an image name)"),
+        (
+            "category: c\nactions:\n  - { id: a, title: A, icon: { system: a, template: b } }\n",
+            "icon needs exactly one of system (an SF Symbol name) or template (an image name)"
+        ),
         ("category: c\nactions:\n  - { id: a, title: { english: A } }\n", "\"english\" in title is not a locale identifier such as en or zh-Hans"),
         ("category: c\nactions:\n  - { id: a, title: {} }\n", "title has no translations; give a string or at least one locale"),
-        ("category: c\noptions: [allowInCarplay]\n", "unknown category option \"allowInCarplay\" (did you mean \"allowInCarPlay\"?); options are customDismissAction, allowInCarPlay, hiddenPreviewsShowTitle, hiddenPreviewsShowSubtitle, allowAnnouncement"),
+        (
+            "category: c\noptions: [allowInCarplay]\n",
+            "unknown category option \"allowInCarplay\" (did you mean \"allowInCarPlay\"?); options are customDismissAction, allowInCarPlay, hiddenPreviewsShowTitle, hiddenPreviewsShowSubtitle, allowAnnouncement"
+        ),
         ("category: c\nactions: { id: a }\n", "actions must be a sequence, found a mapping"),
         ("description: d\n", "missing required key \"category\" (the value the backend puts in aps.category)"),
     ])

@@ -11,7 +11,8 @@ struct HostileFileTests {
     }
 
     @Test func flowNestingOneHundredThousandDeepIsRefusedAtTheLimit() {
-        let text = "category: deep\nactions: " + String(repeating: "[", count: 100_000)
+        let text =
+            "category: deep\nactions: " + String(repeating: "[", count: 100_000)
             + String(repeating: "]", count: 100_000) + "\n"
         let file = load(text)
         #expect(file.category == nil)

@@ -2,8 +2,10 @@ import ActionableCore
 import Testing
 
 struct IdentifierSyntaxTests {
-    @Test(arguments: ["a", "invite", "chat.message-v2_beta", "A9", String(repeating: "a", count: 64),
-        "com.apple.UNNotificationDefaultActionIdentifier"])
+    @Test(arguments: [
+        "a", "invite", "chat.message-v2_beta", "A9", String(repeating: "a", count: 64),
+        "com.apple.UNNotificationDefaultActionIdentifier",
+    ])
     func valid(id: String) { #expect(IdentifierSyntax.isValid(id)) }
 
     @Test(arguments: ["", "1st", "_a", "-a", ".a", "a b", "a!", "café", String(repeating: "a", count: 65), "a/b"])

@@ -8,7 +8,8 @@ import Logging
 import Testing
 
 struct DeliveryWorkerTests {
-    static let catalog = try! Catalog(yaml: "category: invite\nactions: [{ id: accept, title: A }, { id: decline, title: D }]\n",
+    static let catalog = try! Catalog(
+        yaml: "category: invite\nactions: [{ id: accept, title: A }, { id: decline, title: D }]\n",
         "category: orphan\nactions: [{ id: x, title: X }]\n")
     static let logger = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
 
@@ -25,20 +26,27 @@ struct DeliveryWorkerTests {
 
     struct Down: Error {}
 
-    func setUp(_ script: Script, policy: RetryPolicy = RetryPolicy(maximumAttempts: 4))
+    func setUp(
+        _ script: Script, policy: RetryPolicy = RetryPolicy(maximumAttempts: 4)
+    )
         async throws -> (InMemoryActionStore, DeliveryWorker)
     {
         var builder = RouterBuilder(catalog: Self.catalog)
         builder.on(category: "invite") { _, context in try await script.next(context) }
         let store = InMemoryActionStore()
-        let worker = DeliveryWorker(store: store, router: try builder.build(), policy: policy, owner: "w",
+        let worker = DeliveryWorker(
+            store: store, router: try builder.build(), policy: policy, owner: "w",
             jitter: { 0.5 }, logger: Self.logger)
         return (store, worker)
     }
 
     func accept(_ store: InMemoryActionStore, _ category: CategoryID = "invite", id: String = "r1") async throws {
-        _ = try await store.accept(NewAction(id: id, response: ActionResponse(category: category, action: category == "invite" ? "accept" : "x",
-            notificationID: "n-\(id)", user: "u"), receivedAt: Date(timeIntervalSince1970: 0)))
+        _ = try await store.accept(
+            NewAction(
+                id: id,
+                response: ActionResponse(
+                    category: category, action: category == "invite" ? "accept" : "x",
+                    notificationID: "n-\(id)", user: "u"), receivedAt: Date(timeIntervalSince1970: 0)))
     }
 
     @Test func aDoneHandlerDeliversOnce() async throws {

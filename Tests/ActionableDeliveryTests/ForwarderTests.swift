@@ -47,11 +47,13 @@ struct ForwarderTests {
         }
     }
 
-    static let response = ActionResponse(category: "invite", action: "comment", notificationID: "n-1", user: "alice",
+    static let response = ActionResponse(
+        category: "invite", action: "comment", notificationID: "n-1", user: "alice",
         userText: "late", payload: [("inviteId", .string("42"))])
 
     func context(_ id: String = "resp-1") -> ActionContext {
-        ActionContext(responseID: id, attempt: 1, receivedAt: Date(timeIntervalSince1970: 1_800_000_000),
+        ActionContext(
+            responseID: id, attempt: 1, receivedAt: Date(timeIntervalSince1970: 1_800_000_000),
             logger: Logger(label: "t", factory: { _ in SwiftLogNoOpLogHandler() }))
     }
 
@@ -64,8 +66,9 @@ struct ForwarderTests {
             #expect(received.headers[HTTPField.Name("webhook-id")!] == "resp-1")
             #expect(received.headers[HTTPField.Name("Idempotency-Key")!] == "resp-1")
             let timestamp = try #require(received.headers[HTTPField.Name("webhook-timestamp")!].flatMap { Int($0) })
-            #expect(received.headers[HTTPField.Name("webhook-signature")!]
-                == signer.signature(id: "resp-1", timestamp: timestamp, body: Array(received.body.utf8)))
+            #expect(
+                received.headers[HTTPField.Name("webhook-signature")!]
+                    == signer.signature(id: "resp-1", timestamp: timestamp, body: Array(received.body.utf8)))
             let json = try JSONSerialization.jsonObject(with: Data(received.body.utf8)) as? [String: Any]
             #expect(Set(json?.keys ?? [:].keys) == ["id", "category", "action", "notificationId", "user", "userText", "payload", "receivedAt"])
             #expect(json?["receivedAt"] as? String == "2027-01-15T08:00:00.000Z")
@@ -96,7 +99,8 @@ struct ForwarderTests {
 
     @Test func aRefusedConnectionThrowsSoTheWorkerRetries() async throws {
         // A port that was just free: nothing listens there.
-        let forwarder = Forwarder(url: "http://127.0.0.1:9/hook", signer: try WebhookSigner(secret: Self.secret),
+        let forwarder = Forwarder(
+            url: "http://127.0.0.1:9/hook", signer: try WebhookSigner(secret: Self.secret),
             timeout: .seconds(2))
         await #expect(throws: (any Error).self) { try await forwarder.handler(Self.response, context()) }
     }
@@ -108,11 +112,16 @@ struct ForwarderTests {
             var builder = RouterBuilder(catalog: catalog)
             builder.onAny(Forwarder(url: "http://127.0.0.1:\(port)/hook", signer: try WebhookSigner(secret: Self.secret)).handler)
             let store = InMemoryActionStore()
-            let worker = DeliveryWorker(store: store, router: try builder.build(), owner: "w", jitter: { 0 },
+            let worker = DeliveryWorker(
+                store: store, router: try builder.build(), owner: "w", jitter: { 0 },
                 logger: Logger(label: "t", factory: { _ in SwiftLogNoOpLogHandler() }))
             for index in 0..<2 {
-                _ = try await store.accept(NewAction(id: "r\(index)", response: ActionResponse(category: "invite",
-                    action: "comment", notificationID: "n\(index)", user: "u"), receivedAt: Date(timeIntervalSince1970: 0)))
+                _ = try await store.accept(
+                    NewAction(
+                        id: "r\(index)",
+                        response: ActionResponse(
+                            category: "invite",
+                            action: "comment", notificationID: "n\(index)", user: "u"), receivedAt: Date(timeIntervalSince1970: 0)))
             }
             // Two rounds hit the outage (2 × 2 answers of 503), the third gets through.
             var now = Date(timeIntervalSince1970: 1)

@@ -6,7 +6,8 @@ struct WebhookSignerTests {
     /// The test vector published with the Standard Webhooks reference libraries.
     @Test func theStandardWebhooksTestVector() throws {
         let signer = try WebhookSigner(secret: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw")
-        let signature = signer.signature(id: "msg_p5jXN8AQM9LWM0D4loKWxJek", timestamp: 1_614_265_330,
+        let signature = signer.signature(
+            id: "msg_p5jXN8AQM9LWM0D4loKWxJek", timestamp: 1_614_265_330,
             body: Array(#"{"test": 2432232314}"#.utf8))
         #expect(signature == "v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=")
     }
@@ -35,8 +36,10 @@ struct WebhookVerificationTests {
 
     @Test func theVectorVerifiesAmongOtherSignatures() {
         let good = "v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE="
-        #expect(signer.verify(id: "msg_p5jXN8AQM9LWM0D4loKWxJek", timestamp: "1614265330", body: body,
-            signatures: "v1,Ceo5qEr07ixe2NLpvHk3FH9bwy/WavXrAFQ/9tdO6mc= \(good)", now: now))
+        #expect(
+            signer.verify(
+                id: "msg_p5jXN8AQM9LWM0D4loKWxJek", timestamp: "1614265330", body: body,
+                signatures: "v1,Ceo5qEr07ixe2NLpvHk3FH9bwy/WavXrAFQ/9tdO6mc= \(good)", now: now))
     }
 
     @Test func forgedStaleOrFutureWebhooksAreRefused() {

@@ -23,7 +23,8 @@ struct CommandLineTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let run = try run(["lint"], in: directory)
         #expect(run.status == 1)
-        #expect(run.stdout == "Categories/invite.yaml:2:35: error: action \"a\" is already declared at line 2; rename or remove one (duplicate_action)\n")
+        #expect(
+            run.stdout == "Categories/invite.yaml:2:35: error: action \"a\" is already declared at line 2; rename or remove one (duplicate_action)\n")
         #expect(run.stderr.contains("Found 1 error(s) and 0 warning(s) in 1 file(s)."))
     }
 

@@ -33,8 +33,9 @@ struct ExampleCategoriesTests {
 /// The README's rule table lists every rule with its default severity.
 struct ReadmeRuleTableTests {
     @Test func everyRuleIsInTheReadmeTable() throws {
-        let readme = try String(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("README.md"), encoding: .utf8)
+        let readme = try String(
+            contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+                .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("README.md"), encoding: .utf8)
         for id in BuiltInRules.identifiers {
             let severity = try #require(BuiltInRules.descriptions[id]).severity.rawValue
             #expect(readme.contains("| `\(id)` | \(severity) |"), "README lacks the row for \(id)")

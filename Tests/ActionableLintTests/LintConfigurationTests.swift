@@ -18,8 +18,10 @@ struct LintConfigurationTests {
         #expect(result.diagnostics.first { $0.rule == "deprecated_option" }?.severity == .error)
         #expect(result.exitStatus(strict: false) == 1)
         let lowered = try LintConfiguration(yaml: "severities: { duplicate_action: warning }\n", path: "c.yml")
-        let duplicate = ExampleRunner.run(Example("category: d\nactions: [{id: a, title: A}, {id: a, title: B}]\n"),
-            configuration: lowered).result
+        let duplicate = ExampleRunner.run(
+            Example("category: d\nactions: [{id: a, title: A}, {id: a, title: B}]\n"),
+            configuration: lowered
+        ).result
         #expect(duplicate.errorCount == 0)
         #expect(duplicate.exitStatus(strict: false) == 0)
         #expect(duplicate.exitStatus(strict: true) == 1)
@@ -29,7 +31,10 @@ struct LintConfigurationTests {
         ("disabled_rules: [file_name_mismatc]\n", "c.yml:1:18: unknown rule \"file_name_mismatc\" (did you mean \"file_name_mismatch\"?)"),
         ("disabled_rule: [a]\n", "c.yml:1:1: unknown key \"disabled_rule\" (did you mean \"disabled_rules\"?)"),
         ("severities: { schema: fatal }\n", "c.yml:1:23: severity must be error or warning"),
-        ("disabled_rules: [syntax]\n", "c.yml:1:18: the syntax rule cannot be disabled or downgraded: a file that cannot be parsed cannot be checked"),
+        (
+            "disabled_rules: [syntax]\n",
+            "c.yml:1:18: the syntax rule cannot be disabled or downgraded: a file that cannot be parsed cannot be checked"
+        ),
         ("disabled_rules: file_name_mismatch\n", "c.yml:1:17: disabled_rules must be a list of rule ids"),
         ("- a\n", "c.yml: expected a mapping with disabled_rules and severities"),
     ])

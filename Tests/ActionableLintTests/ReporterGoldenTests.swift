@@ -9,7 +9,9 @@ struct ReporterGoldenTests {
     /// Errors and warnings across three files, with characters that need escaping in every format.
     static func fixtureResult() -> LintResult {
         let files: [(String, String)] = [
-            ("Categories/invite.yaml", """
+            (
+                "Categories/invite.yaml",
+                """
                 category: invite
                 actions:
                   - id: accept
@@ -19,7 +21,8 @@ struct ReporterGoldenTests {
                     destructive: true
                 contexts:
                   default: [accept, acept]
-                """),
+                """
+            ),
             ("Categories/sub dir/friend,request.yaml", "category: friend\noptions: [allowAnnouncement]\n"),
             ("Categories/clean.yaml", "category: clean\n"),
         ]
@@ -58,17 +61,23 @@ struct ReporterGoldenTests {
     }
 
     @Test func githubCommandsEscapePropertiesAndData() {
-        let result = LintResult(diagnostics: [
-            Diagnostic(location: SourceLocation(file: "a,b:c.yaml", line: 2, column: 3), severity: .warning,
-                rule: "r", message: "50% done\nnext line"),
-        ], files: ["a,b:c.yaml"])
-        #expect(Reporter.githubActionsLogging.report(result)
-            == "::warning file=a%2Cb%3Ac.yaml,line=2,col=3::50%25 done%0Anext line (r)\n")
+        let result = LintResult(
+            diagnostics: [
+                Diagnostic(
+                    location: SourceLocation(file: "a,b:c.yaml", line: 2, column: 3), severity: .warning,
+                    rule: "r", message: "50% done\nnext line")
+            ], files: ["a,b:c.yaml"])
+        #expect(
+            Reporter.githubActionsLogging.report(result)
+                == "::warning file=a%2Cb%3Ac.yaml,line=2,col=3::50%25 done%0Anext line (r)\n")
     }
 
     @Test func xcodeLinesHaveTheSpecifiedForm() {
         let lines = Reporter.xcode.report(Self.fixtureResult()).split(separator: "\n")
-        #expect(lines.contains("Categories/invite.yaml:9:21: error: action \"acept\" is not declared in category \"invite\" (did you mean \"accept\"?) (context_unknown_action)"))
+        #expect(
+            lines.contains(
+                "Categories/invite.yaml:9:21: error: action \"acept\" is not declared in category \"invite\" (did you mean \"accept\"?) (context_unknown_action)"
+            ))
     }
 
     @Test func anEmptyResultStillGivesWellFormedReports() {

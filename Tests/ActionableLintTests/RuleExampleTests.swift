@@ -15,7 +15,8 @@ struct RuleExampleTests {
             let outcome = ExampleRunner.run(example)
             let reported = outcome.result.diagnostics.filter { $0.rule == id }
             #expect(!outcome.markers.isEmpty, "triggering example of \(id) has no ↓ marker")
-            #expect(Set(reported.map(\.location)) == outcome.markers,
+            #expect(
+                Set(reported.map(\.location)) == outcome.markers,
                 "\(id): reported \(reported.map(\.description)) but markers are \(outcome.markers.sorted())")
             #expect(reported.allSatisfy { $0.severity == description.severity })
             if id != "syntax" && id != "schema" {

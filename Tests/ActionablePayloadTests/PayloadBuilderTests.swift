@@ -5,15 +5,16 @@ import Foundation
 import Testing
 
 struct PayloadBuilderTests {
-    static let catalog = try! Catalog(yaml: """
-        category: invite
-        payload:
-          inviteId: { type: string, required: true, maxLength: 64 }
-          eventName: string
-          seats: integer
-          when: number
-        actions: [{ id: accept, title: Accept }]
-        """, "category: blob\npayload: { text: string }\n")
+    static let catalog = try! Catalog(
+        yaml: """
+            category: invite
+            payload:
+              inviteId: { type: string, required: true, maxLength: 64 }
+              eventName: string
+              seats: integer
+              when: number
+            actions: [{ id: accept, title: Accept }]
+            """, "category: blob\npayload: { text: string }\n")
     let builder = PayloadBuilder(catalog: PayloadBuilderTests.catalog)
 
     struct Invite: Encodable {
@@ -28,19 +29,26 @@ struct PayloadBuilderTests {
 
     @Test func everyApsKeyIsWrittenInAPNsSpelling() throws {
         let aps = APS(
-            alert: .fields(.init(title: "T", subtitle: "S", body: "B", titleLocKey: "TK", titleLocArgs: ["a"],
-                subtitleLocKey: "SK", subtitleLocArgs: ["b"], locKey: "BK", locArgs: ["c"], launchImage: "L")),
+            alert: .fields(
+                .init(
+                    title: "T", subtitle: "S", body: "B", titleLocKey: "TK", titleLocArgs: ["a"],
+                    subtitleLocKey: "SK", subtitleLocArgs: ["b"], locKey: "BK", locArgs: ["c"], launchImage: "L")),
             badge: 3, sound: .critical(name: "alarm.caf", volume: 0.5), threadID: "thread",
             contentAvailable: true, mutableContent: true, targetContentID: "target",
             interruptionLevel: .timeSensitive, relevanceScore: 0.75, filterCriteria: "work")
         let payload = try builder.build(category: "invite", aps: aps, custom: Invite(inviteId: "42"))
-        #expect(payload.json == #"{"aps":{"alert":{"title":"T","subtitle":"S","body":"B","title-loc-key":"TK","title-loc-args":["a"],"subtitle-loc-key":"SK","subtitle-loc-args":["b"],"loc-key":"BK","loc-args":["c"],"launch-image":"L"},"badge":3,"sound":{"critical":1,"name":"alarm.caf","volume":0.5},"thread-id":"thread","category":"invite","content-available":1,"mutable-content":1,"target-content-id":"target","interruption-level":"time-sensitive","relevance-score":0.75,"filter-criteria":"work"},"inviteId":"42"}"#)
+        #expect(
+            payload.json
+                == #"{"aps":{"alert":{"title":"T","subtitle":"S","body":"B","title-loc-key":"TK","title-loc-args":["a"],"subtitle-loc-key":"SK","subtitle-loc-args":["b"],"loc-key":"BK","loc-args":["c"],"launch-image":"L"},"badge":3,"sound":{"critical":1,"name":"alarm.caf","volume":0.5},"thread-id":"thread","category":"invite","content-available":1,"mutable-content":1,"target-content-id":"target","interruption-level":"time-sensitive","relevance-score":0.75,"filter-criteria":"work"},"inviteId":"42"}"#
+        )
     }
 
     @Test func customKeysAndTheTokenSitBesideAps() throws {
-        let payload = try builder.build(category: "invite", aps: APS(alert: .body("Hi"), sound: .named("default")),
+        let payload = try builder.build(
+            category: "invite", aps: APS(alert: .body("Hi"), sound: .named("default")),
             custom: Invite(inviteId: "42", eventName: "Dinner", seats: nil), actionToken: "tok")
-        #expect(payload.json == #"{"aps":{"alert":"Hi","sound":"default","category":"invite"},"inviteId":"42","eventName":"Dinner","actionToken":"tok"}"#)
+        #expect(
+            payload.json == #"{"aps":{"alert":"Hi","sound":"default","category":"invite"},"inviteId":"42","eventName":"Dinner","actionToken":"tok"}"#)
         #expect(payload.category == "invite")
     }
 
@@ -53,13 +61,17 @@ struct PayloadBuilderTests {
         }
     }
 
-    @Test(arguments: [
-        ([("eventName", JSONValue.string("x"))], "payload key \"inviteId\" is required by the category's payload schema"),
-        ([("inviteId", .int(1))], "payload key \"inviteId\" must be a string, found a number"),
-        ([("inviteId", .string(String(repeating: "é", count: 65)))], "payload key \"inviteId\" is 65 characters long; its maxLength is 64"),
-        ([("inviteId", .string("1")), ("seat", .int(1))], "payload key \"seat\" is not declared in the category's payload schema (did you mean \"seats\"?)"),
-        ([("inviteId", .string("1")), ("aps", .object([]))], "payload key \"aps\" is reserved (aps belongs to APNs, actionToken to Actionable)"),
-    ] as [([(String, JSONValue)], String)])
+    @Test(
+        arguments: [
+            ([("eventName", JSONValue.string("x"))], "payload key \"inviteId\" is required by the category's payload schema"),
+            ([("inviteId", .int(1))], "payload key \"inviteId\" must be a string, found a number"),
+            ([("inviteId", .string(String(repeating: "é", count: 65)))], "payload key \"inviteId\" is 65 characters long; its maxLength is 64"),
+            (
+                [("inviteId", .string("1")), ("seat", .int(1))],
+                "payload key \"seat\" is not declared in the category's payload schema (did you mean \"seats\"?)"
+            ),
+            ([("inviteId", .string("1")), ("aps", .object([]))], "payload key \"aps\" is reserved (aps belongs to APNs, actionToken to Actionable)"),
+        ] as [([(String, JSONValue)], String)])
     func customKeysMustMatchTheSchema(fields: [(String, JSONValue)], message: String) {
         #expect {
             try builder.build(category: "invite", aps: APS(alert: .body("x")), fields: fields)
@@ -80,7 +92,10 @@ struct PayloadBuilderTests {
         (APS(alert: .body("x"), badge: -1), "badge must be 0 or more, found -1"),
         (APS(alert: .body("x"), relevanceScore: 1.5), "relevance-score must be between 0 and 1, found 1.5"),
         (APS(sound: .critical(name: "a", volume: 2)), "a critical sound's volume must be between 0 and 1, found 2.0"),
-        (APS(alert: .body("x"), interruptionLevel: .init(rawValue: "urgent")), "interruption-level must be passive, active, time-sensitive or critical, found urgent"),
+        (
+            APS(alert: .body("x"), interruptionLevel: .init(rawValue: "urgent")),
+            "interruption-level must be passive, active, time-sensitive or critical, found urgent"
+        ),
         (APS(), "the notification shows nothing: give an alert, a sound or a badge, or set content-available"),
     ])
     func apsValuesAPNsWouldRefuseAreRefused(aps: APS, message: String) {
@@ -120,7 +135,8 @@ struct PayloadBuilderTests {
         #expect(throws: PayloadError.self) {
             try builder.build(category: "blob", aps: APS(alert: .body("x")), fields: [("text", .string(text))])
         }
-        let voip = try builder.build(category: "blob", aps: APS(alert: .body("x")), fields: [("text", .string(text))],
+        let voip = try builder.build(
+            category: "blob", aps: APS(alert: .body("x")), fields: [("text", .string(text))],
             pushType: .voip)
         #expect(voip.bytes.count > 4096 && voip.bytes.count <= 5120)
     }
@@ -134,7 +150,10 @@ struct PayloadBuilderTests {
     }
 
     struct Nested: Encodable {
-        struct Inner: Encodable { var list: [Int]; var flag: Bool }
+        struct Inner: Encodable {
+            var list: [Int]
+            var flag: Bool
+        }
         var inviteId: String
         var when: Date
         var eventName: String?

@@ -6,7 +6,9 @@ import Testing
 
 /// `actionable payload` as docs/command-line.md describes it, run as a process.
 struct PayloadCommandTests {
-    func run(_ arguments: [String], in directory: URL = CommandLineRunner.repository) throws
+    func run(
+        _ arguments: [String], in directory: URL = CommandLineRunner.repository
+    ) throws
         -> (status: Int32, out: String, err: String)
     {
         let run = try CommandLineRunner.run(arguments, in: directory)
@@ -14,16 +16,23 @@ struct PayloadCommandTests {
     }
 
     @Test func printsTheJSONWithTheCategoryAndTypedValues() throws {
-        let run = try run(["payload", "invite", "--title", "Dinner?", "--body", "Sam invited you", "--badge", "1",
-            "--sound", "default", "--thread-id", "t1", "--set", "inviteId=42", "--set", "seats=3", "--content-available"])
+        let run = try run([
+            "payload", "invite", "--title", "Dinner?", "--body", "Sam invited you", "--badge", "1",
+            "--sound", "default", "--thread-id", "t1", "--set", "inviteId=42", "--set", "seats=3", "--content-available",
+        ])
         #expect(run.status == 0, "\(run.err)")
-        #expect(run.out == #"{"aps":{"alert":{"title":"Dinner?","body":"Sam invited you"},"badge":1,"sound":"default","thread-id":"t1","category":"invite","content-available":1},"inviteId":"42","seats":3}"# + "\n")
+        #expect(
+            run.out
+                == #"{"aps":{"alert":{"title":"Dinner?","body":"Sam invited you"},"badge":1,"sound":"default","thread-id":"t1","category":"invite","content-available":1},"inviteId":"42","seats":3}"#
+                + "\n")
     }
 
     @Test func aTokenIsMintedForTheUserWithTheGivenKey() async throws {
         let key = "k1=0123456789abcdef0123456789abcdef"
-        let run = try run(["payload", "invite", "--body", "b", "--set", "inviteId=42", "--user", "alice",
-            "--token-key", key, "--expires", "1h", "--notification-id", "n-9"])
+        let run = try run([
+            "payload", "invite", "--body", "b", "--set", "inviteId=42", "--user", "alice",
+            "--token-key", key, "--expires", "1h", "--notification-id", "n-9",
+        ])
         #expect(run.status == 0, "\(run.err)")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(run.out.utf8)) as? [String: Any])
         let token = try #require(object["actionToken"] as? String)
@@ -37,9 +46,18 @@ struct PayloadCommandTests {
     @Test(arguments: [
         (["payload", "invit", "--body", "b"], "category \"invit\" is not in the catalog at Categories (did you mean \"invite\"?)"),
         (["payload", "invite", "--body", "b"], "payload key \"inviteId\" is required by the category's payload schema"),
-        (["payload", "invite", "--body", "b", "--set", "inviteId=1", "--set", "seats=three"], "payload key \"seats\" is integer in the category's schema; \"three\" is not"),
-        (["payload", "invite", "--body", "b", "--set", "inviteId=1", "--set", "seat=3"], "payload key \"seat\" is not declared by the category (did you mean \"seats\"?); declared: inviteId, eventName, seats"),
-        (["payload", "invite", "--body", String(repeating: "x", count: 5000), "--set", "inviteId=1"], "bytes; APNs accepts at most 4096 bytes for alert pushes"),
+        (
+            ["payload", "invite", "--body", "b", "--set", "inviteId=1", "--set", "seats=three"],
+            "payload key \"seats\" is integer in the category's schema; \"three\" is not"
+        ),
+        (
+            ["payload", "invite", "--body", "b", "--set", "inviteId=1", "--set", "seat=3"],
+            "payload key \"seat\" is not declared by the category (did you mean \"seats\"?); declared: inviteId, eventName, seats"
+        ),
+        (
+            ["payload", "invite", "--body", String(repeating: "x", count: 5000), "--set", "inviteId=1"],
+            "bytes; APNs accepts at most 4096 bytes for alert pushes"
+        ),
     ])
     func refusalsExitOneWithAClearMessage(arguments: [String], message: String) throws {
         let run = try run(arguments)

@@ -4,15 +4,17 @@ import ActionableTesting
 import Testing
 
 struct RouterTests {
-    static let catalog = try! Catalog(yaml: """
-        category: invite
-        options: [customDismissAction]
-        payload: { inviteId: { type: string, required: true }, seats: integer }
-        actions:
-          - { id: accept, title: Accept }
-          - { id: decline, title: Decline }
-          - { id: comment, title: Comment, input: {} }
-        """, """
+    static let catalog = try! Catalog(
+        yaml: """
+            category: invite
+            options: [customDismissAction]
+            payload: { inviteId: { type: string, required: true }, seats: integer }
+            actions:
+              - { id: accept, title: Accept }
+              - { id: decline, title: Decline }
+              - { id: comment, title: Comment, input: {} }
+            """,
+        """
         category: chat.message
         actions: [{ id: reply.now, title: Reply }, { id: read, title: Read }]
         """)
@@ -87,10 +89,11 @@ struct RouterTests {
         var builder = RouterBuilder(catalog: Self.catalog)
         builder.on("invite", "accept", answer("a"))
         builder.on(category: "chat.message", answer("c"))
-        #expect(builder.uncovered.map(\.description) == [
-            "invite.decline", "invite.comment", "invite.com.apple.UNNotificationDefaultActionIdentifier",
-            "invite.com.apple.UNNotificationDismissActionIdentifier",
-        ])
+        #expect(
+            builder.uncovered.map(\.description) == [
+                "invite.decline", "invite.comment", "invite.com.apple.UNNotificationDefaultActionIdentifier",
+                "invite.com.apple.UNNotificationDismissActionIdentifier",
+            ])
         builder.onAny(answer("any"))
         #expect(builder.uncovered.isEmpty)
     }
@@ -111,8 +114,9 @@ struct RouterTests {
         }
         builder.on("invite", "decline", payload: WrongPayload.self) { _, _, _ in .done }
         let router = try builder.build()
-        #expect(try await router.test(.tap("invite", "accept", user: "ann", payload: ["inviteId": "7", "seats": 2]))
-            == .fail(reason: "7:2:ann"))
+        #expect(
+            try await router.test(.tap("invite", "accept", user: "ann", payload: ["inviteId": "7", "seats": 2]))
+                == .fail(reason: "7:2:ann"))
         let outcome = try await router.test(.tap("invite", "decline", payload: ["inviteId": "7", "seats": 2]))
         guard case .fail(let reason) = outcome else {
             Issue.record("a payload that does not decode must fail permanently, got \(outcome)")
@@ -124,14 +128,16 @@ struct RouterTests {
     @Test func middlewareWrapsHandlersOutermostFirstAndCanAnswerAlone() async throws {
         let recorder = HandlerRecorder()
         var builder = RouterBuilder(catalog: Self.catalog)
-        builder.use(ClosureMiddleware { response, context, next in
-            var context = context
-            context.attempt += 100
-            return try await next(response, context)
-        })
-        builder.use(ClosureMiddleware { response, context, next in
-            response.user == "blocked" ? .fail(reason: "blocked") : try await next(response, context)
-        })
+        builder.use(
+            ClosureMiddleware { response, context, next in
+                var context = context
+                context.attempt += 100
+                return try await next(response, context)
+            })
+        builder.use(
+            ClosureMiddleware { response, context, next in
+                response.user == "blocked" ? .fail(reason: "blocked") : try await next(response, context)
+            })
         builder.onAny(recorder.handler())
         let router = try builder.build()
         #expect(try await router.test(.tap("chat.message", "read"), attempt: 1) == .done)
@@ -187,9 +193,11 @@ struct RoutePatternTests {
 struct RouteTableTests {
     @Test func everyRouteOfALargeCatalogResolvesToItsHandler() async throws {
         let categories = (0..<3000).map { index in
-            NotificationCategory(id: CategoryID("c\(index)"), actions: (0..<4).map {
-                NotificationAction(id: ActionID("a\($0)"), title: "A")
-            })
+            NotificationCategory(
+                id: CategoryID("c\(index)"),
+                actions: (0..<4).map {
+                    NotificationAction(id: ActionID("a\($0)"), title: "A")
+                })
         }
         let catalog = Catalog(categories)
         var builder = RouterBuilder(catalog: catalog)
@@ -209,7 +217,8 @@ struct RouteTableTests {
             for action in 0..<4 {
                 let label = "c\(index).a\(action)"
                 let want = expected[label] ?? (index.isMultiple(of: 3) ? "c\(index).*" : "*")
-                let response = ActionResponse(category: CategoryID("c\(index)"), action: ActionID("a\(action)"),
+                let response = ActionResponse(
+                    category: CategoryID("c\(index)"), action: ActionID("a\(action)"),
                     notificationID: "n", user: "u")
                 #expect(try await router.dispatch(response, context: context) == .fail(reason: want))
             }

@@ -11,15 +11,16 @@ import Testing
 /// Every status row of POST /v1/actions (docs/http-api.md), through the router; none but 202 stores anything.
 struct ActionsEndpointTests {
     static let key = try! ActionTokenKey(parsing: "k1=0123456789abcdef0123456789abcdef")
-    static let catalog = try! Catalog(yaml: """
-        category: invite
-        options: [customDismissAction]
-        payload: { inviteId: { type: string, required: true } }
-        actions:
-          - { id: accept, title: Accept }
-          - { id: decline, title: Decline }
-          - { id: comment, title: Comment, input: { maxLength: 10 } }
-        """, "category: message\nactions: [{ id: read, title: Read }]\n")
+    static let catalog = try! Catalog(
+        yaml: """
+            category: invite
+            options: [customDismissAction]
+            payload: { inviteId: { type: string, required: true } }
+            actions:
+              - { id: accept, title: Accept }
+              - { id: decline, title: Decline }
+              - { id: comment, title: Comment, input: { maxLength: 10 } }
+            """, "category: message\nactions: [{ id: read, title: Read }]\n")
 
     struct RequestSpec: Sendable {
         var body: String
@@ -44,8 +45,10 @@ struct ActionsEndpointTests {
         return try await app.test(.router) { client in
             var replies: [Reply] = []
             for request in requests {
-                let reply = try await client.execute(uri: "/v1/actions", method: .post, headers: request.headers,
-                    body: ByteBuffer(string: request.body)) { response in
+                let reply = try await client.execute(
+                    uri: "/v1/actions", method: .post, headers: request.headers,
+                    body: ByteBuffer(string: request.body)
+                ) { response in
                     Reply(status: response.status, body: String(buffer: response.body), headers: response.headers)
                 }
                 replies.append(reply)
@@ -56,16 +59,19 @@ struct ActionsEndpointTests {
 
     static let json: HTTPFields = [.contentType: "application/json"]
 
-    static func token(category: CategoryID = "invite", notification: String = "n-1", user: String = "alice",
-        actions: [ActionID]? = nil, now: Date = Date(), lifetime: TimeInterval = 3600, key: ActionTokenKey = key) async throws -> String
-    {
-        try await ActionTokens(keys: [key]).mint(user: user, notificationID: notification, category: category,
+    static func token(
+        category: CategoryID = "invite", notification: String = "n-1", user: String = "alice",
+        actions: [ActionID]? = nil, now: Date = Date(), lifetime: TimeInterval = 3600, key: ActionTokenKey = key
+    ) async throws -> String {
+        try await ActionTokens(keys: [key]).mint(
+            user: user, notificationID: notification, category: category,
             actions: actions, lifetime: lifetime, now: now)
     }
 
-    static func body(_ token: String?, category: String = "invite", action: String = "accept", text: String? = nil,
-        notificationID: String? = nil, payload: String = #"{"inviteId": "42"}"#) -> String
-    {
+    static func body(
+        _ token: String?, category: String = "invite", action: String = "accept", text: String? = nil,
+        notificationID: String? = nil, payload: String = #"{"inviteId": "42"}"#
+    ) -> String {
         var fields = [#""category": "\#(category)""#, #""action": "\#(action)""#, #""payload": \#(payload)"#]
         if let token { fields.append(#""actionToken": "\#(token)""#) }
         if let text { fields.append(#""userText": "\#(text)""#) }
@@ -76,9 +82,11 @@ struct ActionsEndpointTests {
     @Test func acceptedThenDuplicateThenConflict() async throws {
         let store = InMemoryActionStore()
         let token = try await Self.token()
-        let replies = try await Self.run(store: store, [
-            (Self.body(token), Self.json), (Self.body(token), Self.json), (Self.body(token, action: "decline"), Self.json),
-        ])
+        let replies = try await Self.run(
+            store: store,
+            [
+                (Self.body(token), Self.json), (Self.body(token), Self.json), (Self.body(token, action: "decline"), Self.json),
+            ])
         #expect(replies[0].status == .accepted)
         #expect(replies[0].json["status"] as? String == "accepted")
         let id = try #require(replies[0].json["id"] as? String)
@@ -98,7 +106,10 @@ struct ActionsEndpointTests {
         (#"{"category": 1, "action": "accept"}"#, "invalid-request", "/category"),
         (#"{"action": "accept"}"#, "invalid-request", "/category"),
         (#"{"category": "invite", "action": "accept", "payload": [1]}"#, "invalid-request", "/payload"),
-        (#"{"category": "invite", "action": "accept", "payload": {"a": {"b": {"c": {"d": {"e": {"f": {"g": {"h": {"i": {"j": {"k": {"l": {"m": {"n": {"o": {"p": {"q": {"r": {"s": {"t": {"u": {"v": {"w": {"x": {"y": {"z": {"A": {"B": {"C": {"D": {"E": {"F": {"G": 1}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}"#, "invalid-request", ""),
+        (
+            #"{"category": "invite", "action": "accept", "payload": {"a": {"b": {"c": {"d": {"e": {"f": {"g": {"h": {"i": {"j": {"k": {"l": {"m": {"n": {"o": {"p": {"q": {"r": {"s": {"t": {"u": {"v": {"w": {"x": {"y": {"z": {"A": {"B": {"C": {"D": {"E": {"F": {"G": 1}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}"#,
+            "invalid-request", ""
+        ),
         ("[]", "invalid-request", ""),
     ])
     func malformedBodiesAre400(body: String, type: String, pointer: String) async throws {
@@ -123,10 +134,12 @@ struct ActionsEndpointTests {
         let expired = try await Self.token(now: Date().addingTimeInterval(-7200), lifetime: 60)
         let parts = good.split(separator: ".")
         let tampered = [parts[0], parts[1].dropLast() + (parts[1].last == "A" ? "B" : "A"), parts[2]].joined(separator: ".")
-        let replies = try await Self.run(store: store, [
-            (Self.body(nil), Self.json), (Self.body("garbage"), Self.json), (Self.body(forged), Self.json),
-            (Self.body(unknownKey), Self.json), (Self.body(expired), Self.json), (Self.body(tampered), Self.json),
-        ])
+        let replies = try await Self.run(
+            store: store,
+            [
+                (Self.body(nil), Self.json), (Self.body("garbage"), Self.json), (Self.body(forged), Self.json),
+                (Self.body(unknownKey), Self.json), (Self.body(expired), Self.json), (Self.body(tampered), Self.json),
+            ])
         #expect(replies.map(\.status) == Array(repeating: .unauthorized, count: 6), "\(replies.map(\.body))")
         #expect((replies[0].json["type"] as? String)?.hasSuffix("token-missing") == true)
         #expect((replies[4].json["type"] as? String)?.hasSuffix("token-expired") == true)
@@ -135,11 +148,13 @@ struct ActionsEndpointTests {
 
     @Test func tokensThatDoNotCoverTheResponseAre403() async throws {
         let store = InMemoryActionStore()
-        let replies = try await Self.run(store: store, [
-            (Self.body(try await Self.token(category: "message")), Self.json),
-            (Self.body(try await Self.token(actions: ["decline"])), Self.json),
-            (Self.body(try await Self.token(notification: "n-1"), notificationID: "n-2"), Self.json),
-        ])
+        let replies = try await Self.run(
+            store: store,
+            [
+                (Self.body(try await Self.token(category: "message")), Self.json),
+                (Self.body(try await Self.token(actions: ["decline"])), Self.json),
+                (Self.body(try await Self.token(notification: "n-1"), notificationID: "n-2"), Self.json),
+            ])
         #expect(replies.map(\.status) == [.forbidden, .forbidden, .forbidden], "\(replies.map(\.body))")
         let errors = replies[2].json["errors"] as? [[String: String]]
         #expect(errors?.first?["pointer"] == "/notificationId")
@@ -149,14 +164,16 @@ struct ActionsEndpointTests {
     @Test func catalogMismatchesAre422() async throws {
         let store = InMemoryActionStore()
         let message = try await Self.token(category: "message")
-        let replies = try await Self.run(store: store, [
-            (Self.body(try await Self.token(category: "invte"), category: "invte"), Self.json),
-            (Self.body(try await Self.token(), action: "acept"), Self.json),
-            (Self.body(message, category: "message", action: "com.apple.UNNotificationDismissActionIdentifier", payload: "{}"), Self.json),
-            (Self.body(try await Self.token(), text: "hi"), Self.json),
-            (Self.body(try await Self.token(), action: "comment", text: "far too long text"), Self.json),
-            (Self.body(try await Self.token(), payload: #"{"inviteId": 42}"#), Self.json),
-        ])
+        let replies = try await Self.run(
+            store: store,
+            [
+                (Self.body(try await Self.token(category: "invte"), category: "invte"), Self.json),
+                (Self.body(try await Self.token(), action: "acept"), Self.json),
+                (Self.body(message, category: "message", action: "com.apple.UNNotificationDismissActionIdentifier", payload: "{}"), Self.json),
+                (Self.body(try await Self.token(), text: "hi"), Self.json),
+                (Self.body(try await Self.token(), action: "comment", text: "far too long text"), Self.json),
+                (Self.body(try await Self.token(), payload: #"{"inviteId": 42}"#), Self.json),
+            ])
         #expect(replies.map(\.status) == Array(repeating: .unprocessableContent, count: 6), "\(replies.map(\.body))")
         let pointers = replies.map { ($0.json["errors"] as? [[String: String]])?.first?["pointer"] }
         #expect(pointers == ["/category", "/action", "/action", "/userText", "/userText", "/payload/inviteId"])
@@ -168,12 +185,14 @@ struct ActionsEndpointTests {
         let store = InMemoryActionStore()
         let token = try await Self.token()
         let big = Self.body(token, payload: #"{"inviteId": "\#(String(repeating: "x", count: 20_000))"}"#)
-        let replies = try await Self.run(store: store, settings: ServerSettings(maximumBodySize: 16 * 1024), [
-            (big, Self.json),
-            (Self.body(token), [.contentType: "text/plain"]),
-            (Self.body(token), [:]),
-            (Self.body(token), [.contentType: "application/json; charset=utf-8"]),
-        ])
+        let replies = try await Self.run(
+            store: store, settings: ServerSettings(maximumBodySize: 16 * 1024),
+            [
+                (big, Self.json),
+                (Self.body(token), [.contentType: "text/plain"]),
+                (Self.body(token), [:]),
+                (Self.body(token), [.contentType: "application/json; charset=utf-8"]),
+            ])
         #expect(replies.map(\.status) == [.contentTooLarge, .unsupportedMediaType, .unsupportedMediaType, .accepted])
         #expect(try await store.pendingCount() == 1)
     }
@@ -198,17 +217,21 @@ struct ActionsEndpointTests {
 
     @Test func withTokensOffTheBodyNamesTheNotification() async throws {
         let store = InMemoryActionStore()
-        let replies = try await Self.run(store: store, settings: ServerSettings(requireActionTokens: false), [
-            (Self.body(nil, notificationID: "n-7"), Self.json), (Self.body(nil), Self.json),
-        ])
+        let replies = try await Self.run(
+            store: store, settings: ServerSettings(requireActionTokens: false),
+            [
+                (Self.body(nil, notificationID: "n-7"), Self.json), (Self.body(nil), Self.json),
+            ])
         #expect(replies.map(\.status) == [.accepted, .badRequest])
     }
 }
 
 struct CatalogAndHealthTests {
     @Test func theCatalogHasAnETagAndAnswers304() async throws {
-        let app = Application(router: ActionableServer.router(catalog: ActionsEndpointTests.catalog,
-            store: InMemoryActionStore(), tokens: nil))
+        let app = Application(
+            router: ActionableServer.router(
+                catalog: ActionsEndpointTests.catalog,
+                store: InMemoryActionStore(), tokens: nil))
         try await app.test(.router) { client in
             let etag = try await client.execute(uri: "/v1/categories", method: .get) { response in
                 #expect(response.status == .ok)
@@ -226,14 +249,18 @@ struct CatalogAndHealthTests {
     }
 
     @Test func healthAndReadiness() async throws {
-        let up = Application(router: ActionableServer.router(catalog: ActionsEndpointTests.catalog,
-            store: InMemoryActionStore(), tokens: nil))
+        let up = Application(
+            router: ActionableServer.router(
+                catalog: ActionsEndpointTests.catalog,
+                store: InMemoryActionStore(), tokens: nil))
         try await up.test(.router) { client in
             try await client.execute(uri: "/healthz", method: .get) { #expect($0.status == .ok) }
             try await client.execute(uri: "/readyz", method: .get) { #expect($0.status == .ok) }
         }
-        let down = Application(router: ActionableServer.router(catalog: ActionsEndpointTests.catalog,
-            store: ActionsEndpointTests.FailingStore(), tokens: nil))
+        let down = Application(
+            router: ActionableServer.router(
+                catalog: ActionsEndpointTests.catalog,
+                store: ActionsEndpointTests.FailingStore(), tokens: nil))
         try await down.test(.router) { client in
             try await client.execute(uri: "/healthz", method: .get) { #expect($0.status == .ok) }
             try await client.execute(uri: "/readyz", method: .get) { #expect($0.status == .serviceUnavailable) }
@@ -247,8 +274,10 @@ struct AppTokenTests {
         let appKey = try ActionTokenKey(parsing: "app=fedcba9876543210fedcba9876543210")
         let appTokens = await AppTokens(keys: [appKey])
         let store = InMemoryActionStore()
-        let app = Application(router: ActionableServer.router(catalog: ActionsEndpointTests.catalog, store: store,
-            tokens: try await ActionTokens(keys: [ActionsEndpointTests.key]), appTokens: appTokens))
+        let app = Application(
+            router: ActionableServer.router(
+                catalog: ActionsEndpointTests.catalog, store: store,
+                tokens: try await ActionTokens(keys: [ActionsEndpointTests.key]), appTokens: appTokens))
         let body = ActionsEndpointTests.body(try await ActionsEndpointTests.token(user: "alice"))
         let alice = try await appTokens.mint(user: "alice", keyID: "app")
         let bob = try await appTokens.mint(user: "bob", keyID: "app")
@@ -257,8 +286,11 @@ struct AppTokenTests {
             for bearer in [nil, "garbage", bob, alice] {
                 var headers = ActionsEndpointTests.json
                 if let bearer { headers[.authorization] = "Bearer \(bearer)" }
-                statuses.append(try await client.execute(uri: "/v1/actions", method: .post, headers: headers,
-                    body: ByteBuffer(string: body)) { $0.status })
+                statuses.append(
+                    try await client.execute(
+                        uri: "/v1/actions", method: .post, headers: headers,
+                        body: ByteBuffer(string: body)
+                    ) { $0.status })
             }
             return statuses
         }

@@ -109,10 +109,12 @@ struct EmbeddedServiceTests {
         let certificate = directory.appendingPathComponent("cert.pem").path
         let key = directory.appendingPathComponent("key.pem").path
         // Waited for on a thread of its own (ServerProcess), never by blocking the cooperative pool.
-        let openssl = try ServerProcess(URL(fileURLWithPath: "/usr/bin/openssl"), [
-            "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", certificate, "-days", "1",
-            "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
-        ], in: directory)
+        let openssl = try ServerProcess(
+            URL(fileURLWithPath: "/usr/bin/openssl"),
+            [
+                "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", certificate, "-days", "1",
+                "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
+            ], in: directory)
         try #require(await openssl.exit() == 0)
 
         var configuration = ActionableConfiguration()

@@ -13,15 +13,19 @@ struct MetricsEndpointTests {
     @Test func requestsAndResponsesAreCountedInPrometheusText() async throws {
         let registry = PrometheusCollectorRegistry()
         let tokens = try await ActionTokens(keys: [ActionsEndpointTests.key])
-        let app = Application(router: ActionableServer.router(catalog: ActionsEndpointTests.catalog,
-            store: InMemoryActionStore(), tokens: tokens,
-            metrics: ServerMetrics(factory: PrometheusMetricsFactory(registry: registry)),
-            exposition: { registry.emitToString() }))
+        let app = Application(
+            router: ActionableServer.router(
+                catalog: ActionsEndpointTests.catalog,
+                store: InMemoryActionStore(), tokens: tokens,
+                metrics: ServerMetrics(factory: PrometheusMetricsFactory(registry: registry)),
+                exposition: { registry.emitToString() }))
         let token = try await ActionsEndpointTests.token()
         let text = try await app.test(.router) { client in
             for body in [ActionsEndpointTests.body(token), ActionsEndpointTests.body(nil)] {
-                try await client.execute(uri: "/v1/actions", method: .post, headers: ActionsEndpointTests.json,
-                    body: ByteBuffer(string: body)) { _ in }
+                try await client.execute(
+                    uri: "/v1/actions", method: .post, headers: ActionsEndpointTests.json,
+                    body: ByteBuffer(string: body)
+                ) { _ in }
             }
             return try await client.execute(uri: "/metrics", method: .get) { response in
                 #expect(response.status == .ok)

@@ -21,7 +21,10 @@ struct OverloadTests {
             guard !didArrive else { return }  // the request may reach the gate first
             await withCheckedContinuation { arrived = $0 }
         }
-        func open() { gate?.resume(); gate = nil }
+        func open() {
+            gate?.resume()
+            gate = nil
+        }
 
         func accept(_ action: NewAction) async throws -> AcceptResult {
             if gated {
@@ -52,16 +55,22 @@ struct OverloadTests {
     func pastTheLimitRequestsGet429AndNothingIsStored() async throws {
         let store = GatedStore()
         let tokens = try await ActionTokens(keys: [ActionsEndpointTests.key])
-        let app = Application(router: ActionableServer.router(catalog: ActionsEndpointTests.catalog, store: store,
-            tokens: tokens, settings: ServerSettings(maximumConcurrentAccepts: 1)))
+        let app = Application(
+            router: ActionableServer.router(
+                catalog: ActionsEndpointTests.catalog, store: store,
+                tokens: tokens, settings: ServerSettings(maximumConcurrentAccepts: 1)))
         let first = ActionsEndpointTests.body(try await ActionsEndpointTests.token(notification: "n-first"))
         let second = ActionsEndpointTests.body(try await ActionsEndpointTests.token(notification: "n-second"))
         try await app.test(.router) { client in
-            async let held = client.execute(uri: "/v1/actions", method: .post, headers: ActionsEndpointTests.json,
-                body: ByteBuffer(string: first)) { $0.status }
+            async let held = client.execute(
+                uri: "/v1/actions", method: .post, headers: ActionsEndpointTests.json,
+                body: ByteBuffer(string: first)
+            ) { $0.status }
             await store.waitForArrival()  // the first request holds the only place
-            try await client.execute(uri: "/v1/actions", method: .post, headers: ActionsEndpointTests.json,
-                body: ByteBuffer(string: second)) { response in
+            try await client.execute(
+                uri: "/v1/actions", method: .post, headers: ActionsEndpointTests.json,
+                body: ByteBuffer(string: second)
+            ) { response in
                 #expect(response.status == .tooManyRequests)
                 #expect(response.headers[.retryAfter] == "1")
             }

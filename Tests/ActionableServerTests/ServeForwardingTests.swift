@@ -43,14 +43,19 @@ struct ServeForwardingTests {
             let upstreamPort = try #require(client.port)
             let directory = try CommandLineRunner.temporaryDirectory([:], exampleCategories: true)
             defer { try? FileManager.default.removeItem(at: directory) }
-            let payload = try CommandLineRunner.run(["payload", "invite", "--body", "b", "--set", "inviteId=42",
-                "--user", "bob"], in: directory)
+            let payload = try CommandLineRunner.run(
+                [
+                    "payload", "invite", "--body", "b", "--set", "inviteId=42",
+                    "--user", "bob",
+                ], in: directory)
             let token = try #require((try JSONSerialization.jsonObject(with: Data(payload.stdout.utf8)) as? [String: Any])?["actionToken"] as? String)
 
             let port = try ServeProcessTests.freePort()
-            let server = try await ServerProcess.serve(in: directory, port: port, extra: [
-                "--forward", "invite.*=http://127.0.0.1:\(upstreamPort)/rsvp", "--forward-secret", Self.secret,
-            ])
+            let server = try await ServerProcess.serve(
+                in: directory, port: port,
+                extra: [
+                    "--forward", "invite.*=http://127.0.0.1:\(upstreamPort)/rsvp", "--forward-secret", Self.secret,
+                ])
             defer { server.signal() }
             let (status, accepted) = try await ServeProcessTests.post(
                 #"{"category":"invite","action":"decline","actionToken":"\#(token)","payload":{"inviteId":"42"}}"#, port: port)

@@ -39,8 +39,11 @@ struct ServeProcessTests {
         let directory = try CommandLineRunner.temporaryDirectory([:], exampleCategories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         // The payload command and the server share the development key under .actionable/.
-        let payload = try CommandLineRunner.run(["payload", "invite", "--body", "b", "--set", "inviteId=42",
-            "--user", "alice", "--notification-id", "n-restart"], in: directory)
+        let payload = try CommandLineRunner.run(
+            [
+                "payload", "invite", "--body", "b", "--set", "inviteId=42",
+                "--user", "alice", "--notification-id", "n-restart",
+            ], in: directory)
         #expect(payload.status == 0, "\(payload.stderr)")
         let object = try JSONSerialization.jsonObject(with: Data(payload.stdout.utf8)) as? [String: Any]
         let token = try #require(object?["actionToken"] as? String)
@@ -70,7 +73,8 @@ struct ServeProcessTests {
     @Test func respondPostsWhatTheAppWouldAndExitsOneOnRefusal() async throws {
         let directory = try CommandLineRunner.temporaryDirectory([:], exampleCategories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let payload = try CommandLineRunner.run(["payload", "invite", "--body", "b", "--set", "inviteId=42", "--user", "cy"],
+        let payload = try CommandLineRunner.run(
+            ["payload", "invite", "--body", "b", "--set", "inviteId=42", "--user", "cy"],
             in: directory)
         try payload.stdout.write(to: directory.appendingPathComponent("notification.json"), atomically: true, encoding: .utf8)
         let port = try Self.freePort()
@@ -101,16 +105,22 @@ struct ServeProcessTests {
         defer { service.signal() }
         _ = try await service.output(containing: "listening on")
         let port = try Self.freePort()
-        let server = try await ServerProcess.serve(in: directory, port: port, extra: [
-            "--forward", "invite.*=http://127.0.0.1:\(servicePort)/rsvp", "--forward-secret", secret,
-        ])
+        let server = try await ServerProcess.serve(
+            in: directory, port: port,
+            extra: [
+                "--forward", "invite.*=http://127.0.0.1:\(servicePort)/rsvp", "--forward-secret", secret,
+            ])
         defer { server.signal() }
-        let payload = try CommandLineRunner.run(["payload", "invite", "--body", "Team dinner", "--set", "inviteId=inv-42",
-            "--user", "alice"], in: directory)
+        let payload = try CommandLineRunner.run(
+            [
+                "payload", "invite", "--body", "Team dinner", "--set", "inviteId=inv-42",
+                "--user", "alice",
+            ], in: directory)
         try payload.stdout.write(to: directory.appendingPathComponent("notification.json"), atomically: true, encoding: .utf8)
         let url = "http://127.0.0.1:\(port)"
         for _ in 0..<2 {  // the phone retries: one RSVP all the same
-            let tap = try CommandLineRunner.run(["respond", "accept", "--notification", "notification.json", "--url", url],
+            let tap = try CommandLineRunner.run(
+                ["respond", "accept", "--notification", "notification.json", "--url", url],
                 in: directory)
             #expect(tap.status == 0)
         }
@@ -122,9 +132,10 @@ struct ServeProcessTests {
     @Test(.timeLimit(.minutes(1)))
     func settingsComeFromFlagsThenEnvironmentThenTheConfigFile() async throws {
         let ports = try (0..<3).map { _ in try Self.freePort() }
-        let directory = try CommandLineRunner.temporaryDirectory([
-            "serve.json": #"{"port": \#(ports[0]), "admin-token": "from-file"}"#,
-        ], exampleCategories: true)
+        let directory = try CommandLineRunner.temporaryDirectory(
+            [
+                "serve.json": #"{"port": \#(ports[0]), "admin-token": "from-file"}"#
+            ], exampleCategories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let cases: [([String], [String: String], Int)] = [
             (["serve", "--config", "serve.json"], [:], ports[0]),

@@ -45,7 +45,8 @@ final class ServerProcess: Sendable {
         Thread {
             while true {
                 let chunk = reader.availableData
-                let (ready, failed) = state.withLock { state -> ([(CheckedContinuation<String, any Error>, String)], [CheckedContinuation<String, any Error>]) in
+                let (ready, failed) = state.withLock {
+                    state -> ([(CheckedContinuation<String, any Error>, String)], [CheckedContinuation<String, any Error>]) in
                     if chunk.isEmpty {
                         state.closed = true
                         defer { state.outputWaiters = [] }

@@ -11,12 +11,18 @@ import Testing
 struct StatusEndpointTests {
     @Test func operatorsSeeADeadResponseAndItsReasonWithTheAdminToken() async throws {
         let store = InMemoryActionStore()
-        _ = try await store.accept(NewAction(id: "r1", response: ActionResponse(category: "invite", action: "accept",
-            notificationID: "n1", user: "alice"), receivedAt: Date(timeIntervalSince1970: 0)))
+        _ = try await store.accept(
+            NewAction(
+                id: "r1",
+                response: ActionResponse(
+                    category: "invite", action: "accept",
+                    notificationID: "n1", user: "alice"), receivedAt: Date(timeIntervalSince1970: 0)))
         _ = try await store.claimDue(now: Date(timeIntervalSince1970: 1), limit: 1, lease: 30, owner: "w")
         try await store.markDead(id: "r1", owner: "w", reason: "the upstream answered HTTP 410")
-        let app = Application(router: ActionableServer.router(catalog: ActionsEndpointTests.catalog, store: store,
-            tokens: nil, settings: ServerSettings(adminToken: "s3cret")))
+        let app = Application(
+            router: ActionableServer.router(
+                catalog: ActionsEndpointTests.catalog, store: store,
+                tokens: nil, settings: ServerSettings(adminToken: "s3cret")))
         try await app.test(.router) { client in
             try await client.execute(uri: "/v1/actions/r1", method: .get, headers: [.authorization: "Bearer s3cret"]) { response in
                 #expect(response.status == .ok)

@@ -8,8 +8,10 @@ import FoundationNetworking
 
 /// Start-up that tells the truth: `serve` listens before storage is reachable, says once what
 /// is wrong, answers `/readyz` 503 meanwhile, and becomes ready without a restart.
-@Suite(.enabled(if: ProcessInfo.processInfo.environment["ACTIONABLE_TEST_POSTGRES_URL"] != nil,
-    "needs PostgreSQL's server binaries (scripts/test starts a cluster when it has them)"))
+@Suite(
+    .enabled(
+        if: ProcessInfo.processInfo.environment["ACTIONABLE_TEST_POSTGRES_URL"] != nil,
+        "needs PostgreSQL's server binaries (scripts/test starts a cluster when it has them)"))
 struct StorageStartupTests {
     static func get(_ path: String, port: Int) async throws -> (Int, String, String?) {
         let (data, response) = try await URLSession.shared.data(from: try #require(URL(string: "http://127.0.0.1:\(port)\(path)")))
@@ -40,8 +42,11 @@ struct StorageStartupTests {
     func serveListensWithPostgresDownAndBecomesReadyWhenItComesUp() async throws {
         let directory = try CommandLineRunner.temporaryDirectory([:], exampleCategories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let payload = try CommandLineRunner.run(["payload", "invite", "--body", "b", "--set", "inviteId=42",
-            "--user", "alice", "--notification-id", "n-startup"], in: directory)
+        let payload = try CommandLineRunner.run(
+            [
+                "payload", "invite", "--body", "b", "--set", "inviteId=42",
+                "--user", "alice", "--notification-id", "n-startup",
+            ], in: directory)
         #expect(payload.status == 0, "\(payload.stderr)")
         let object = try JSONSerialization.jsonObject(with: Data(payload.stdout.utf8)) as? [String: Any]
         let token = try #require(object?["actionToken"] as? String)
@@ -50,7 +55,8 @@ struct StorageStartupTests {
         let databasePort = try ServeProcessTests.freePort()
         let port = try ServeProcessTests.freePort()
         let storage = "postgres://postgres:hunter2@127.0.0.1:\(databasePort)/actionable_test?sslmode=disable"
-        let server = try ServerProcess(CommandLineRunner.binary, ["serve", "--port", String(port), "--storage", storage],
+        let server = try ServerProcess(
+            CommandLineRunner.binary, ["serve", "--port", String(port), "--storage", storage],
             in: directory)
         defer { server.signal() }
         _ = try await server.output(containing: "listening on")
@@ -89,10 +95,12 @@ struct StorageStartupTests {
         let directory = try CommandLineRunner.temporaryDirectory([:], exampleCategories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let databasePort = try ServeProcessTests.freePort()
-        let server = try ServerProcess(CommandLineRunner.binary, [
-            "serve", "--port", String(try ServeProcessTests.freePort()), "--storage-timeout", "1",
-            "--storage", "postgres://postgres@127.0.0.1:\(databasePort)/x?sslmode=disable",
-        ], in: directory)
+        let server = try ServerProcess(
+            CommandLineRunner.binary,
+            [
+                "serve", "--port", String(try ServeProcessTests.freePort()), "--storage-timeout", "1",
+                "--storage", "postgres://postgres@127.0.0.1:\(databasePort)/x?sslmode=disable",
+            ], in: directory)
         defer { server.signal() }
         #expect(await server.exit() == 1)
         let log = try await server.output(containing: "--storage-timeout")

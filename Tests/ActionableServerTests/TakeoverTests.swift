@@ -9,8 +9,10 @@ import Logging
 import Testing
 
 /// An instance killed mid-delivery: its claim runs out and another instance delivers the response.
-@Suite(.enabled(if: ProcessInfo.processInfo.environment["ACTIONABLE_TEST_POSTGRES_URL"] != nil,
-    "needs ACTIONABLE_TEST_POSTGRES_URL (scripts/test sets it)"))
+@Suite(
+    .enabled(
+        if: ProcessInfo.processInfo.environment["ACTIONABLE_TEST_POSTGRES_URL"] != nil,
+        "needs ACTIONABLE_TEST_POSTGRES_URL (scripts/test sets it)"))
 struct TakeoverTests {
     /// The upstream: it never answers the first delivery (its instance is killed while waiting)
     /// and answers every later one.
@@ -62,8 +64,10 @@ struct TakeoverTests {
             defer { try? FileManager.default.removeItem(at: directory) }
             let key = try DevelopmentKey.loadOrCreate(directory: directory.appendingPathComponent(".actionable").path).key
             let token = try await ActionTokens(keys: [key]).mint(user: "eve", notificationID: "n-\(UUID())", category: "invite")
-            let extra = ["--storage", url, "--forward", "invite.*=http://127.0.0.1:\(upstreamPort)/rsvp",
-                "--forward-secret", secret, "--delivery-lease", "2"]
+            let extra = [
+                "--storage", url, "--forward", "invite.*=http://127.0.0.1:\(upstreamPort)/rsvp",
+                "--forward-secret", secret, "--delivery-lease", "2",
+            ]
 
             let firstPort = try ServeProcessTests.freePort()
             let first = try await ServerProcess.serve(in: directory, port: firstPort, extra: extra)

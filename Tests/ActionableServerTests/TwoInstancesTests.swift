@@ -8,8 +8,10 @@ import HummingbirdTesting
 import Testing
 
 /// Two `actionable serve` processes on one PostgreSQL database (`scripts/test` starts one).
-@Suite(.enabled(if: ProcessInfo.processInfo.environment["ACTIONABLE_TEST_POSTGRES_URL"] != nil,
-    "needs ACTIONABLE_TEST_POSTGRES_URL (scripts/test sets it)"))
+@Suite(
+    .enabled(
+        if: ProcessInfo.processInfo.environment["ACTIONABLE_TEST_POSTGRES_URL"] != nil,
+        "needs ACTIONABLE_TEST_POSTGRES_URL (scripts/test sets it)"))
 struct TwoInstancesTests {
     actor Deliveries {
         var ids: [String] = []

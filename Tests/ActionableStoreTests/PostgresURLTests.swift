@@ -1,9 +1,10 @@
-@testable import ActionablePostgres
 import ActionableStore
 import Foundation
 import Logging
 import NIOSSL
 import Testing
+
+@testable import ActionablePostgres
 
 /// The storage URL: credentials, `sslmode` and `schema`, and clear errors that never show the password.
 struct PostgresURLTests {
@@ -16,10 +17,11 @@ struct PostgresURLTests {
         #expect(configuration.database == "actions")
     }
 
-    @Test(arguments: [
-        ("disable", nil), ("prefer", CertificateVerification.none), ("require", CertificateVerification.none),
-        ("verify-full", .fullVerification),
-    ] as [(String, CertificateVerification?)])
+    @Test(
+        arguments: [
+            ("disable", nil), ("prefer", CertificateVerification.none), ("require", CertificateVerification.none),
+            ("verify-full", .fullVerification),
+        ] as [(String, CertificateVerification?)])
     func sslmodeChoosesTheTLSModeAsLibpqDoes(mode: String, verification: CertificateVerification?) throws {
         let parsed = try #require(PostgresActionStore.SSLMode(rawValue: mode))
         #expect(parsed.tlsConfiguration?.certificateVerification == verification)

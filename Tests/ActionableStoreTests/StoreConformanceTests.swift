@@ -1,11 +1,12 @@
 import ActionableCore
 import ActionablePostgres
-@testable import ActionableSQLite
-@testable import ActionableStore
 import ActionableTesting
 import Foundation
 import Logging
 import Testing
+
+@testable import ActionableSQLite
+@testable import ActionableStore
 
 /// One suite, every driver: the rules of accepting and delivering that storage carries.
 struct StoreConformanceTests {
@@ -22,10 +23,13 @@ struct StoreConformanceTests {
 
     static let postgresURL = ProcessInfo.processInfo.environment["ACTIONABLE_TEST_POSTGRES_URL"]
 
-    static func makePostgres(schema: String = "t" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased())
+    static func makePostgres(
+        schema: String = "t" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+    )
         async throws -> PostgresActionStore
     {
-        try await PostgresActionStore(url: try #require(postgresURL), schema: schema,
+        try await PostgresActionStore(
+            url: try #require(postgresURL), schema: schema,
             logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }))
     }
 
@@ -43,11 +47,15 @@ struct StoreConformanceTests {
         }
     }
 
-    static func action(_ notification: String, _ action: ActionID = "accept", text: String? = nil, id: String = UUID().uuidString,
-        at time: TimeInterval = 1_000) -> NewAction
-    {
-        NewAction(id: id, response: ActionResponse(category: "invite", action: action, notificationID: notification,
-            user: "alice", userText: text, payload: [("inviteId", .string("42")), ("seats", .int(2))]),
+    static func action(
+        _ notification: String, _ action: ActionID = "accept", text: String? = nil, id: String = UUID().uuidString,
+        at time: TimeInterval = 1_000
+    ) -> NewAction {
+        NewAction(
+            id: id,
+            response: ActionResponse(
+                category: "invite", action: action, notificationID: notification,
+                user: "alice", userText: text, payload: [("inviteId", .string("42")), ("seats", .int(2))]),
             receivedAt: Date(timeIntervalSince1970: time))
     }
 
@@ -72,10 +80,12 @@ struct StoreConformanceTests {
         defer { cleanup() }
         #expect(try await store.accept(Self.action("n-1", "comment", text: "hi", id: "first")) == .accepted(id: "first"))
         #expect(try await store.accept(Self.action("n-1", "comment", text: "hi", id: "second")) == .duplicate(id: "first"))
-        #expect(try await store.accept(Self.action("n-1", "comment", text: "other", id: "third"))
-            == .conflict(existingID: "first", existingAction: "comment"))
-        #expect(try await store.accept(Self.action("n-1", "decline", id: "fourth"))
-            == .conflict(existingID: "first", existingAction: "comment"))
+        #expect(
+            try await store.accept(Self.action("n-1", "comment", text: "other", id: "third"))
+                == .conflict(existingID: "first", existingAction: "comment"))
+        #expect(
+            try await store.accept(Self.action("n-1", "decline", id: "fourth"))
+                == .conflict(existingID: "first", existingAction: "comment"))
         #expect(try await store.action(id: "second") == nil)
         #expect(try await store.pendingCount() == 1)
     }
@@ -117,8 +127,9 @@ struct StoreConformanceTests {
         #expect(try await [first, second] == [.accepted(id: "r-empty"), .accepted(id: "r-none")])
         #expect(try await store.action(id: "r-empty")?.response.userText == "")
         #expect(try await store.action(id: "r-none")?.response.userText == nil)
-        #expect(try await store.accept(Self.action("n-empty", "comment", text: nil, id: "r-2"))
-            == .conflict(existingID: "r-empty", existingAction: "comment"))
+        #expect(
+            try await store.accept(Self.action("n-empty", "comment", text: nil, id: "r-2"))
+                == .conflict(existingID: "r-empty", existingAction: "comment"))
         #expect(try await store.accept(Self.action("n-empty", "comment", text: "", id: "r-3")) == .duplicate(id: "r-empty"))
     }
 
@@ -233,7 +244,10 @@ struct PostgresSharedTests {
         let schema = "shared" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
         let first = try await StoreConformanceTests.makePostgres(schema: schema)
         let second = try await StoreConformanceTests.makePostgres(schema: schema)
-        defer { first.shutdown(); second.shutdown() }
+        defer {
+            first.shutdown()
+            second.shutdown()
+        }
         async let a = first.accept(StoreConformanceTests.action("n-shared", id: "from-first"))
         async let b = second.accept(StoreConformanceTests.action("n-shared", id: "from-second"))
         let results = try await [a, b]
@@ -246,7 +260,10 @@ struct PostgresSharedTests {
         let schema = "claims" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
         let first = try await StoreConformanceTests.makePostgres(schema: schema)
         let second = try await StoreConformanceTests.makePostgres(schema: schema)
-        defer { first.shutdown(); second.shutdown() }
+        defer {
+            first.shutdown()
+            second.shutdown()
+        }
         for index in 0..<20 { _ = try await first.accept(StoreConformanceTests.action("n-\(index)", id: "r-\(index)", at: 100)) }
         let now = Date(timeIntervalSince1970: 200)
         async let claimedByFirst = first.claimDue(now: now, limit: 20, lease: 30, owner: "first")

@@ -39,7 +39,8 @@ public enum CommandLineRunner {
         let outData = out.fileHandleForReading.readDataToEndOfFile()
         let errData = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return Run(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+        return Run(
+            status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
             stderr: String(decoding: errData, as: UTF8.self))
     }
 
@@ -49,7 +50,8 @@ public enum CommandLineRunner {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("actionable-cli-\(UUID())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         if exampleCategories {
-            try FileManager.default.copyItem(at: repository.appendingPathComponent("Categories"),
+            try FileManager.default.copyItem(
+                at: repository.appendingPathComponent("Categories"),
                 to: directory.appendingPathComponent("Categories"))
         }
         for (name, text) in files {

@@ -22,7 +22,8 @@ struct ActionTokensTests {
 
     @Test func aMintedTokenVerifiesWithItsClaims() async throws {
         let tokens = try await ActionTokens(keys: [Self.new])
-        let text = try await tokens.mint(user: "alice", notificationID: "n-1", category: "invite",
+        let text = try await tokens.mint(
+            user: "alice", notificationID: "n-1", category: "invite",
             actions: ["accept", "decline"], lifetime: 3600, now: now)
         let token = try await tokens.verify(text, now: now)
         #expect(token.user == "alice")
@@ -53,7 +54,8 @@ struct ActionTokensTests {
 
         // Signed with another secret under the same key id.
         let impostorKey = try ActionTokenKey(parsing: "new=this-is-not-the-real-secret-at-all!!")
-        let impostor = try await ActionTokens(keys: [impostorKey]).mint(user: "alice", notificationID: "n",
+        let impostor = try await ActionTokens(keys: [impostorKey]).mint(
+            user: "alice", notificationID: "n",
             category: "invite", now: now)
         #expect(await failure { _ = try await tokens.verify(impostor, now: now) }?.code == .badSignature)
 

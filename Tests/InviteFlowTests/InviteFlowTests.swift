@@ -29,10 +29,11 @@ struct InviteFlowTests {
         #expect(try await flow.receiveTap(action: .default, payload: bob, responseID: "r-bob-open") == .done)
 
         let rsvps = await service.rsvps
-        #expect(rsvps == [
-            .init(inviteID: "inv-1", user: "alice", answer: .accepted, note: nil),
-            .init(inviteID: "inv-1", user: "bob", answer: .declined, note: nil),
-        ])
+        #expect(
+            rsvps == [
+                .init(inviteID: "inv-1", user: "alice", answer: .accepted, note: nil),
+                .init(inviteID: "inv-1", user: "bob", answer: .declined, note: nil),
+            ])
     }
 
     @Test func aCommentCarriesTheTypedText() async throws {
@@ -42,7 +43,8 @@ struct InviteFlowTests {
         _ = try await flow.receiveTap(action: "comment", payload: payload, text: "Running late", responseID: "r-c")
         #expect(await service.rsvps.first?.note == "Running late")
         await #expect(throws: ActionResponseError.self) {
-            try await flow.receiveTap(action: "comment", payload: payload, text: String(repeating: "x", count: 501),
+            try await flow.receiveTap(
+                action: "comment", payload: payload, text: String(repeating: "x", count: 501),
                 responseID: "r-c2")
         }
     }
@@ -50,7 +52,8 @@ struct InviteFlowTests {
     @Test func aNotificationSignedWithAnotherKeyIsRefused() async throws {
         let service = InvitationsService()
         let flow = try await InviteFlow.make(categoriesPath: Self.categories, key: Self.key, service: service)
-        let other = try await InviteFlow.make(categoriesPath: Self.categories,
+        let other = try await InviteFlow.make(
+            categoriesPath: Self.categories,
             key: try ActionTokenKey(parsing: "test=another-secret-another-secret-1234"), service: service)
         let forged = try await other.notification(user: "mallory", invite: .init(inviteId: "inv-3"), notificationID: "n-m")
         await #expect(throws: ActionTokenError.self) {

@@ -16,7 +16,8 @@ let tokens = try await ActionTokens(keys: [ActionTokenKey(parsing: arguments[0])
 var text = ""
 text.reserveCapacity(count * 400)
 for index in 0..<count {
-    let token = try await tokens.mint(user: "user-\(index % 1000)", notificationID: "\(prefix)-\(index)", category: "invite",
+    let token = try await tokens.mint(
+        user: "user-\(index % 1000)", notificationID: "\(prefix)-\(index)", category: "invite",
         lifetime: 24 * 3600)
     text += #"{"category":"invite","action":"accept","actionToken":"\#(token)","payload":{"inviteId":"inv-\#(index)"}}"#
     text += "\n"

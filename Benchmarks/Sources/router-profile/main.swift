@@ -5,9 +5,10 @@ import Logging
 // Profiling aid: lookups and dispatches on a 10-category router (perf record this binary).
 let actions = ["accept", "decline", "maybe", "comment"]
 let categories = (0..<10).map { "category\($0)" }
-let catalog = Catalog(categories.map { id in
-    NotificationCategory(id: CategoryID(id), actions: actions.map { NotificationAction(id: ActionID($0), title: "T") })
-})
+let catalog = Catalog(
+    categories.map { id in
+        NotificationCategory(id: CategoryID(id), actions: actions.map { NotificationAction(id: ActionID($0), title: "T") })
+    })
 var builder = RouterBuilder(catalog: catalog)
 for category in categories { for action in actions { builder.on(CategoryID(category), ActionID(action)) { _, _ in .done } } }
 let router = try builder.build()

@@ -29,7 +29,9 @@ public struct InviteFlow: Sendable {
     }
 
     /// Loads the catalog from `categoriesPath` and registers the invite handlers.
-    public static func make(categoriesPath: String, key: ActionTokenKey, service: InvitationsService) async throws
+    public static func make(
+        categoriesPath: String, key: ActionTokenKey, service: InvitationsService
+    ) async throws
         -> InviteFlow
     {
         let (files, lint) = try Linter().lint(paths: [categoriesPath])
@@ -45,19 +47,23 @@ public struct InviteFlow: Sendable {
             }
         }
         builder.on("invite", "comment", payload: InvitePayload.self) { response, invite, context in
-            let rsvp = InvitationsService.RSVP(inviteID: invite.inviteId, user: response.user, answer: .maybe,
+            let rsvp = InvitationsService.RSVP(
+                inviteID: invite.inviteId, user: response.user, answer: .maybe,
                 note: response.userText)
             await service.report(rsvp, idempotencyKey: context.responseID)
             return .done
         }
         // Opening or dismissing the notification is not an answer.
         builder.on(category: "invite") { _, _ in .done }
-        return InviteFlow(catalog: catalog, tokens: try await ActionTokens(keys: [key]), router: try builder.build(),
+        return InviteFlow(
+            catalog: catalog, tokens: try await ActionTokens(keys: [key]), router: try builder.build(),
             service: service)
     }
 
     /// Step 1: the notification the backend sends to `user`.
-    public func notification(user: String, invite: InvitePayload, notificationID: String) async throws
+    public func notification(
+        user: String, invite: InvitePayload, notificationID: String
+    ) async throws
         -> NotificationPayload
     {
         let token = try await tokens.mint(user: user, notificationID: notificationID, category: "invite")
@@ -69,7 +75,9 @@ public struct InviteFlow: Sendable {
 
     /// Steps 2 and 3: what the server does with a tap the app forwards (`payload` is the
     /// notification's JSON, as the app received it).
-    public func receiveTap(action: ActionID, payload: NotificationPayload, text: String? = nil, responseID: String)
+    public func receiveTap(
+        action: ActionID, payload: NotificationPayload, text: String? = nil, responseID: String
+    )
         async throws -> HandlerOutcome
     {
         let userInfo = try JSONDecoder().decode(JSONValue.self, from: Data(payload.bytes))
@@ -78,7 +86,8 @@ public struct InviteFlow: Sendable {
         }
         let token = try await tokens.verify(tokenText)
         try token.authorize(category: "invite", action: action)
-        let response = ActionResponse(category: token.category, action: action, notificationID: token.notificationID,
+        let response = ActionResponse(
+            category: token.category, action: action, notificationID: token.notificationID,
             user: token.user, userText: text, payload: pairs.filter { $0.0 != "aps" && $0.0 != "actionToken" })
         try catalog.validate(response)
         let context = ActionContext(responseID: responseID, logger: Logger(label: "invite-example"))

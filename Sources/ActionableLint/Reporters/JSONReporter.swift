@@ -15,11 +15,14 @@ enum JSONReporter {
         }
         let value = JSONValue.object([
             ("diagnostics", .array(diagnostics)),
-            ("summary", .object([
-                ("files", .int(result.fileCount)),
-                ("errors", .int(result.errorCount)),
-                ("warnings", .int(result.warningCount)),
-            ])),
+            (
+                "summary",
+                .object([
+                    ("files", .int(result.fileCount)),
+                    ("errors", .int(result.errorCount)),
+                    ("warnings", .int(result.warningCount)),
+                ])
+            ),
         ])
         return value.prettySerialized() + "\n"
     }

@@ -9,18 +9,21 @@ enum JUnitReporter {
         let files = result.files + byFile.keys.filter { !result.files.contains($0) }.sorted()
         var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
         xml += "<testsuites name=\"actionable lint\" tests=\"\(result.fileCount)\" failures=\"\(result.errorCount)\">\n"
-        xml += "  <testsuite name=\"actionable lint\" tests=\"\(result.fileCount)\" failures=\"\(result.errorCount)\" "
+        xml +=
+            "  <testsuite name=\"actionable lint\" tests=\"\(result.fileCount)\" failures=\"\(result.errorCount)\" "
             + "errors=\"0\" skipped=\"0\">\n"
         for file in files {
             let diagnostics = byFile[file] ?? []
             xml += "    <testcase classname=\"actionable.lint\" name=\"\(escape(file))\">\n"
             for diagnostic in diagnostics where diagnostic.severity == .error {
-                xml += "      <failure type=\"\(escape(diagnostic.rule))\" message=\"\(escape(diagnostic.message))\">"
+                xml +=
+                    "      <failure type=\"\(escape(diagnostic.rule))\" message=\"\(escape(diagnostic.message))\">"
                     + escape(diagnostic.description) + "</failure>\n"
             }
             let warnings = diagnostics.filter { $0.severity == .warning }
             if !warnings.isEmpty {
-                xml += "      <system-out>" + warnings.map { escape($0.description) }.joined(separator: "\n")
+                xml +=
+                    "      <system-out>" + warnings.map { escape($0.description) }.joined(separator: "\n")
                     + "</system-out>\n"
             }
             xml += "    </testcase>\n"

@@ -22,35 +22,53 @@ enum SARIFReporter {
             pairs += [
                 ("level", .string(diagnostic.severity.rawValue)),
                 ("message", .object([("text", .string(diagnostic.message))])),
-                ("locations", .array([
-                    .object([
-                        ("physicalLocation", .object([
-                            ("artifactLocation", .object([("uri", .string(uri(diagnostic.location.file)))])),
-                            ("region", .object([
-                                ("startLine", .int(diagnostic.location.line)),
-                                ("startColumn", .int(diagnostic.location.column)),
-                            ])),
-                        ]))
+                (
+                    "locations",
+                    .array([
+                        .object([
+                            (
+                                "physicalLocation",
+                                .object([
+                                    ("artifactLocation", .object([("uri", .string(uri(diagnostic.location.file)))])),
+                                    (
+                                        "region",
+                                        .object([
+                                            ("startLine", .int(diagnostic.location.line)),
+                                            ("startColumn", .int(diagnostic.location.column)),
+                                        ])
+                                    ),
+                                ])
+                            )
+                        ])
                     ])
-                ])),
+                ),
             ]
             return .object(pairs)
         }
         let log = JSONValue.object([
             ("$schema", .string(schemaURI)),
             ("version", .string("2.1.0")),
-            ("runs", .array([
-                .object([
-                    ("tool", .object([
-                        ("driver", .object([
-                            ("name", .string("actionable")),
-                            ("informationUri", .string(informationURI)),
-                            ("rules", .array(rules)),
-                        ]))
-                    ])),
-                    ("results", .array(results)),
+            (
+                "runs",
+                .array([
+                    .object([
+                        (
+                            "tool",
+                            .object([
+                                (
+                                    "driver",
+                                    .object([
+                                        ("name", .string("actionable")),
+                                        ("informationUri", .string(informationURI)),
+                                        ("rules", .array(rules)),
+                                    ])
+                                )
+                            ])
+                        ),
+                        ("results", .array(results)),
+                    ])
                 ])
-            ])),
+            ),
         ])
         return log.prettySerialized() + "\n"
     }

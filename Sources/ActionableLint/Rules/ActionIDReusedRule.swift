@@ -11,13 +11,13 @@ public struct ActionIDReusedRule: CatalogRule {
             Example(files: [
                 ("invite.yaml", "category: invite\nactions:\n  - id: ↓accept\n    title: Accept\n"),
                 ("friend.yaml", "category: friend\nactions:\n  - id: ↓accept\n    title: Accept\n"),
-            ]),
+            ])
         ],
         nonTriggering: [
             Example(files: [
                 ("invite.yaml", "category: invite\nactions:\n  - id: invite.accept\n    title: Accept\n"),
                 ("friend.yaml", "category: friend\nactions:\n  - id: friend.accept\n    title: Accept\n"),
-            ]),
+            ])
         ]
     )
 
@@ -43,9 +43,11 @@ public struct ActionIDReusedRule: CatalogRule {
             for use in uses {
                 let category = files[use.file].category.id
                 let others = categories.subtracting([category]).map(\.rawValue).sorted()
-                violations.append(Violation(files[use.file].file.sourceMap.location(of: "/actions/\(use.action)/id"),
-                    "action id \"\(id)\" is also used in \(others.map { "\"\($0)\"" }.joined(separator: ", ")); "
-                        + "Apple asks for app-wide unique action ids, e.g. \"\(category).\(id)\""))
+                violations.append(
+                    Violation(
+                        files[use.file].file.sourceMap.location(of: "/actions/\(use.action)/id"),
+                        "action id \"\(id)\" is also used in \(others.map { "\"\($0)\"" }.joined(separator: ", ")); "
+                            + "Apple asks for app-wide unique action ids, e.g. \"\(category).\(id)\""))
             }
         }
         return violations

@@ -14,7 +14,7 @@ public struct ContextTooManyActionsRule: FileRule {
             contexts:
               default: [a, b, c, d, ↓e]
               minimal: [a, b, ↓c]
-            """,
+            """
         ],
         nonTriggering: [
             """
@@ -24,8 +24,9 @@ public struct ContextTooManyActionsRule: FileRule {
               default: [a, b, c, d]
               minimal: [a, b]
             """,
-            Example("category: invite\nactions: [{id: a, title: A}, {id: b, title: B}, {id: c, title: C}, {id: d, title: D}, "
-                + "{id: e, title: E}]\n"),
+            Example(
+                "category: invite\nactions: [{id: a, title: A}, {id: b, title: B}, {id: c, title: C}, {id: d, title: D}, "
+                    + "{id: e, title: E}]\n"),
         ]
     )
 
@@ -33,14 +34,18 @@ public struct ContextTooManyActionsRule: FileRule {
         var violations: [Violation] = []
         let contexts = category.contexts
         if contexts.default.count > Contexts.maximumDefault {
-            violations.append(Violation(file.sourceMap.location(of: "/contexts/default/\(Contexts.maximumDefault)"),
-                "the default context lists \(contexts.default.count) actions; iOS shows at most "
-                    + "\(Contexts.maximumDefault) in alerts"))
+            violations.append(
+                Violation(
+                    file.sourceMap.location(of: "/contexts/default/\(Contexts.maximumDefault)"),
+                    "the default context lists \(contexts.default.count) actions; iOS shows at most "
+                        + "\(Contexts.maximumDefault) in alerts"))
         }
         if contexts.minimal.count > Contexts.maximumMinimal {
-            violations.append(Violation(file.sourceMap.location(of: "/contexts/minimal/\(Contexts.maximumMinimal)"),
-                "the minimal context lists \(contexts.minimal.count) actions; iOS shows at most "
-                    + "\(Contexts.maximumMinimal) where space is short"))
+            violations.append(
+                Violation(
+                    file.sourceMap.location(of: "/contexts/minimal/\(Contexts.maximumMinimal)"),
+                    "the minimal context lists \(contexts.minimal.count) actions; iOS shows at most "
+                        + "\(Contexts.maximumMinimal) where space is short"))
         }
         return violations
     }

@@ -14,7 +14,7 @@ public struct ContextUnknownActionRule: FileRule {
             contexts:
               default: [accept, decline, ↓acept]
               minimal: [accept, ↓maybe]
-            """,
+            """
         ],
         nonTriggering: [
             """
@@ -22,17 +22,19 @@ public struct ContextUnknownActionRule: FileRule {
             actions: [{id: accept, title: Accept}, {id: decline, title: Decline}]
             contexts:
               default: [accept, decline]
-            """,
+            """
         ]
     )
 
     public func validate(_ category: NotificationCategory, in file: CategoryFile) -> [Violation] {
-                var violations: [Violation] = []
+        var violations: [Violation] = []
         for (context, pointer, ids) in file.writtenContexts(of: category) {
             for (index, id) in ids.enumerated() where !category.actions.contains(where: { $0.id == id }) {
-                violations.append(Violation(file.sourceMap.location(of: "\(pointer)/\(index)"),
-                    "action \"\(id)\" is not declared in category \"\(category.id)\""
-                        + Suggestion.didYouMean(id.rawValue, in: category.actions.map(\.id.rawValue))))
+                violations.append(
+                    Violation(
+                        file.sourceMap.location(of: "\(pointer)/\(index)"),
+                        "action \"\(id)\" is not declared in category \"\(category.id)\""
+                            + Suggestion.didYouMean(id.rawValue, in: category.actions.map(\.id.rawValue))))
             }
         }
         return violations

@@ -13,7 +13,10 @@ public struct DeprecatedOptionRule: FileRule {
 
     public func validate(_ category: NotificationCategory, in file: CategoryFile) -> [Violation] {
         guard category.options.contains(.allowAnnouncement) else { return [] }
-        return [Violation(file.sourceMap.location(of: "/options/@allowAnnouncement"),
-            "allowAnnouncement is ignored since iOS 15, where announcing is the user's setting; remove it")]
+        return [
+            Violation(
+                file.sourceMap.location(of: "/options/@allowAnnouncement"),
+                "allowAnnouncement is ignored since iOS 15, where announcing is the user's setting; remove it")
+        ]
     }
 }

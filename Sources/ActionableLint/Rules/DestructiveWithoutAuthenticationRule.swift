@@ -9,13 +9,15 @@ public struct DestructiveWithoutAuthenticationRule: FileRule {
         summary: "a destructive background action without `authenticationRequired` (runs from a locked phone)",
         severity: .warning,
         triggering: [
-            "category: invite\nactions:\n  - id: decline\n    title: Decline\n    ↓destructive: true\n",
+            "category: invite\nactions:\n  - id: decline\n    title: Decline\n    ↓destructive: true\n"
         ],
         nonTriggering: [
-            Example("category: invite\nactions:\n  - id: decline\n    title: Decline\n    destructive: true\n"
-                + "    authenticationRequired: true\n"),
-            Example("category: invite\nactions:\n  - id: delete\n    title: Delete\n    destructive: true\n"
-                + "    activation: foreground\n"),
+            Example(
+                "category: invite\nactions:\n  - id: decline\n    title: Decline\n    destructive: true\n"
+                    + "    authenticationRequired: true\n"),
+            Example(
+                "category: invite\nactions:\n  - id: delete\n    title: Delete\n    destructive: true\n"
+                    + "    activation: foreground\n"),
         ]
     )
 
@@ -24,7 +26,8 @@ public struct DestructiveWithoutAuthenticationRule: FileRule {
             guard action.destructive, action.activation == .background, !action.authenticationRequired else {
                 return nil
             }
-            return Violation(file.sourceMap.keyLocation(of: "/actions/\(index)/destructive"),
+            return Violation(
+                file.sourceMap.keyLocation(of: "/actions/\(index)/destructive"),
                 "destructive action \"\(action.id)\" runs in the background from a locked phone; "
                     + "add authenticationRequired: true")
         }

@@ -15,10 +15,10 @@ public struct DuplicateActionRule: FileRule {
                 title: Accept
               - id: ↓accept
                 title: Accept again
-            """,
+            """
         ],
         nonTriggering: [
-            "category: invite\nactions:\n  - id: accept\n    title: Accept\n  - id: decline\n    title: Decline\n",
+            "category: invite\nactions:\n  - id: accept\n    title: Accept\n  - id: decline\n    title: Decline\n"
         ]
     )
 
@@ -28,8 +28,10 @@ public struct DuplicateActionRule: FileRule {
         for (index, action) in category.actions.enumerated() {
             if let first = firstIndex[action.id] {
                 let firstLine = file.sourceMap.location(of: "/actions/\(first)/id").line
-                violations.append(Violation(file.sourceMap.location(of: "/actions/\(index)/id"),
-                    "action \"\(action.id)\" is already declared at line \(firstLine); rename or remove one"))
+                violations.append(
+                    Violation(
+                        file.sourceMap.location(of: "/actions/\(index)/id"),
+                        "action \"\(action.id)\" is already declared at line \(firstLine); rename or remove one"))
             } else {
                 firstIndex[action.id] = index
             }

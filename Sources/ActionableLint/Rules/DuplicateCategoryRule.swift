@@ -8,10 +8,10 @@ public struct DuplicateCategoryRule: CatalogRule {
         summary: "two files declare one category id (reported at both)",
         severity: .error,
         triggering: [
-            Example(files: [("invite.yaml", "category: ↓invite\n"), ("invite.json", "{\"category\": ↓\"invite\"}")]),
+            Example(files: [("invite.yaml", "category: ↓invite\n"), ("invite.json", "{\"category\": ↓\"invite\"}")])
         ],
         nonTriggering: [
-            Example(files: [("invite.yaml", "category: invite\n"), ("message.yaml", "category: message\n")]),
+            Example(files: [("invite.yaml", "category: invite\n"), ("message.yaml", "category: message\n")])
         ]
     )
 
@@ -30,8 +30,10 @@ public struct DuplicateCategoryRule: CatalogRule {
             let locations = declaring.map { files[$0].file.sourceMap.location(of: "/category") }
             for location in locations {
                 let others = locations.filter { $0.file != location.file }.map(\.description).sorted()
-                violations.append(Violation(location,
-                    "category \"\(id)\" is also declared at \(others.joined(separator: ", ")); category ids must be unique"))
+                violations.append(
+                    Violation(
+                        location,
+                        "category \"\(id)\" is also declared at \(others.joined(separator: ", ")); category ids must be unique"))
             }
         }
         return violations

@@ -8,12 +8,14 @@ public struct DuplicateContextEntryRule: FileRule {
         summary: "a context names one action twice",
         severity: .error,
         triggering: [
-            Example("category: invite\nactions: [{id: accept, title: Accept}, {id: decline, title: Decline}]\n"
-                + "contexts:\n  default: [accept, decline, ↓accept]\n  minimal: [accept, decline]\n"),
+            Example(
+                "category: invite\nactions: [{id: accept, title: Accept}, {id: decline, title: Decline}]\n"
+                    + "contexts:\n  default: [accept, decline, ↓accept]\n  minimal: [accept, decline]\n")
         ],
         nonTriggering: [
-            Example("category: invite\nactions: [{id: accept, title: Accept}, {id: decline, title: Decline}]\n"
-                + "contexts:\n  default: [accept, decline]\n"),
+            Example(
+                "category: invite\nactions: [{id: accept, title: Accept}, {id: decline, title: Decline}]\n"
+                    + "contexts:\n  default: [accept, decline]\n")
         ]
     )
 
@@ -22,8 +24,10 @@ public struct DuplicateContextEntryRule: FileRule {
         for (context, pointer, ids) in file.writtenContexts(of: category) {
             var seen = Set<ActionID>()
             for (index, id) in ids.enumerated() where !seen.insert(id).inserted {
-                violations.append(Violation(file.sourceMap.location(of: "\(pointer)/\(index)"),
-                    "the \(context) context lists action \"\(id)\" twice; remove one"))
+                violations.append(
+                    Violation(
+                        file.sourceMap.location(of: "\(pointer)/\(index)"),
+                        "the \(context) context lists action \"\(id)\" twice; remove one"))
             }
         }
         return violations

@@ -9,11 +9,12 @@ public struct DuplicateTitleRule: FileRule {
         severity: .warning,
         triggering: [
             "category: invite\nactions:\n  - { id: accept, title: OK }\n  - { id: confirm, title: ↓ok }\n",
-            Example("category: invite\nactions:\n  - { id: a, title: { en: Yes, de: Ja } }\n"
-                + "  - { id: b, title: { en: Sure, de: ↓Ja } }\n"),
+            Example(
+                "category: invite\nactions:\n  - { id: a, title: { en: Yes, de: Ja } }\n"
+                    + "  - { id: b, title: { en: Sure, de: ↓Ja } }\n"),
         ],
         nonTriggering: [
-            "category: invite\nactions:\n  - { id: accept, title: Accept }\n  - { id: decline, title: Decline }\n",
+            "category: invite\nactions:\n  - { id: accept, title: Accept }\n  - { id: decline, title: Decline }\n"
         ]
     )
 
@@ -23,14 +24,18 @@ public struct DuplicateTitleRule: FileRule {
         let actions = category.actions
         for later in actions.indices {
             for (locale, value) in actions[later].title.values where !value.allSatisfy(\.isWhitespace) {
-                guard let earlier = actions[..<later].firstIndex(where: { action in
-                    action.id != actions[later].id && action.title.values.contains { $0.locale == locale && Self.same($0.value, value) }
-                }) else { continue }
+                guard
+                    let earlier = actions[..<later].firstIndex(where: { action in
+                        action.id != actions[later].id && action.title.values.contains { $0.locale == locale && Self.same($0.value, value) }
+                    })
+                else { continue }
                 let pointer = "/actions/\(later)/title" + (locale.map { "/" + SourceMap.escape($0) } ?? "")
                 let inLocale = locale.map { " in \($0)" } ?? ""
-                violations.append(Violation(file.sourceMap.location(of: pointer),
-                    "action \"\(actions[later].id)\" has the same title\(inLocale) as \"\(actions[earlier].id)\" (\"\(value)\"); "
-                        + "give each button distinct text"))
+                violations.append(
+                    Violation(
+                        file.sourceMap.location(of: pointer),
+                        "action \"\(actions[later].id)\" has the same title\(inLocale) as \"\(actions[earlier].id)\" (\"\(value)\"); "
+                            + "give each button distinct text"))
             }
         }
         return violations

@@ -13,7 +13,7 @@ public struct EmptyTitleRule: FileRule {
             "category: invite\nactions:\n  - id: reply\n    title: Reply\n    input: { button: ↓\" \" }\n",
         ],
         nonTriggering: [
-            "category: invite\nactions:\n  - id: reply\n    title: Reply\n    input: { button: Send, placeholder: \"\" }\n",
+            "category: invite\nactions:\n  - id: reply\n    title: Reply\n    input: { button: Send, placeholder: \"\" }\n"
         ]
     )
 
@@ -21,10 +21,12 @@ public struct EmptyTitleRule: FileRule {
         var violations: [Violation] = []
         for (index, action) in category.actions.enumerated() {
             // Pointers are only built for violations.
-            violations += blanks(action.title, at: { "/actions/\(index)/title" },
+            violations += blanks(
+                action.title, at: { "/actions/\(index)/title" },
                 what: "the title of action \"\(action.id)\"", file)
             if let button = action.input?.button {
-                violations += blanks(button, at: { "/actions/\(index)/input/button" },
+                violations += blanks(
+                    button, at: { "/actions/\(index)/input/button" },
                     what: "the input button title of action \"\(action.id)\"", file)
             }
         }

@@ -16,7 +16,10 @@ public struct FileNameMismatchRule: FileRule {
 
     public func validate(_ category: NotificationCategory, in file: CategoryFile) -> [Violation] {
         guard file.baseName != category.id.rawValue else { return [] }
-        return [Violation(file.sourceMap.location(of: "/category"),
-            "file \"\(file.baseName)\" declares category \"\(category.id)\"; name the file \(category.id).yaml")]
+        return [
+            Violation(
+                file.sourceMap.location(of: "/category"),
+                "file \"\(file.baseName)\" declares category \"\(category.id)\"; name the file \(category.id).yaml")
+        ]
     }
 }

@@ -13,21 +13,25 @@ public struct IdentifierFormatRule: FileRule {
             "category: invite\nactions:\n  - id: ↓\"accept!\"\n    title: Accept\n",
         ],
         nonTriggering: [
-            "category: chat.message-v2_beta\nactions:\n  - id: markRead\n    title: Read\n",
+            "category: chat.message-v2_beta\nactions:\n  - id: markRead\n    title: Read\n"
         ]
     )
 
     public func validate(_ category: NotificationCategory, in file: CategoryFile) -> [Violation] {
         var violations: [Violation] = []
         if !IdentifierSyntax.isValid(category.id.rawValue) {
-            violations.append(Violation(file.sourceMap.location(of: "/category"),
-                "category id \"\(category.id)\" must start with a letter and use only letters, digits, '.', '_' "
-                    + "and '-', at most 64 characters"))
+            violations.append(
+                Violation(
+                    file.sourceMap.location(of: "/category"),
+                    "category id \"\(category.id)\" must start with a letter and use only letters, digits, '.', '_' "
+                        + "and '-', at most 64 characters"))
         }
         for (index, action) in category.actions.enumerated() where !IdentifierSyntax.isValid(action.id.rawValue) {
-            violations.append(Violation(file.sourceMap.location(of: "/actions/\(index)/id"),
-                "action id \"\(action.id)\" must start with a letter and use only letters, digits, '.', '_' "
-                    + "and '-', at most 64 characters"))
+            violations.append(
+                Violation(
+                    file.sourceMap.location(of: "/actions/\(index)/id"),
+                    "action id \"\(action.id)\" must start with a letter and use only letters, digits, '.', '_' "
+                        + "and '-', at most 64 characters"))
         }
         return violations
     }

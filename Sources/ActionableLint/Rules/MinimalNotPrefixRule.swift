@@ -14,7 +14,7 @@ public struct MinimalNotPrefixRule: FileRule {
             actions: [{id: accept, title: Accept}, {id: maybe, title: Maybe}, {id: decline, title: Decline}]
             contexts:
               minimal: ↓[accept, decline]
-            """,
+            """
         ],
         nonTriggering: [
             """
@@ -22,7 +22,7 @@ public struct MinimalNotPrefixRule: FileRule {
             actions: [{id: accept, title: Accept}, {id: decline, title: Decline}, {id: maybe, title: Maybe}]
             contexts:
               minimal: [accept, decline]
-            """,
+            """
         ]
     )
 
@@ -34,9 +34,12 @@ public struct MinimalNotPrefixRule: FileRule {
         guard minimal.allSatisfy(declared.contains) else { return [] }
         let prefix = Array(category.actions.prefix(minimal.count).map(\.id))
         guard minimal != prefix else { return [] }
-        return [Violation(file.sourceMap.location(of: "/contexts/minimal"),
-            "minimal context [\(minimal.map(\.rawValue).joined(separator: ", "))] is not the start of the display "
-                + "order; iOS 10+ shows [\(prefix.map(\.rawValue).joined(separator: ", "))] where space is short, "
-                + "so reorder the actions")]
+        return [
+            Violation(
+                file.sourceMap.location(of: "/contexts/minimal"),
+                "minimal context [\(minimal.map(\.rawValue).joined(separator: ", "))] is not the start of the display "
+                    + "order; iOS 10+ shows [\(prefix.map(\.rawValue).joined(separator: ", "))] where space is short, "
+                    + "so reorder the actions")
+        ]
     }
 }

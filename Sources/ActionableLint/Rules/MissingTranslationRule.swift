@@ -9,16 +9,22 @@ public struct MissingTranslationRule: CatalogRule {
         severity: .warning,
         triggering: [
             Example(files: [
-                ("invite.yaml", "category: invite\nactions:\n  - id: accept\n    title: ↓{ en: Accept }\n"
-                    + "  - id: decline\n    title: ↓{ en: Decline, de: Ablehnen }\n"),
+                (
+                    "invite.yaml",
+                    "category: invite\nactions:\n  - id: accept\n    title: ↓{ en: Accept }\n"
+                        + "  - id: decline\n    title: ↓{ en: Decline, de: Ablehnen }\n"
+                ),
                 ("friend.yaml", "category: friend\nhiddenPreviewsBodyPlaceholder: ↓{ fr: amis }\n"),
-            ]),
+            ])
         ],
         nonTriggering: [
             Example(files: [
-                ("invite.yaml", "category: invite\nactions:\n  - id: accept\n    title: { en: Accept, de: Annehmen }\n"
-                    + "  - id: decline\n    title: Decline\n"),
-            ]),
+                (
+                    "invite.yaml",
+                    "category: invite\nactions:\n  - id: accept\n    title: { en: Accept, de: Annehmen }\n"
+                        + "  - id: decline\n    title: Decline\n"
+                )
+            ])
         ]
     )
 
@@ -47,9 +53,11 @@ public struct MissingTranslationRule: CatalogRule {
                 }
                 let missing = allLocales.subtracting(locales).sorted()
                 let (pointer, name) = category.describeReadableString(ordinal)
-                violations.append(Violation(file.sourceMap.location(of: pointer),
-                    "\(name) has no \(missing.joined(separator: ", ")) translation, though the catalog uses "
-                        + (missing.count == 1 ? "that locale" : "those locales") + " elsewhere"))
+                violations.append(
+                    Violation(
+                        file.sourceMap.location(of: pointer),
+                        "\(name) has no \(missing.joined(separator: ", ")) translation, though the catalog uses "
+                            + (missing.count == 1 ? "that locale" : "those locales") + " elsewhere"))
             }
         }
         return violations

@@ -8,10 +8,10 @@ public struct ReservedPayloadKeyRule: FileRule {
         summary: "a payload key `aps` or `actionToken`",
         severity: .error,
         triggering: [
-            "category: invite\npayload:\n  ↓aps: object\n  ↓actionToken: string\n",
+            "category: invite\npayload:\n  ↓aps: object\n  ↓actionToken: string\n"
         ],
         nonTriggering: [
-            "category: invite\npayload:\n  inviteId: string\n  apsExtra: object\n",
+            "category: invite\npayload:\n  inviteId: string\n  apsExtra: object\n"
         ]
     )
 
@@ -19,7 +19,8 @@ public struct ReservedPayloadKeyRule: FileRule {
         category.payload.fields.compactMap { field in
             guard PayloadSchema.reservedKeys.contains(field.key) else { return nil }
             let owner = field.key == "aps" ? "APNs" : "Actionable (it carries the action token)"
-            return Violation(file.sourceMap.keyLocation(of: "/payload/" + SourceMap.escape(field.key)),
+            return Violation(
+                file.sourceMap.keyLocation(of: "/payload/" + SourceMap.escape(field.key)),
                 "payload key \"\(field.key)\" is reserved for \(owner); rename it")
         }
     }
