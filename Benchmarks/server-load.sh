@@ -10,7 +10,7 @@
 # stored are counted afterwards. The ceiling and SQLite runs alternate, ROUNDS times, in the
 # same script run; the table reports each run and the medians.
 #
-# Usage: Benchmarks/server-load.sh [SECONDS_PER_RUN] [ROUNDS]        (defaults: 15 3)
+# Usage: [ACTIONABLE_BINARY=PATH] Benchmarks/server-load.sh [SECONDS_PER_RUN] [ROUNDS]   (defaults: 15 3)
 # Needs wrk (apt-get install wrk) and, for PostgreSQL, its server binaries (as CI has).
 set -euo pipefail
 
@@ -24,9 +24,11 @@ command -v wrk >/dev/null || { echo "server-load.sh needs wrk: apt-get install w
 command -v python3 >/dev/null || { echo "server-load.sh needs python3 (to read wrk's figures)" >&2; exit 1; }
 
 echo "building (release)..." >&2
-(cd "$root" && swift build -c release --product actionable >&2)
+# ACTIONABLE_BINARY measures another build of actionable (e.g. the commit before a change) against
+# the same ceiling and bodies.
+actionable="${ACTIONABLE_BINARY:-$root/.build/release/actionable}"
+[ -n "${ACTIONABLE_BINARY:-}" ] || (cd "$root" && swift build -c release --product actionable >&2)
 (cd "$here" && swift build -c release --product ceiling-server >&2 && swift build -c release --product action-bodies >&2)
-actionable="$root/.build/release/actionable"
 ceiling="$here/.build/release/ceiling-server"
 
 work="$(mktemp -d /tmp/actionable-load.XXXXXX)"
