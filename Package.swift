@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "ActionableRouter", targets: ["ActionableRouter"]),
         .library(name: "ActionableTokens", targets: ["ActionableTokens"]),
         .library(name: "ActionablePayload", targets: ["ActionablePayload"]),
+        .library(name: "ActionableCodegen", targets: ["ActionableCodegen"]),
         .library(name: "ActionableStore", targets: ["ActionableStore"]),
         .library(name: "ActionableSQLite", targets: ["ActionableSQLite"]),
         .library(name: "ActionablePostgres", targets: ["ActionablePostgres"]),
@@ -54,6 +55,8 @@ let package = Package(
             dependencies: ["ActionableCore", .product(name: "JWTKit", package: "jwt-kit")]
         ),
         .target(name: "ActionablePayload", dependencies: ["ActionableCore"]),
+        // The code generator: the core only, so a build plugin's tool stays small.
+        .target(name: "ActionableCodegen", dependencies: ["ActionableCore"]),
         .target(
             name: "ActionableStore",
             dependencies: ["ActionableCore", .product(name: "Logging", package: "swift-log")]
@@ -114,7 +117,7 @@ let package = Package(
             name: "actionable",
             dependencies: [
                 "ActionableCore", "ActionableLint", "ActionablePayload", "ActionableTokens", "ActionableServer",
-                "ActionableService",
+                "ActionableService", "ActionableCodegen",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Configuration", package: "swift-configuration"),
@@ -185,6 +188,13 @@ let package = Package(
             ]
         ),
         .testTarget(name: "ActionableTokensTests", dependencies: ["ActionableTokens", "ActionableCore"]),
+        .testTarget(
+            name: "ActionableCodegenTests",
+            dependencies: [
+                "ActionableCodegen", "ActionableCore", "ActionableLint", "ActionablePayload", "ActionableRouter",
+                "ActionableTesting", "ActionableTestSupport", "actionable",
+            ]
+        ),
         .testTarget(
             name: "ActionablePayloadTests",
             dependencies: ["ActionablePayload", "ActionableCore", "ActionableTesting", "ActionableTestSupport", "actionable"]

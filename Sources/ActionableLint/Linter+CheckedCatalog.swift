@@ -7,6 +7,12 @@ extension Linter {
     /// Whatever serves or builds from a catalog (`actionable serve`, `payload`, `catalog`, the
     /// `ActionableService` library) loads it through here, so they all refuse the same things.
     public func checkedCatalog(at path: String) throws(CatalogRefused) -> Catalog {
+        Catalog(try checkedFiles(at: path).compactMap(\.category))
+    }
+
+    /// The category files under `path`, each with its category, refusing them as
+    /// ``checkedCatalog(at:)`` does; for tools that name the file of each category.
+    public func checkedFiles(at path: String) throws(CatalogRefused) -> [CategoryFile] {
         let files: [CategoryFile]
         let result: LintResult
         do {
@@ -21,7 +27,7 @@ extension Linter {
                 description: errors.map(\.description).joined(separator: "\n")
                     + "\nthe catalog has \(errors.count) error(s); run `actionable lint \(path)` and fix them")
         }
-        return Catalog(files.compactMap(\.category))
+        return files
     }
 }
 

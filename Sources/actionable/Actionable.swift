@@ -7,7 +7,10 @@ struct Actionable: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "actionable",
         abstract: "Category files, lint, payloads and a webhook server for iOS actionable notifications.",
-        subcommands: [LintCommand.self, CatalogCommand.self, PayloadCommand.self, ServeCommand.self, RespondCommand.self]
+        subcommands: [
+            LintCommand.self, CatalogCommand.self, PayloadCommand.self, ServeCommand.self, RespondCommand.self,
+            GenerateCommand.self,
+        ]
     )
 
     /// Runs the command; usage errors exit with status 2 (the specification's "usage error"),

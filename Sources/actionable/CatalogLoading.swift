@@ -6,8 +6,13 @@ import Foundation
 /// Loads the catalog a command works on, refusing one with lint errors (exit 1) or an
 /// unreadable path (exit 2).
 func loadCheckedCatalog(_ path: String) throws -> Catalog {
+    Catalog(try loadCheckedFiles(path).compactMap(\.category))
+}
+
+/// The category files a command works on, refused as ``loadCheckedCatalog(_:)`` refuses them.
+func loadCheckedFiles(_ path: String) throws -> [CategoryFile] {
     do {
-        return try Linter().checkedCatalog(at: path)
+        return try Linter().checkedFiles(at: path)
     } catch {
         guard !error.errors.isEmpty else {
             printError("error: \(error)")

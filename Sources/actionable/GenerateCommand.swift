@@ -1,0 +1,62 @@
+import ActionableCodegen
+import ArgumentParser
+import Foundation
+
+/// `actionable generate`: code generated from the category files.
+struct GenerateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "generate",
+        abstract: "Generate code from the category files.",
+        subcommands: [GenerateSwiftCommand.self]
+    )
+}
+
+/// `actionable generate swift [PATH] --target server [--output FILE] [--name NAME] [--access public|internal]`.
+struct GenerateSwiftCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "swift",
+        abstract: "Generate Swift constants and payload types from the category files.",
+        discussion: """
+            --target server: for each category a type with its CategoryID, one ActionID per action \
+            and a Codable Payload, for RouterBuilder and PayloadBuilder. The output is deterministic \
+            and names its source files. A catalog with lint errors is refused (exit 1).
+            """
+    )
+
+    /// The kinds of output. (`app`, for an iOS app, is not generated yet.)
+    enum Target: String, ExpressibleByArgument, CaseIterable { case server }
+
+    @Argument(help: "A directory of category files, or one file.") var path: String = "Categories"
+    @Option(help: "What to generate for: server.") var target: Target
+    @Option(help: "Write here instead of standard output.") var output: String?
+    @Option(help: "The enclosing type's name.") var name: String = "NotificationCategories"
+    @Option(help: "The access level: public or internal.") var access: GenerationOptions.Access = .public
+
+    func validate() throws {
+        guard SwiftName.type(name) == name, !name.hasPrefix("_") else {
+            throw ValidationError("--name must be a Swift type name such as NotificationCategories, not \"\(name)\"")
+        }
+    }
+
+    func run() throws {
+        let files = try loadCheckedFiles(path)
+        let sources = files.compactMap { file in file.category.map { SourceCategory(path: file.path, category: $0) } }
+        let text: String
+        do {
+            text = try ServerGenerator(options: GenerationOptions(name: name, access: access)).generate(sources)
+        } catch {
+            throw refuse(error.description)
+        }
+        guard let output else {
+            print(text, terminator: "")
+            return
+        }
+        do {
+            try Data(text.utf8).write(to: URL(fileURLWithPath: output), options: .atomic)
+        } catch {
+            throw refuse("cannot write \(output): \(error.localizedDescription)")
+        }
+    }
+}
+
+extension GenerationOptions.Access: ExpressibleByArgument {}
