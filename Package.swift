@@ -188,6 +188,13 @@ let package = Package(
             ]
         ),
         .testTarget(name: "ActionableTokensTests", dependencies: ["ActionableTokens", "ActionableCore"]),
+        // A stand-in for Apple's UserNotifications, from Apple's documented declarations, so that
+        // generated app code type-checks and runs on Linux (Tests/UserNotificationsStandIn).
+        .target(name: "UserNotifications", path: "Tests/UserNotificationsStandIn"),
+        .testTarget(
+            name: "ActionableAppCodegenTests",
+            dependencies: ["UserNotifications", "ActionableCodegen", "ActionableCore", "ActionableLint", "ActionableTestSupport"]
+        ),
         .testTarget(
             name: "ActionableCodegenTests",
             dependencies: [

@@ -5,6 +5,7 @@ enum GeneratedHeader {
         writer.line("// files and generate again.")
         writer.line("// Sources:")
         for source in sources.sorted() { writer.line("// - \(source)") }
+        writer.line("// swift-format-ignore-file")
         writer.line()
     }
 }

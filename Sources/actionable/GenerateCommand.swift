@@ -11,23 +11,25 @@ struct GenerateCommand: ParsableCommand {
     )
 }
 
-/// `actionable generate swift [PATH] --target server [--output FILE] [--name NAME] [--access public|internal]`.
+/// `actionable generate swift [PATH] --target app|server [--output FILE] [--name NAME] [--access public|internal]`.
 struct GenerateSwiftCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "swift",
         abstract: "Generate Swift constants and payload types from the category files.",
         discussion: """
+            --target app: one file for an iOS app: NAME.all and NAME.register(on:), a type per \
+            category with its identifiers, its UNNotificationCategory and a Payload from userInfo. \
             --target server: for each category a type with its CategoryID, one ActionID per action \
             and a Codable Payload, for RouterBuilder and PayloadBuilder. The output is deterministic \
             and names its source files. A catalog with lint errors is refused (exit 1).
             """
     )
 
-    /// The kinds of output. (`app`, for an iOS app, is not generated yet.)
-    enum Target: String, ExpressibleByArgument, CaseIterable { case server }
+    /// The kinds of output: an iOS app's registration code, or a backend's constants.
+    enum Target: String, ExpressibleByArgument, CaseIterable { case app, server }
 
     @Argument(help: "A directory of category files, or one file.") var path: String = "Categories"
-    @Option(help: "What to generate for: server.") var target: Target
+    @Option(help: "What to generate for: app (an iOS app, iOS 12+) or server (a Swift backend).") var target: Target
     @Option(help: "Write here instead of standard output.") var output: String?
     @Option(help: "The enclosing type's name.") var name: String = "NotificationCategories"
     @Option(help: "The access level: public or internal.") var access: GenerationOptions.Access = .public
@@ -43,7 +45,11 @@ struct GenerateSwiftCommand: ParsableCommand {
         let sources = files.compactMap { file in file.category.map { SourceCategory(path: file.path, category: $0) } }
         let text: String
         do {
-            text = try ServerGenerator(options: GenerationOptions(name: name, access: access)).generate(sources)
+            let options = GenerationOptions(name: name, access: access)
+            switch target {
+            case .app: text = try AppGenerator(options: options).generate(sources)
+            case .server: text = try ServerGenerator(options: options).generate(sources)
+            }
         } catch {
             throw refuse(error.description)
         }

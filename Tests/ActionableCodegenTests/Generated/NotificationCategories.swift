@@ -5,6 +5,7 @@
 // - Categories/login-approval.yaml
 // - Categories/message.yaml
 // - Categories/order-shipped.json
+// swift-format-ignore-file
 
 import ActionableCore
 

@@ -1,0 +1,58 @@
+import ActionableCore
+
+/// `actionable generate swift --target app`: one Swift file for an iOS app (iOS 12 or later)
+/// that registers exactly the categories of the catalog.
+///
+/// - `NAME.all` (every category, built with the iOS 12 initializer) and
+///   `NAME.register(on:)` (`setNotificationCategories`, which replaces what was registered);
+/// - per category a type with its `identifier`, an `Action` enum of identifiers, its
+///   `UNNotificationCategory`, and a `Payload` decoded from `userInfo`;
+/// - actions in the order of the `default` context, then the other declared actions; text
+///   input actions as `UNTextInputNotificationAction`; icons only under
+///   `if #available(iOS 15.0, *)`;
+/// - every string a person reads through `NSLocalizedString` with a stable key
+///   (see ``LocalizationKeys``).
+///
+/// Where a file gives no text-input button title, the button says "Send"; without a placeholder
+/// the field has none. `maxLength` has no iOS API: the server enforces it.
+public struct AppGenerator: Sendable {
+    /// The options of the output.
+    public var options: GenerationOptions
+
+    /// A generator with `options`.
+    public init(options: GenerationOptions = GenerationOptions()) { self.options = options }
+
+    /// The Swift source for `categories`, in category-id order whatever their order here.
+    public func generate(_ categories: [SourceCategory]) throws(GenerationError) -> String {
+        let sorted = categories.sorted { $0.category.id < $1.category.id }
+        try NameCollisions.check(sorted)
+        let access = options.access.rawValue
+        let needsJSON = sorted.contains { $0.category.payload.fields.contains { $0.type == .object || $0.type == .array } }
+        var writer = SwiftWriter()
+        GeneratedHeader.write(to: &writer, target: "app", sources: sorted.map(\.path))
+        writer.line("import Foundation")
+        writer.line("import UserNotifications")
+        writer.line()
+        writer.line("/// The notification categories of the catalog, for `UNUserNotificationCenter`.")
+        writer.block("\(access) enum \(options.name)") { writer in
+            writer.line("/// Every category of the catalog.")
+            writer.block("\(access) static var all: Set<UNNotificationCategory>") { writer in
+                writer.line("[" + sorted.map { SwiftName.type($0.category.id.rawValue) + ".category" }.joined(separator: ", ") + "]")
+            }
+            writer.line()
+            writer.line("/// Registers every category; it replaces what was registered, so it is always the whole catalog.")
+            writer.block("\(access) static func register(on center: UNUserNotificationCenter = .current())") { writer in
+                writer.line("center.setNotificationCategories(all)")
+            }
+            for source in sorted {
+                writer.line()
+                AppCategory(category: source.category, access: access).write(into: &writer)
+            }
+            if needsJSON {
+                writer.line()
+                AppJSONType.write(access: access, into: &writer)
+            }
+        }
+        return writer.text
+    }
+}

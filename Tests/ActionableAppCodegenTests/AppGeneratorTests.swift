@@ -1,0 +1,114 @@
+import ActionableCodegen
+import ActionableCore
+import ActionableLint
+import ActionableTestSupport
+import Foundation
+import Testing
+import UserNotifications
+
+/// `--target app`: the files generated from the example categories and from edge cases are
+/// compiled here against the UserNotifications stand-in, register their categories, and must
+/// register exactly their catalog. Serialized: they share `UNUserNotificationCenter.current()`.
+@Suite(.serialized)
+struct AppGeneratorTests {
+    static let generatedFile = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("Generated/NotificationCategories.swift")
+
+    static func exampleSources() throws -> [SourceCategory] {
+        let prefix = CommandLineRunner.repository.path + "/"
+        return try Linter().checkedFiles(at: prefix + "Categories").compactMap { file in
+            file.category.map { SourceCategory(path: String(file.path.dropFirst(prefix.count)), category: $0) }
+        }
+    }
+
+    @Test func theCommittedFileIsWhatTheExampleCategoriesGenerate() throws {
+        let generated = try AppGenerator().generate(try Self.exampleSources())
+        #expect(
+            generated == (try String(contentsOf: Self.generatedFile, encoding: .utf8)),
+            "regenerate: actionable generate swift --target app --output \(Self.generatedFile.path)")
+        let run = try CommandLineRunner.run(["generate", "swift", "--target", "app"])
+        #expect(run.stdout == generated, "\(run.stderr)")
+    }
+
+    static let edgeDirectory = CommandLineRunner.repository.appendingPathComponent("Tests/CodegenFixtures")
+    static let edgeFile = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("Generated/EdgeCategories.swift")
+
+    static func edgeSources() throws -> [SourceCategory] {
+        let prefix = edgeDirectory.path + "/"
+        return try Linter().checkedFiles(at: prefix + "EdgeCategories").compactMap { file in
+            file.category.map { SourceCategory(path: String(file.path.dropFirst(prefix.count)), category: $0) }
+        }
+    }
+
+    @Test func theEdgeCaseFileIsWhatItsCategoriesGenerate() throws {
+        let generated = try AppGenerator(options: GenerationOptions(name: "EdgeCategories")).generate(try Self.edgeSources())
+        #expect(
+            generated == (try String(contentsOf: Self.edgeFile, encoding: .utf8)),
+            "regenerate: cd Tests/CodegenFixtures && actionable generate swift EdgeCategories --target app --name EdgeCategories --output ../ActionableAppCodegenTests/Generated/EdgeCategories.swift"
+        )
+    }
+
+    @Test func registerRegistersExactlyTheCatalog() async throws {
+        try await Self.check(register: { NotificationCategories.register(on: $0) }, catalog: Catalog(try Self.exampleSources().map(\.category)))
+    }
+
+    @Test func everyOptionIconTextInputAndEscapedNameRegisters() async throws {
+        let catalog = Catalog(try Self.edgeSources().map(\.category))
+        try await Self.check(register: { EdgeCategories.register(on: $0) }, catalog: catalog)
+        #expect(EdgeCategories.SignIn2fa.Action.default == "default")
+        #expect(EdgeCategories.SignIn2fa.Action.digestRead == "digest.read")
+        let payload = try EdgeCategories.EveryOption.Payload(userInfo: ["tags": ["a", 1, true, ["k": nil] as [String: Any?]], "meta": ["x": 1.5]])
+        #expect(payload.tags == [.string("a"), .number(1), .bool(true), .object(["k": .null])])
+        #expect(payload.meta == ["x": .number(1.5)])
+    }
+
+    static func check(register: (UNUserNotificationCenter) -> Void, catalog: Catalog) async throws {
+        let center = UNUserNotificationCenter.current()
+        center.setNotificationCategories([])
+        register(center)
+        let registered = await center.notificationCategories()
+        #expect(Set(registered.map(\.identifier)) == Set(catalog.categories.map(\.id.rawValue)))
+
+        for category in catalog.categories {
+            let unCategory = try #require(registered.first { $0.identifier == category.id.rawValue })
+            let order = category.contexts.default + category.actions.map(\.id).filter { !category.contexts.default.contains($0) }
+            #expect(unCategory.actions.map(\.identifier) == order.map(\.rawValue))
+            #expect(unCategory.options.rawValue == UInt(category.options.rawValue))
+            #expect(unCategory.intentIdentifiers == category.intents)
+            #expect(unCategory.hiddenPreviewsBodyPlaceholder == (category.hiddenPreviewsBodyPlaceholder?.developmentValue ?? ""))
+            #expect(unCategory.categorySummaryFormat == (category.summaryFormat?.developmentValue ?? ""))
+            for unAction in unCategory.actions {
+                let action = try #require(category.action(ActionID(unAction.identifier)))
+                #expect(unAction.title == action.title.developmentValue)
+                #expect(unAction.options.rawValue == UInt(action.options.rawValue))
+                switch action.icon {
+                case .system(let name)?: #expect(unAction.icon?.systemImageName == name)
+                case .template(let name)?: #expect(unAction.icon?.templateImageName == name)
+                case nil: #expect(unAction.icon == nil)
+                }
+                let textInput = unAction as? UNTextInputNotificationAction
+                #expect((textInput != nil) == (action.input != nil), "\(category.id).\(action.id)")
+                if let input = action.input, let textInput {
+                    #expect(textInput.textInputButtonTitle == (input.button?.developmentValue ?? "Send"))
+                    #expect(textInput.textInputPlaceholder == (input.placeholder?.developmentValue ?? ""))
+                }
+            }
+        }
+    }
+
+    @Test func aPayloadIsDecodedFromUserInfoAndAMissingRequiredKeyThrows() throws {
+        let userInfo: [AnyHashable: Any] = [
+            "aps": ["category": "invite", "alert": "Team dinner"], "actionToken": "t", "inviteId": "inv-42", "seats": 3,
+        ]
+        let payload = try NotificationCategories.Invite.Payload(userInfo: userInfo)
+        #expect(payload.inviteId == "inv-42")
+        #expect(payload.seats == 3)
+        #expect(payload.eventName == nil)
+        #expect(throws: DecodingError.self) {
+            _ = try NotificationCategories.Invite.Payload(userInfo: ["aps": ["category": "invite"], "seats": 3])
+        }
+        #expect(NotificationCategories.Invite.identifier == "invite")
+        #expect(NotificationCategories.Invite.Action.accept == "accept")
+    }
+}

@@ -1,0 +1,35 @@
+import Foundation
+
+/// The app's notification center (`UNUserNotificationCenter`): here it only keeps the
+/// registered categories, so that tests can read back what an app registered.
+open class UNUserNotificationCenter: NSObject, @unchecked Sendable {
+    private let lock = NSLock()
+    private var categories: Set<UNNotificationCategory> = []
+    private static let shared = UNUserNotificationCenter(standIn: ())
+
+    /// Apple's `init` is unavailable: the app's center is ``current()``.
+    @available(*, unavailable)
+    public override init() { fatalError("use UNUserNotificationCenter.current()") }
+
+    private init(standIn: Void) { super.init() }
+
+    open class func current() -> UNUserNotificationCenter { shared }
+
+    /// Replaces every registered category.
+    open func setNotificationCategories(_ categories: Set<UNNotificationCategory>) {
+        lock.lock()
+        self.categories = categories
+        lock.unlock()
+    }
+
+    open func getNotificationCategories(completionHandler: @escaping @Sendable (Set<UNNotificationCategory>) -> Void) {
+        lock.lock()
+        let categories = self.categories
+        lock.unlock()
+        completionHandler(categories)
+    }
+
+    open func notificationCategories() async -> Set<UNNotificationCategory> {
+        await withCheckedContinuation { continuation in getNotificationCategories { continuation.resume(returning: $0) } }
+    }
+}
