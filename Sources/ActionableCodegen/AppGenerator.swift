@@ -24,8 +24,7 @@ public struct AppGenerator: Sendable {
 
     /// The Swift source for `categories`, in category-id order whatever their order here.
     public func generate(_ categories: [SourceCategory]) throws(GenerationError) -> String {
-        let sorted = categories.sorted { $0.category.id < $1.category.id }
-        try NameCollisions.check(sorted)
+        let sorted = try NameCollisions.checkedInOrder(categories)
         let access = options.access.rawValue
         let needsJSON = sorted.contains { $0.category.payload.fields.contains { $0.type == .object || $0.type == .array } }
         var writer = SwiftWriter()

@@ -17,28 +17,11 @@ enum AppPayloadStruct {
                 writer.line("let data = try JSONSerialization.data(withJSONObject: custom)")
                 writer.line("self = try JSONDecoder().decode(Payload.self, from: data)")
             }
-            guard !schema.fields.isEmpty else { return }
-            writer.line()
-            writer.block("enum CodingKeys: String, CodingKey") { writer in
-                for field in schema.fields {
-                    writer.line("case \(SwiftName.member(field.key)) = \(field.key.swiftLiteral)")
-                }
-            }
+            PayloadStruct.writeCodingKeys(schema, into: &writer)
         }
     }
 
-    static func swiftType(_ field: PayloadField) -> String {
-        let base: String
-        switch field.type {
-        case .string: base = "String"
-        case .integer: base = "Int"
-        case .number: base = "Double"
-        case .boolean: base = "Bool"
-        case .object: base = "[String: JSON]"
-        case .array: base = "[JSON]"
-        }
-        return field.required ? base : base + "?"
-    }
+    static func swiftType(_ field: PayloadField) -> String { PayloadStruct.swiftType(field, json: "JSON") }
 }
 
 /// A JSON value for `object` and `array` payload keys (the app file imports nothing of ours).

@@ -3,6 +3,14 @@ import ActionableCore
 /// Two identifiers that become one Swift name in the same scope make the generated code
 /// ambiguous; this finds them before anything is written, naming both and their files.
 enum NameCollisions {
+    /// `sources` in category-id order (so the output never depends on the files' order), once
+    /// checked.
+    static func checkedInOrder(_ sources: [SourceCategory]) throws(GenerationError) -> [SourceCategory] {
+        let sorted = sources.sorted { $0.category.id < $1.category.id }
+        try check(sorted)
+        return sorted
+    }
+
     static func check(_ sources: [SourceCategory]) throws(GenerationError) {
         var types: [String: SourceCategory] = [:]
         for source in sources {

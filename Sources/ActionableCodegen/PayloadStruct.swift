@@ -19,27 +19,32 @@ enum PayloadStruct {
                     writer.line("self.\(name) = \(name)")
                 }
             }
-            guard !schema.fields.isEmpty else { return }
-            writer.line()
-            writer.block("enum CodingKeys: String, CodingKey") { writer in
-                for field in schema.fields {
-                    writer.line("case \(SwiftName.member(field.key)) = \(field.key.swiftLiteral)")
-                }
+            writeCodingKeys(schema, into: &writer)
+        }
+    }
+
+    /// `CodingKeys` that keep each key as written (nothing when there are no keys).
+    static func writeCodingKeys(_ schema: PayloadSchema, into writer: inout SwiftWriter) {
+        guard !schema.fields.isEmpty else { return }
+        writer.line()
+        writer.block("enum CodingKeys: String, CodingKey") { writer in
+            for field in schema.fields {
+                writer.line("case \(SwiftName.member(field.key)) = \(field.key.swiftLiteral)")
             }
         }
     }
 
     /// string → String, integer → Int, number → Double, boolean → Bool, object and array →
-    /// JSONValue maps and lists; optional unless required.
-    static func swiftType(_ field: PayloadField) -> String {
+    /// maps and lists of `json` (`JSONValue` on the server); optional unless required.
+    static func swiftType(_ field: PayloadField, json: String = "JSONValue") -> String {
         let base: String
         switch field.type {
         case .string: base = "String"
         case .integer: base = "Int"
         case .number: base = "Double"
         case .boolean: base = "Bool"
-        case .object: base = "[String: JSONValue]"
-        case .array: base = "[JSONValue]"
+        case .object: base = "[String: \(json)]"
+        case .array: base = "[\(json)]"
         }
         return field.required ? base : base + "?"
     }

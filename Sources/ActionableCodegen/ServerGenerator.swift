@@ -17,8 +17,7 @@ public struct ServerGenerator: Sendable {
 
     /// The Swift source for `categories`, in category-id order whatever their order here.
     public func generate(_ categories: [SourceCategory]) throws(GenerationError) -> String {
-        let sorted = categories.sorted { $0.category.id < $1.category.id }
-        try NameCollisions.check(sorted)
+        let sorted = try NameCollisions.checkedInOrder(categories)
         let access = options.access.rawValue
         var writer = SwiftWriter()
         GeneratedHeader.write(to: &writer, target: "server", sources: sorted.map(\.path))
