@@ -11,7 +11,8 @@ struct GenerateCommand: ParsableCommand {
     )
 }
 
-/// `actionable generate swift [PATH] --target app|server [--output FILE] [--name NAME] [--access public|internal]`.
+/// `actionable generate swift [PATH] --target app|server [--output FILE] [--name NAME] [--access public|internal]
+/// [--strings FILE.xcstrings]`.
 struct GenerateSwiftCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "swift",
@@ -33,8 +34,11 @@ struct GenerateSwiftCommand: ParsableCommand {
     @Option(help: "Write here instead of standard output.") var output: String?
     @Option(help: "The enclosing type's name.") var name: String = "NotificationCategories"
     @Option(help: "The access level: public or internal.") var access: GenerationOptions.Access = .public
+    @Option(help: "With --target app: also write an Xcode String Catalog (.xcstrings) with every locale.")
+    var strings: String?
 
     func validate() throws {
+        if strings != nil && target != .app { throw ValidationError("--strings goes with --target app") }
         guard SwiftName.type(name) == name, !name.hasPrefix("_") else {
             throw ValidationError("--name must be a Swift type name such as NotificationCategories, not \"\(name)\"")
         }
@@ -53,14 +57,25 @@ struct GenerateSwiftCommand: ParsableCommand {
         } catch {
             throw refuse(error.description)
         }
+        if let strings {
+            do {
+                try write(try StringCatalogGenerator().generate(sources), to: strings)
+            } catch let error as GenerationError {
+                throw refuse(error.description)
+            }
+        }
         guard let output else {
             print(text, terminator: "")
             return
         }
+        try write(text, to: output)
+    }
+
+    private func write(_ text: String, to path: String) throws {
         do {
-            try Data(text.utf8).write(to: URL(fileURLWithPath: output), options: .atomic)
+            try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
         } catch {
-            throw refuse("cannot write \(output): \(error.localizedDescription)")
+            throw refuse("cannot write \(path): \(error.localizedDescription)")
         }
     }
 }

@@ -111,4 +111,50 @@ struct AppGeneratorTests {
         #expect(NotificationCategories.Invite.identifier == "invite")
         #expect(NotificationCategories.Invite.Action.accept == "accept")
     }
+
+    @Test func theStringCatalogHoldsEveryKeyOfTheAppFileInEveryLocale() throws {
+        let sources = try Self.exampleSources()
+        let text = try StringCatalogGenerator().generate(sources)
+        #expect(text == (try StringCatalogGenerator().generate(sources.reversed())))
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+        #expect(json["version"] as? String == "1.0")
+        #expect(json["sourceLanguage"] as? String == "en")
+        let strings = try #require(json["strings"] as? [String: [String: Any]])
+
+        // The keys are exactly those the generated app file passes to NSLocalizedString.
+        let app = try String(contentsOf: Self.generatedFile, encoding: .utf8)
+        let used = Set(
+            app.components(separatedBy: "NSLocalizedString(\"").dropFirst().compactMap { $0.components(separatedBy: "\"").first })
+        #expect(Set(strings.keys) == used)
+
+        func value(_ key: String, _ locale: String) -> String? {
+            let localizations = strings[key]?["localizations"] as? [String: [String: [String: String]]]
+            return localizations?[locale]?["stringUnit"]?["value"]
+        }
+        #expect(value("invite.accept.title", "de") == "Annehmen")
+        #expect(value("invite.accept.title", "en") == "Accept")
+        #expect(value("invite.hiddenPreviewsBodyPlaceholder", "de") == "%u Einladungen")
+        // Every locale of the files, for every string that has one.
+        let catalog = Catalog(sources.map(\.category))
+        for category in catalog.categories {
+            for action in category.actions {
+                for locale in action.title.locales {
+                    #expect(value(LocalizationKeys.title(category.id, action.id), locale) != nil, "\(category.id).\(action.id) \(locale)")
+                }
+            }
+        }
+    }
+
+    @Test func theCommandLineWritesTheStringCatalogBesideTheCode() throws {
+        let directory = try CommandLineRunner.temporaryDirectory([:], exampleCategories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let run = try CommandLineRunner.run(
+            ["generate", "swift", "--target", "app", "--output", "Categories.swift", "--strings", "Localizable.xcstrings"], in: directory)
+        #expect(run.status == 0, "\(run.stderr)")
+        let written = try String(contentsOf: directory.appendingPathComponent("Localizable.xcstrings"), encoding: .utf8)
+        #expect(written.contains("\"invite.accept.title\""))
+        let refused = try CommandLineRunner.run(["generate", "swift", "--target", "server", "--strings", "x.xcstrings"], in: directory)
+        #expect(refused.status == 2)
+        #expect(refused.stderr.contains("--strings goes with --target app"))
+    }
 }
