@@ -19,6 +19,8 @@ let package = Package(
         .library(name: "ActionableService", targets: ["ActionableService"]),
         .library(name: "ActionableTesting", targets: ["ActionableTesting"]),
         .executable(name: "actionable", targets: ["actionable"]),
+        .executable(name: "actionable-generator", targets: ["actionable-generator"]),
+        .plugin(name: "ActionableGenerator", targets: ["ActionableGenerator"]),
         .executable(name: "invite-example", targets: ["InviteExample"]),
         .executable(name: "invite-service", targets: ["InviteService"]),
     ],
@@ -57,6 +59,12 @@ let package = Package(
         .target(name: "ActionablePayload", dependencies: ["ActionableCore"]),
         // The code generator: the core only, so a build plugin's tool stays small.
         .target(name: "ActionableCodegen", dependencies: ["ActionableCore"]),
+        // The build plugin's tool: the core, the linter and the generator only.
+        .executableTarget(
+            name: "actionable-generator",
+            dependencies: ["ActionableCore", "ActionableLint", "ActionableCodegen", .product(name: "Yams", package: "Yams")]
+        ),
+        .plugin(name: "ActionableGenerator", capability: .buildTool(), dependencies: ["actionable-generator"]),
         .target(
             name: "ActionableStore",
             dependencies: ["ActionableCore", .product(name: "Logging", package: "swift-log")]
@@ -130,7 +138,9 @@ let package = Package(
                 "ActionableCore", "ActionableLint", "ActionableRouter", "ActionableTokens", "ActionablePayload",
                 .product(name: "Logging", package: "swift-log"),
             ],
-            path: "Examples/InviteFlow/InviteFlowExample"
+            path: "Examples/InviteFlow/InviteFlowExample",
+            exclude: ["actionable-generate.yaml"],
+            plugins: ["ActionableGenerator"]
         ),
         .executableTarget(
             name: "InviteExample",
@@ -199,7 +209,7 @@ let package = Package(
             name: "ActionableCodegenTests",
             dependencies: [
                 "ActionableCodegen", "ActionableCore", "ActionableLint", "ActionablePayload", "ActionableRouter",
-                "ActionableTesting", "ActionableTestSupport", "actionable",
+                "ActionableTesting", "ActionableTestSupport", "actionable", "actionable-generator",
             ]
         ),
         .testTarget(

@@ -17,16 +17,13 @@ public struct InviteFlow: Sendable {
     public let router: ActionRouter
     public let service: InvitationsService
 
-    /// The invite's custom payload, as the backend encodes it and the handlers decode it.
-    public struct InvitePayload: Codable, Sendable {
-        public var inviteId: String
-        public var eventName: String?
+    /// The invite category's constants and payload, generated from `Categories/invite.yaml` by
+    /// the ActionableGenerator build plugin (`actionable-generate.yaml` beside this file): a
+    /// misspelled action or payload key here is a compile error.
+    typealias Invite = NotificationCategories.Invite
 
-        public init(inviteId: String, eventName: String? = nil) {
-            self.inviteId = inviteId
-            self.eventName = eventName
-        }
-    }
+    /// The invite's custom payload, as the backend encodes it and the handlers decode it.
+    public typealias InvitePayload = NotificationCategories.Invite.Payload
 
     /// Loads the catalog from `categoriesPath` and registers the invite handlers.
     public static func make(
@@ -39,14 +36,16 @@ public struct InviteFlow: Sendable {
         let catalog = Catalog(files.compactMap(\.category))
 
         var builder = RouterBuilder(catalog: catalog)
-        for (action, answer) in [("accept", InvitationsService.Answer.accepted), ("decline", .declined), ("maybe", .maybe)] {
-            builder.on("invite", ActionID(action), payload: InvitePayload.self) { response, invite, context in
+        for (action, answer) in [
+            (Invite.Action.accept, InvitationsService.Answer.accepted), (Invite.Action.decline, .declined), (Invite.Action.maybe, .maybe),
+        ] {
+            builder.on(Invite.identifier, action, payload: InvitePayload.self) { response, invite, context in
                 let rsvp = InvitationsService.RSVP(inviteID: invite.inviteId, user: response.user, answer: answer, note: nil)
                 await service.report(rsvp, idempotencyKey: context.responseID)
                 return .done
             }
         }
-        builder.on("invite", "comment", payload: InvitePayload.self) { response, invite, context in
+        builder.on(Invite.identifier, Invite.Action.comment, payload: InvitePayload.self) { response, invite, context in
             let rsvp = InvitationsService.RSVP(
                 inviteID: invite.inviteId, user: response.user, answer: .maybe,
                 note: response.userText)
@@ -54,7 +53,7 @@ public struct InviteFlow: Sendable {
             return .done
         }
         // Opening or dismissing the notification is not an answer.
-        builder.on(category: "invite") { _, _ in .done }
+        builder.on(category: Invite.identifier) { _, _ in .done }
         return InviteFlow(
             catalog: catalog, tokens: try await ActionTokens(keys: [key]), router: try builder.build(),
             service: service)

@@ -1,0 +1,53 @@
+// The tool of the ActionableGenerator build plugin: actionable-generator CONFIG OUTPUT_FILE.
+// It depends on the core, the linter and the generator only (no server dependencies), so a
+// plugin build stays small.
+import ActionableCodegen
+import ActionableCore
+import ActionableLint
+import Foundation
+
+func run(_ arguments: [String]) throws {
+    guard arguments.count == 3 else { throw GeneratorFailure("usage: actionable-generator CONFIG OUTPUT_FILE") }
+    let configPath = arguments[1]
+    let configuration = try GeneratorConfiguration.load(configPath)
+    let directory = URL(fileURLWithPath: configPath).deletingLastPathComponent()
+    let categories = directory.appendingPathComponent(configuration.categories ?? "Categories").standardizedFileURL.path
+    let files: [CategoryFile]
+    do {
+        files = try Linter().checkedFiles(at: categories)
+    } catch {
+        throw GeneratorFailure("\(error)")
+    }
+    // Paths relative to the configuration's directory, so the header is the same on every machine.
+    let sources = files.compactMap { file in
+        file.category.map { SourceCategory(path: relativePath(of: file.path, from: directory.path), category: $0) }
+    }
+    let options = GenerationOptions(name: configuration.name ?? "NotificationCategories", access: configuration.access ?? .public)
+    let text: String
+    switch configuration.target {
+    case .app: text = try AppGenerator(options: options).generate(sources)
+    case .server: text = try ServerGenerator(options: options).generate(sources)
+    }
+    let output = URL(fileURLWithPath: arguments[2])
+    // Unchanged output is not rewritten, so what depends on it is not rebuilt.
+    if (try? String(contentsOf: output, encoding: .utf8)) != text {
+        try Data(text.utf8).write(to: output, options: .atomic)
+    }
+}
+
+/// `path` relative to `base` (both made absolute and standardized), with `..` where needed.
+func relativePath(of path: String, from base: String) -> String {
+    let target = URL(fileURLWithPath: path).standardizedFileURL.pathComponents
+    let origin = URL(fileURLWithPath: base).standardizedFileURL.pathComponents
+    var common = 0
+    while common < min(target.count, origin.count) && target[common] == origin[common] { common += 1 }
+    let ups = Array(repeating: "..", count: origin.count - common)
+    return (ups + target[common...]).joined(separator: "/")
+}
+
+do {
+    try run(CommandLine.arguments)
+} catch {
+    FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+    exit(1)
+}
