@@ -201,9 +201,16 @@ let package = Package(
         // A stand-in for Apple's UserNotifications, from Apple's documented declarations, so that
         // generated app code type-checks and runs on Linux (Tests/UserNotificationsStandIn).
         .target(name: "UserNotifications", path: "Tests/UserNotificationsStandIn"),
+        // An iOS app's source folder, type-checked against the stand-in; its categories come from the plugin.
+        .target(
+            name: "InviteApp", dependencies: ["UserNotifications"], path: "Examples/InviteApp",
+            exclude: ["actionable-generate.yaml"], plugins: ["ActionableGenerator"]
+        ),
         .testTarget(
             name: "ActionableAppCodegenTests",
-            dependencies: ["UserNotifications", "ActionableCodegen", "ActionableCore", "ActionableLint", "ActionableTestSupport"]
+            dependencies: [
+                "UserNotifications", "InviteApp", "ActionableCodegen", "ActionableCore", "ActionableLint", "ActionableTestSupport",
+            ]
         ),
         .testTarget(
             name: "ActionableCodegenTests",

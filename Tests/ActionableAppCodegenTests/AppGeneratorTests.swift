@@ -112,6 +112,14 @@ struct AppGeneratorTests {
         #expect(NotificationCategories.Invite.Action.accept == "accept")
     }
 
+    @Test func anEmptyCatalogRegistersNoCategory() throws {
+        let text = try AppGenerator().generate([])
+        #expect(text.contains("public static var all: Set<UNNotificationCategory> {\n        []\n    }"))
+        #expect(!text.contains("public enum JSON"))
+        let strings = try StringCatalogGenerator().generate([])
+        #expect(strings.contains("\"strings\": {}") || strings.contains("\"strings\": {\n  }"), "\(strings)")
+    }
+
     @Test func theStringCatalogHoldsEveryKeyOfTheAppFileInEveryLocale() throws {
         let sources = try Self.exampleSources()
         let text = try StringCatalogGenerator().generate(sources)

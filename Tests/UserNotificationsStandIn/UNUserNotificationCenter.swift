@@ -5,6 +5,13 @@ import Foundation
 open class UNUserNotificationCenter: NSObject, @unchecked Sendable {
     private let lock = NSLock()
     private var categories: Set<UNNotificationCategory> = []
+    private weak var storedDelegate: (any UNUserNotificationCenterDelegate)?
+
+    /// The app's delegate; weak, as in Apple's API.
+    open var delegate: (any UNUserNotificationCenterDelegate)? {
+        get { lock.withLock { storedDelegate } }
+        set { lock.withLock { storedDelegate = newValue } }
+    }
     private static let shared = UNUserNotificationCenter(standIn: ())
 
     /// Apple's `init` is unavailable: the app's center is ``current()``.
