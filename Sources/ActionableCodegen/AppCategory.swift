@@ -7,7 +7,7 @@ struct AppCategory {
 
     func write(into writer: inout SwiftWriter) {
         let id = category.id
-        writer.line("/// `\(id.rawValue)`\(category.description.map { ": " + $0.split(whereSeparator: \.isNewline).joined(separator: " ") } ?? "")")
+        writer.line("/// \(category.docSummary)")
         writer.block("\(access) enum \(SwiftName.type(id.rawValue))") { writer in
             writer.line("/// The value of `aps.category`.")
             writer.line("\(access) static let identifier = \(id.rawValue.swiftLiteral)")
@@ -48,10 +48,10 @@ struct AppCategory {
             writer.line("    identifier: identifier, actions: Actions._all,")
             writer.line("    intentIdentifiers: [\(category.intents.map(\.swiftLiteral).joined(separator: ", "))],")
             writer.line(
-                "    hiddenPreviewsBodyPlaceholder: \(localized(category.hiddenPreviewsBodyPlaceholder, key: LocalizationKeys.hiddenPreviewsBodyPlaceholder(id), comment: "Placeholder of \(id) notifications when previews are hidden")),"
+                "    hiddenPreviewsBodyPlaceholder: \(localized(category.hiddenPreviewsBodyPlaceholder, key: LocalizationKeys.hiddenPreviewsBodyPlaceholder(id), comment: LocalizationComments.hiddenPreviewsBodyPlaceholder(id))),"
             )
             writer.line(
-                "    categorySummaryFormat: \(localized(category.summaryFormat, key: LocalizationKeys.summaryFormat(id), comment: "Summary of grouped \(id) notifications")),"
+                "    categorySummaryFormat: \(localized(category.summaryFormat, key: LocalizationKeys.summaryFormat(id), comment: LocalizationComments.summaryFormat(id))),"
             )
             writer.line("    options: options)")
         }
@@ -75,7 +75,7 @@ struct AppCategory {
         let options = ActionOptionNames.swift(action.options)
         writer.block("static var \(name): UNNotificationAction") { writer in
             writer.line(
-                "let title = \(localizedRequired(action.title, key: LocalizationKeys.title(id, action.id), comment: "Title of the \(action.id) action of \(id) notifications"))"
+                "let title = \(localizedRequired(action.title, key: LocalizationKeys.title(id, action.id), comment: LocalizationComments.title(id, action.id)))"
             )
             var arguments = "identifier: Action.\(name), title: title, options: [\(options)]"
             var type = "UNNotificationAction"
@@ -83,13 +83,13 @@ struct AppCategory {
             if let input = action.input {
                 type = "UNTextInputNotificationAction"
                 let button = localizedRequired(
-                    input.button ?? .plain("Send"), key: LocalizationKeys.button(id, action.id),
-                    comment: "Send button of the \(action.id) text field of \(id) notifications")
+                    input.buttonOrDefault, key: LocalizationKeys.button(id, action.id),
+                    comment: LocalizationComments.button(id, action.id))
                 let placeholder =
                     input.placeholder.map {
                         localizedRequired(
                             $0, key: LocalizationKeys.placeholder(id, action.id),
-                            comment: "Placeholder of the \(action.id) text field of \(id) notifications")
+                            comment: LocalizationComments.placeholder(id, action.id))
                     } ?? "\"\""
                 writer.line("let button = \(button)")
                 writer.line("let placeholder = \(placeholder)")

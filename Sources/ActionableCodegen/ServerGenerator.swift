@@ -34,8 +34,7 @@ public struct ServerGenerator: Sendable {
     }
 
     private func category(_ category: NotificationCategory, access: String, into writer: inout SwiftWriter) {
-        let summary = category.description.map { ": " + $0.split(whereSeparator: \.isNewline).joined(separator: " ") }
-        writer.line("/// `\(category.id.rawValue)`\(summary ?? "")")
+        writer.line("/// \(category.docSummary)")
         writer.block("\(access) enum \(SwiftName.type(category.id.rawValue))") { writer in
             writer.line("/// The value of `aps.category`.")
             writer.line("\(access) static let identifier: CategoryID = \(category.id.rawValue.swiftLiteral)")

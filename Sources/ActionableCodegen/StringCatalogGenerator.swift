@@ -49,26 +49,26 @@ public struct StringCatalogGenerator: Sendable {
             entries.append(
                 Entry(
                     key: LocalizationKeys.hiddenPreviewsBodyPlaceholder(id), text: text,
-                    comment: "Placeholder of \(id) notifications when previews are hidden"))
+                    comment: LocalizationComments.hiddenPreviewsBodyPlaceholder(id)))
         }
         if let text = category.summaryFormat {
-            entries.append(Entry(key: LocalizationKeys.summaryFormat(id), text: text, comment: "Summary of grouped \(id) notifications"))
+            entries.append(Entry(key: LocalizationKeys.summaryFormat(id), text: text, comment: LocalizationComments.summaryFormat(id)))
         }
         for action in category.actions {
             entries.append(
                 Entry(
-                    key: LocalizationKeys.title(id, action.id), text: action.title, comment: "Title of the \(action.id) action of \(id) notifications"
+                    key: LocalizationKeys.title(id, action.id), text: action.title, comment: LocalizationComments.title(id, action.id)
                 ))
             guard let input = action.input else { continue }
             entries.append(
                 Entry(
-                    key: LocalizationKeys.button(id, action.id), text: input.button ?? .plain("Send"),
-                    comment: "Send button of the \(action.id) text field of \(id) notifications"))
+                    key: LocalizationKeys.button(id, action.id), text: input.buttonOrDefault,
+                    comment: LocalizationComments.button(id, action.id)))
             if let placeholder = input.placeholder {
                 entries.append(
                     Entry(
                         key: LocalizationKeys.placeholder(id, action.id), text: placeholder,
-                        comment: "Placeholder of the \(action.id) text field of \(id) notifications"))
+                        comment: LocalizationComments.placeholder(id, action.id)))
             }
         }
         return entries

@@ -128,7 +128,7 @@ public struct DeliveryWorker: Sendable {
                     return
                 }
                 let delay =
-                    after.map { TimeInterval($0.components.seconds) + TimeInterval($0.components.attoseconds) / 1e18 }
+                    after.map(\.timeInterval)
                     ?? policy.delay(afterAttempt: action.attempts, unit: jitter())
                 try await store.reschedule(id: action.id, owner: owner, at: now.addingTimeInterval(delay), error: reason)
             }

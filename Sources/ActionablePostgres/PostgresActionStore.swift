@@ -57,15 +57,9 @@ public final class PostgresActionStore: ActionStore {
     /// Opens and closes one connection with `configuration`'s address, credentials and TLS.
     private static func probe(url: String, configuration: PostgresClient.Configuration, logger: Logger) async throws {
         guard let host = configuration.host else { return }
-        let tls: PostgresConnection.Configuration.TLS
-        switch try SSLMode(url: url).tlsConfiguration.map({ try NIOSSLContext(configuration: $0) }) {
-        case nil: tls = .disable
-        case let context? where try SSLMode(url: url) == .prefer: tls = .prefer(context)
-        case let context?: tls = .require(context)
-        }
         var options = PostgresConnection.Configuration(
-            host: host, port: configuration.port ?? 5432,
-            username: configuration.username, password: configuration.password, database: configuration.database, tls: tls)
+            host: host, port: configuration.port ?? 5432, username: configuration.username, password: configuration.password,
+            database: configuration.database, tls: try SSLMode(url: url).connectionTLS())
         options.options.connectTimeout = .seconds(10)
         options.options.additionalStartupParameters = configuration.options.additionalStartupParameters
         var quiet = logger
@@ -155,6 +149,13 @@ public final class PostgresActionStore: ActionStore {
         var tls: PostgresClient.Configuration.TLS {
             guard let tlsConfiguration else { return .disable }
             return self == .prefer ? .prefer(tlsConfiguration) : .require(tlsConfiguration)
+        }
+
+        /// The same choice for one connection, whose TLS takes a context made from the configuration.
+        func connectionTLS() throws -> PostgresConnection.Configuration.TLS {
+            guard let tlsConfiguration else { return .disable }
+            let context = try NIOSSLContext(configuration: tlsConfiguration)
+            return self == .prefer ? .prefer(context) : .require(context)
         }
     }
 

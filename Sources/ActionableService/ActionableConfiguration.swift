@@ -67,9 +67,7 @@ public struct ActionableConfiguration: Sendable {
     public func validate() throws(ConfigurationError) {
         guard (0...65535).contains(port) else { throw ConfigurationError("port must be between 1 and 65535, not \(port)") }
         guard deliveryLease >= .seconds(1) else { throw ConfigurationError("delivery lease must be at least 1 second") }
-        if !forwards.isEmpty && forwardSecret == nil {
-            throw ConfigurationError("forwarding needs a forward secret (whsec_…) to sign what it sends")
-        }
+        if !forwards.isEmpty && forwardSecret == nil { throw ConfigurationError.missingForwardSecret }
         if let storageTimeout, storageTimeout <= .zero {
             throw ConfigurationError("storage timeout must be more than 0 seconds")
         }
@@ -85,4 +83,7 @@ public struct ConfigurationError: Error, Hashable, Sendable, CustomStringConvert
     public let description: String
     /// An error described by `description`.
     public init(_ description: String) { self.description = description }
+
+    /// Forwards were given without the secret that signs them.
+    static let missingForwardSecret = ConfigurationError("forwarding needs a forward secret (whsec_…) to sign what it sends")
 }

@@ -15,9 +15,7 @@ extension ActionableService {
         guard !configuration.forwards.isEmpty || routes != nil else { return nil }
         var builder = RouterBuilder(catalog: catalog)
         if !configuration.forwards.isEmpty {
-            guard let secret = configuration.forwardSecret else {
-                throw ConfigurationError("forwarding needs a forward secret (whsec_…) to sign what it sends")
-            }
+            guard let secret = configuration.forwardSecret else { throw ConfigurationError.missingForwardSecret }
             let signer: WebhookSigner
             do {
                 signer = try WebhookSigner(secret: secret)
@@ -42,10 +40,8 @@ extension ActionableService {
         } catch {
             throw ConfigurationError(error.description)
         }
-        let lease = configuration.deliveryLease
         return DeliveryWorker(
-            store: store, router: router, policy: configuration.retryPolicy,
-            lease: TimeInterval(lease.components.seconds) + TimeInterval(lease.components.attoseconds) / 1e18,
+            store: store, router: router, policy: configuration.retryPolicy, lease: configuration.deliveryLease.timeInterval,
             logger: logger)
     }
 }

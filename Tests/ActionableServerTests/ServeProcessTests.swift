@@ -35,19 +35,25 @@ struct ServeProcessTests {
         return ((response as? HTTPURLResponse)?.statusCode ?? 0, json)
     }
 
-    @Test func acceptedResponsesSurviveARestartAndSIGTERMExitsZero() async throws {
-        let directory = try CommandLineRunner.temporaryDirectory([:], exampleCategories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        // The payload command and the server share the development key under .actionable/.
+    /// The body of alice's Accept on invite 42 (notification `notificationID`), its token minted
+    /// by `actionable payload` in `directory`: the payload command and the server share the
+    /// development key under .actionable/.
+    static func acceptTap(notificationID: String, in directory: URL) throws -> String {
         let payload = try CommandLineRunner.run(
             [
                 "payload", "invite", "--body", "b", "--set", "inviteId=42",
-                "--user", "alice", "--notification-id", "n-restart",
+                "--user", "alice", "--notification-id", notificationID,
             ], in: directory)
         #expect(payload.status == 0, "\(payload.stderr)")
         let object = try JSONSerialization.jsonObject(with: Data(payload.stdout.utf8)) as? [String: Any]
         let token = try #require(object?["actionToken"] as? String)
-        let body = #"{"category":"invite","action":"accept","actionToken":"\#(token)","payload":{"inviteId":"42"}}"#
+        return #"{"category":"invite","action":"accept","actionToken":"\#(token)","payload":{"inviteId":"42"}}"#
+    }
+
+    @Test func acceptedResponsesSurviveARestartAndSIGTERMExitsZero() async throws {
+        let directory = try CommandLineRunner.temporaryDirectory([:], exampleCategories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let body = try Self.acceptTap(notificationID: "n-restart", in: directory)
 
         let port = try Self.freePort()
         let first = try await ServerProcess.serve(in: directory, port: port)

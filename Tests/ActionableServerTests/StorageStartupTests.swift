@@ -42,15 +42,7 @@ struct StorageStartupTests {
     func serveListensWithPostgresDownAndBecomesReadyWhenItComesUp() async throws {
         let directory = try CommandLineRunner.temporaryDirectory([:], exampleCategories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let payload = try CommandLineRunner.run(
-            [
-                "payload", "invite", "--body", "b", "--set", "inviteId=42",
-                "--user", "alice", "--notification-id", "n-startup",
-            ], in: directory)
-        #expect(payload.status == 0, "\(payload.stderr)")
-        let object = try JSONSerialization.jsonObject(with: Data(payload.stdout.utf8)) as? [String: Any]
-        let token = try #require(object?["actionToken"] as? String)
-        let tap = #"{"category":"invite","action":"accept","actionToken":"\#(token)","payload":{"inviteId":"42"}}"#
+        let tap = try ServeProcessTests.acceptTap(notificationID: "n-startup", in: directory)
 
         let databasePort = try ServeProcessTests.freePort()
         let port = try ServeProcessTests.freePort()
