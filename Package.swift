@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "ActionableServer", targets: ["ActionableServer"]),
         .library(name: "ActionableService", targets: ["ActionableService"]),
         .library(name: "ActionableTesting", targets: ["ActionableTesting"]),
+        .library(name: "ActionableClient", targets: ["ActionableClient"]),
         .executable(name: "actionable", targets: ["actionable"]),
         .executable(name: "actionable-generator", targets: ["actionable-generator"]),
         .plugin(name: "ActionableGenerator", targets: ["ActionableGenerator"]),
@@ -48,6 +49,8 @@ let package = Package(
             dependencies: [.product(name: "Yams", package: "Yams")]
         ),
         .target(name: "ActionableLint", dependencies: ["ActionableCore"]),
+        // The app side: Foundation only, for iOS 13+, macOS 10.15+ and Linux.
+        .target(name: "ActionableClient"),
         .target(
             name: "ActionableRouter",
             dependencies: ["ActionableCore", .product(name: "Logging", package: "swift-log")]
@@ -203,8 +206,26 @@ let package = Package(
         .target(name: "UserNotifications", path: "Tests/UserNotificationsStandIn"),
         // An iOS app's source folder, type-checked against the stand-in; its categories come from the plugin.
         .target(
-            name: "InviteApp", dependencies: ["UserNotifications"], path: "Examples/InviteApp",
+            name: "InviteApp", dependencies: ["UserNotifications", "ActionableClient", "ActionableClientStandIn"],
+            path: "Examples/InviteApp",
             exclude: ["actionable-generate.yaml"], plugins: ["ActionableGenerator"]
+        ),
+        // ActionableClient's UserNotifications adapter, compiled on Linux against the stand-in
+        // (its files are links to the library's own).
+        .target(
+            name: "ActionableClientStandIn", dependencies: ["ActionableClient", "UserNotifications"],
+            path: "Tests/ActionableClientStandIn", swiftSettings: [.define("ACTIONABLE_USER_NOTIFICATIONS")]
+        ),
+        // A process that saves a report and waits to be killed (the outbox's kill -9 test).
+        .executableTarget(name: "actionable-client-probe", dependencies: ["ActionableClient"], path: "Tests/ActionableClientProbe"),
+        .testTarget(
+            name: "ActionableClientTests",
+            dependencies: [
+                "ActionableClient", "ActionableClientStandIn", "UserNotifications", "ActionableTestSupport", "actionable",
+                "actionable-client-probe", .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ]
         ),
         .testTarget(
             name: "ActionableAppCodegenTests",

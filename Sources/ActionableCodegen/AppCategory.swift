@@ -19,6 +19,10 @@ struct AppCategory {
                 }
             }
             writer.line()
+            writer.line("/// The keys of the category's payload schema.")
+            let keys = category.payload.fields.map(\.key.swiftLiteral).joined(separator: ", ")
+            writer.line("\(access) static let payloadKeys: Set<String> = [\(keys)]")
+            writer.line()
             writeCategory(into: &writer)
             writer.line()
             writeActions(into: &writer)

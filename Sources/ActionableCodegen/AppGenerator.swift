@@ -43,6 +43,19 @@ public struct AppGenerator: Sendable {
             writer.block("\(access) static func register(on center: UNUserNotificationCenter = .current())") { writer in
                 writer.line("center.setNotificationCategories(all)")
             }
+            writer.line()
+            writer.line("/// The payload keys of the category `identifier` (nil for a category the catalog does not have):")
+            writer.line("/// what an app reports back to the server, leaving out keys other SDKs add to `userInfo`.")
+            writer.block("\(access) static func payloadKeys(ofCategory identifier: String) -> Set<String>?") { writer in
+                writer.line("switch identifier {")
+                for source in sorted {
+                    writer.line(
+                        "case \(SwiftName.type(source.category.id.rawValue)).identifier: return \(SwiftName.type(source.category.id.rawValue)).payloadKeys"
+                    )
+                }
+                writer.line("default: return nil")
+                writer.line("}")
+            }
             for source in sorted {
                 writer.line()
                 AppCategory(category: source.category, access: access).write(into: &writer)

@@ -18,8 +18,19 @@ extension AppGeneratorTests {
         return UNTextInputNotificationResponse(standInNotification: notification, actionIdentifier: action, userText: text)
     }
 
+    /// Calls the delegate as iOS does and returns once it calls the completion handler.
+    static func deliver(_ response: UNNotificationResponse, to delegate: InviteAppDelegate) async {
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            delegate.userNotificationCenter(.current(), didReceive: response) { done.resume() }
+        }
+    }
+
     @Test func theInviteAppRegistersTheCatalogAtLaunchAndReadsATapWithTheGeneratedPayload() async throws {
-        let delegate = InviteAppDelegate()
+        let outbox = FileManager.default.temporaryDirectory.appendingPathComponent("invite-app-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: outbox) }
+        // No server listens on port 9 of loopback: every answer stays in the outbox.
+        let delegate = try InviteAppDelegate(
+            server: URL(string: "http://127.0.0.1:9/")!, outbox: outbox, options: .init(log: { _ in }))
         let center = UNUserNotificationCenter.current()
         center.setNotificationCategories([])
         delegate.applicationDidFinishLaunching(center: center)
@@ -27,21 +38,25 @@ extension AppGeneratorTests {
         #expect(Set(registered.map(\.identifier)) == ["invite", "login-approval", "message", "order-shipped"])
         #expect(center.delegate === delegate)
 
-        let userInfo: [AnyHashable: Any] = ["aps": ["category": "invite"], "actionToken": "t", "inviteId": "inv-42"]
-        var completed = 0
-        delegate.userNotificationCenter(center, didReceive: Self.response("accept", userInfo: userInfo)) { completed += 1 }
-        delegate.userNotificationCenter(center, didReceive: Self.response("comment", userInfo: userInfo, text: "vegan")) {
-            completed += 1
-        }
-        // Another category, and an invite without its required key: read by nobody, still completed.
-        delegate.userNotificationCenter(center, didReceive: Self.response("approve", userInfo: userInfo, category: "login-approval")) {
-            completed += 1
-        }
-        delegate.userNotificationCenter(center, didReceive: Self.response("accept", userInfo: ["aps": [:]])) { completed += 1 }
-        #expect(completed == 4)
+        let userInfo: [AnyHashable: Any] = [
+            "aps": ["category": "invite"], "actionToken": "t", "inviteId": "inv-42", "gcm.message_id": "from another SDK",
+        ]
+        await Self.deliver(Self.response("accept", userInfo: userInfo), to: delegate)
+        await Self.deliver(Self.response("comment", userInfo: userInfo, text: "vegan"), to: delegate)
+        // A foreground action of another category opens its screen.
+        let approval: [AnyHashable: Any] = ["aps": ["category": "login-approval"], "actionToken": "t", "attemptId": "a-7", "expiresAt": 1]
+        await Self.deliver(Self.response("review", userInfo: approval, category: "login-approval"), to: delegate)
+        // A notification without an action token is not the server's: completed, not reported.
+        await Self.deliver(Self.response("accept", userInfo: ["aps": [:]]), to: delegate)
         #expect(
             delegate.answers == [
                 .init(inviteId: "inv-42", action: "accept", text: nil), .init(inviteId: "inv-42", action: "comment", text: "vegan"),
             ])
+        #expect(delegate.screens == ["review-sign-in/a-7"])
+        // Three reports wait in the outbox, with the category's payload keys only.
+        let pending = await delegate.reporter.pendingReports()
+        #expect(pending.map(\.report.action) == ["accept", "comment", "review"])
+        #expect(pending.first?.report.payload == ["inviteId": .string("inv-42")])
+        #expect(pending.allSatisfy { $0.attempts == 1 && $0.lastError?.contains("network error") == true })
     }
 }

@@ -72,17 +72,18 @@ open class UNTextInputNotificationResponse: UNNotificationResponse, @unchecked S
 
 /// The app's handler of notification events (`UNUserNotificationCenterDelegate`). Apple's
 /// methods are optional Objective-C requirements; without the Objective-C runtime they are
-/// requirements with empty default implementations.
+/// requirements with default implementations that call the completion handler. The completion
+/// handler is `@Sendable`, as in Apple's current SDK.
 public protocol UNUserNotificationCenterDelegate: NSObjectProtocol {
     func userNotificationCenter(
         _ center: UNUserNotificationCenter, didReceive response: UNNotificationResponse,
-        withCompletionHandler completionHandler: @escaping () -> Void)
+        withCompletionHandler completionHandler: @escaping @Sendable () -> Void)
 }
 
 extension UNUserNotificationCenterDelegate {
     public func userNotificationCenter(
         _ center: UNUserNotificationCenter, didReceive response: UNNotificationResponse,
-        withCompletionHandler completionHandler: @escaping () -> Void
+        withCompletionHandler completionHandler: @escaping @Sendable () -> Void
     ) {
         completionHandler()
     }

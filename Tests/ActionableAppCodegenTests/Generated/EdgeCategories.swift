@@ -20,6 +20,16 @@ public enum EdgeCategories {
         center.setNotificationCategories(all)
     }
 
+    /// The payload keys of the category `identifier` (nil for a category the catalog does not have):
+    /// what an app reports back to the server, leaving out keys other SDKs add to `userInfo`.
+    public static func payloadKeys(ofCategory identifier: String) -> Set<String>? {
+        switch identifier {
+        case EveryOption.identifier: return EveryOption.payloadKeys
+        case SignIn2fa.identifier: return SignIn2fa.payloadKeys
+        default: return nil
+        }
+    }
+
     /// `every-option`
     public enum EveryOption {
         /// The value of `aps.category`.
@@ -30,6 +40,9 @@ public enum EdgeCategories {
             public static let `open` = "open"
             public static let reply = "reply"
         }
+
+        /// The keys of the category's payload schema.
+        public static let payloadKeys: Set<String> = ["meta", "tags", "ratio", "urgent"]
 
         /// The category to register, with the iOS 12 initializer.
         public static var category: UNNotificationCategory {
@@ -97,6 +110,9 @@ public enum EdgeCategories {
             public static let `default` = "default"
             public static let digestRead = "digest.read"
         }
+
+        /// The keys of the category's payload schema.
+        public static let payloadKeys: Set<String> = ["class", "2fa-code"]
 
         /// The category to register, with the iOS 12 initializer.
         public static var category: UNNotificationCategory {

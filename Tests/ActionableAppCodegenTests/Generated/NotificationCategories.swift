@@ -22,6 +22,18 @@ public enum NotificationCategories {
         center.setNotificationCategories(all)
     }
 
+    /// The payload keys of the category `identifier` (nil for a category the catalog does not have):
+    /// what an app reports back to the server, leaving out keys other SDKs add to `userInfo`.
+    public static func payloadKeys(ofCategory identifier: String) -> Set<String>? {
+        switch identifier {
+        case Invite.identifier: return Invite.payloadKeys
+        case LoginApproval.identifier: return LoginApproval.payloadKeys
+        case Message.identifier: return Message.payloadKeys
+        case OrderShipped.identifier: return OrderShipped.payloadKeys
+        default: return nil
+        }
+    }
+
     /// `invite`: Someone invited the user to an event.
     public enum Invite {
         /// The value of `aps.category`.
@@ -34,6 +46,9 @@ public enum NotificationCategories {
             public static let maybe = "maybe"
             public static let comment = "comment"
         }
+
+        /// The keys of the category's payload schema.
+        public static let payloadKeys: Set<String> = ["inviteId", "eventName", "seats"]
 
         /// The category to register, with the iOS 12 initializer.
         public static var category: UNNotificationCategory {
@@ -110,6 +125,9 @@ public enum NotificationCategories {
             public static let review = "review"
         }
 
+        /// The keys of the category's payload schema.
+        public static let payloadKeys: Set<String> = ["attemptId", "device", "location", "expiresAt"]
+
         /// The category to register, with the iOS 12 initializer.
         public static var category: UNNotificationCategory {
             let options: UNNotificationCategoryOptions = [.hiddenPreviewsShowTitle]
@@ -182,6 +200,9 @@ public enum NotificationCategories {
             public static let markRead = "markRead"
         }
 
+        /// The keys of the category's payload schema.
+        public static let payloadKeys: Set<String> = ["conversationId", "messageId", "senderName"]
+
         /// The category to register, with the iOS 12 initializer.
         public static var category: UNNotificationCategory {
             let options: UNNotificationCategoryOptions = [.allowInCarPlay, .hiddenPreviewsShowTitle]
@@ -248,6 +269,9 @@ public enum NotificationCategories {
             public static let track = "track"
             public static let rate = "rate"
         }
+
+        /// The keys of the category's payload schema.
+        public static let payloadKeys: Set<String> = ["orderId", "trackingUrl", "items"]
 
         /// The category to register, with the iOS 12 initializer.
         public static var category: UNNotificationCategory {

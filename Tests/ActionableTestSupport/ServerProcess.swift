@@ -1,4 +1,3 @@
-import ActionableTestSupport
 import Foundation
 import Synchronization
 
@@ -8,7 +7,7 @@ import Synchronization
 /// can then cancel a stuck test, and the cooperative pool (2 threads on this machine) never
 /// starves. (Foundation's `readabilityHandler` is not used: cancelling its dispatch source on
 /// end of file crashed libdispatch's event loop on Linux once in CI.)
-final class ServerProcess: Sendable {
+public final class ServerProcess: Sendable {
     private struct State {
         var output = Data()
         var closed = false
@@ -29,7 +28,7 @@ final class ServerProcess: Sendable {
 
     /// Starts `executable` with its output (stdout and stderr) collected, and `environment`
     /// added to this process's.
-    init(_ executable: URL, _ arguments: [String], in directory: URL, environment: [String: String] = [:]) throws {
+    public init(_ executable: URL, _ arguments: [String], in directory: URL, environment: [String: String] = [:]) throws {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
@@ -87,18 +86,18 @@ final class ServerProcess: Sendable {
 
     /// Starts `actionable serve --port PORT EXTRA…` in `directory` and returns once it listens
     /// and its storage is open (the listener comes up first).
-    static func serve(in directory: URL, port: Int, extra: [String] = []) async throws -> ServerProcess {
+    public static func serve(in directory: URL, port: Int, extra: [String] = []) async throws -> ServerProcess {
         let server = try ServerProcess(CommandLineRunner.binary, ["serve", "--port", String(port)] + extra, in: directory)
         _ = try await server.output(containing: "listening on")
         _ = try await server.output(containing: "accepting action responses")
         return server
     }
 
-    var processIdentifier: Int32 { process.processIdentifier }
+    public var processIdentifier: Int32 { process.processIdentifier }
 
     /// All output so far, once it contains `text` (the process's own signal, not a timer).
     /// Throws if the process closes its output first.
-    func output(containing text: String) async throws -> String {
+    public func output(containing text: String) async throws -> String {
         try await withCheckedThrowingContinuation { continuation in
             let result: Result<String, any Error>? = state.withLock { state in
                 let output = String(decoding: state.output, as: UTF8.self)
@@ -113,7 +112,7 @@ final class ServerProcess: Sendable {
 
     /// Waits for the process to end; returns its exit status (or the signal that ended it).
     @discardableResult
-    func exit() async -> Int32 {
+    public func exit() async -> Int32 {
         await withCheckedContinuation { continuation in
             let status: Int32? = state.withLock { state in
                 if state.status == nil { state.exitWaiters.append(continuation) }
@@ -124,23 +123,40 @@ final class ServerProcess: Sendable {
     }
 
     /// How the process ended (nil while it runs).
-    var terminationReason: Process.TerminationReason? { state.withLock { $0.reason } }
+    public var terminationReason: Process.TerminationReason? { state.withLock { $0.reason } }
 
     /// Sends `signal` (SIGTERM by default) to the process, if it still runs.
-    func signal(_ signal: Int32 = SIGTERM) {
+    public func signal(_ signal: Int32 = SIGTERM) {
         guard state.withLock({ $0.status == nil }) else { return }
         kill(process.processIdentifier, signal)
     }
 
     /// SIGTERM, then waits for the exit: returns the exit status.
     @discardableResult
-    func stop() async -> Int32 {
+    public func stop() async -> Int32 {
         signal(SIGTERM)
         return await exit()
     }
 
-    struct Exited: Error, CustomStringConvertible {
-        let log: String
-        var description: String { "the process closed its output first:\n\(log)" }
+    public struct Exited: Error, CustomStringConvertible {
+        public let log: String
+        public var description: String { "the process closed its output first:\n\(log)" }
+    }
+}
+
+extension ServerProcess {
+    /// A TCP port on 127.0.0.1 that nothing listens on at the moment of the call (the kernel
+    /// picks it for a socket bound to port 0, then the socket is closed).
+    public static func freePort() throws -> Int {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(descriptor) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) } }
+        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) } }
+        return Int(UInt16(bigEndian: address.sin_port))
     }
 }

@@ -1,0 +1,240 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Carries reports to the server so that none is lost: each is saved in an outbox directory
+/// before anything is sent, and leaves it only when the server has answered for good.
+///
+/// ```swift
+/// let reporter = try ActionReporter(
+///     endpoint: URL(string: "https://api.example.com/")!,
+///     outbox: applicationSupport.appendingPathComponent("actionable-outbox"))
+/// let outcome = try await reporter.report(report)   // saved, then sent
+/// await reporter.flush()                            // at launch and from a background task
+/// ```
+///
+/// | server's answer | outcome | the report |
+/// | --- | --- | --- |
+/// | 202, 200 (duplicate) | ``ReportOutcome/delivered(responseID:duplicate:)`` | removed |
+/// | 409 | ``ReportOutcome/answeredBefore(_:)`` | removed |
+/// | other 4xx | ``ReportOutcome/rejected(_:)``, with the problem's detail | removed |
+/// | 408, 429, 5xx, network error, 401 about the app's own token | ``ReportOutcome/kept(reason:nextAttempt:)`` | kept, with backoff |
+///
+/// The server stores a notification's answer once, so a report sent twice (the app killed
+/// after the server stored it and before the file was removed) is answered 200 and removed.
+/// Within one process, a report is never sent twice at once, however many `flush()` and
+/// `report(_:)` calls run together.
+public actor ActionReporter {
+    /// The server's base URL; reports go to `v1/actions` under it.
+    public nonisolated let endpoint: URL
+    /// The outbox directory.
+    public nonisolated let outbox: URL
+
+    private let store: Outbox
+    private let options: Options
+    private let session: URLSession
+    private let actionsURL: URL
+    /// Reports being sent right now, by name.
+    private var inFlight: Set<String> = []
+    /// The stamp of the last name given to a report.
+    private var lastStamp: Int64 = 0
+
+    /// A reporter for the server at `endpoint` that keeps its reports in the directory `outbox`
+    /// (created if needed; give it a directory of its own, such as one under Application Support).
+    ///
+    /// Temporary files left by a process that died while writing are removed: their reports
+    /// had not been saved, and `report(_:)` had not returned.
+    public init(endpoint: URL, outbox: URL, options: Options = Options(), session: URLSession? = nil) throws {
+        self.endpoint = endpoint
+        self.store = try Outbox(directory: outbox, synchronous: options.synchronousWrites)
+        self.outbox = store.directory
+        self.options = options
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.timeoutIntervalForRequest = options.requestTimeout
+        self.session = session ?? URLSession(configuration: configuration)
+        var base = endpoint
+        if !base.path.hasSuffix("/") { base = base.appendingPathComponent("") }
+        self.actionsURL = base.appendingPathComponent("v1/actions", isDirectory: false)
+        for name in store.leftoverTemporaryFiles() { store.removeTemporary(name) }
+    }
+
+    /// Saves `report` in the outbox, then sends it once.
+    ///
+    /// - Returns: what became of it; ``ReportOutcome/kept(reason:nextAttempt:)`` leaves it for
+    ///   ``flush()``.
+    /// - Throws: ``OutboxError`` if it could not be saved (nothing was sent then).
+    @discardableResult
+    public func report(_ report: ActionReport) async throws -> ReportOutcome {
+        let id = try save(report)
+        return await send(id: id) ?? .kept(reason: "being sent by another call", nextAttempt: options.now())
+    }
+
+    /// Saves `report` in the outbox without sending it; returns its name there. When this
+    /// returns, the report survives the process being killed.
+    @discardableResult
+    public func save(_ report: ActionReport) throws -> String {
+        let now = options.now()
+        // Names sort in the order of saves, even within one millisecond or if the clock steps back.
+        lastStamp = max(Outbox.stamp(of: now), lastStamp + 1)
+        let name = Outbox.newName(stamp: lastStamp)
+        try store.write(OutboxEntry(report: report, createdAt: now), as: name)
+        return name
+    }
+
+    /// Sends the saved report `id` once, whatever its next attempt's time. Returns nil if it is
+    /// not in the outbox (delivered already) or is being sent by another call right now.
+    @discardableResult
+    public func send(id: String) async -> ReportOutcome? {
+        guard !inFlight.contains(id) else { return nil }
+        inFlight.insert(id)
+        defer { inFlight.remove(id) }
+        let entry: OutboxEntry
+        do {
+            guard let read = try store.read(id) else { return nil }
+            entry = read
+        } catch {
+            moveAside(id, because: error)
+            return nil
+        }
+        return await deliver(entry, as: id)
+    }
+
+    /// Sends every saved report whose next attempt is due, oldest first, one at a time.
+    /// Reports being sent by another call are left to it.
+    ///
+    /// Call it when the app launches, when it comes to the foreground, and from a background
+    /// task (`BGAppRefreshTask`).
+    @discardableResult
+    public func flush() async -> [ReportResult] {
+        let reports: [String]
+        do {
+            let listing = try store.listing()
+            for name in listing.foreign { moveAside(name, because: nil) }
+            reports = listing.reports
+        } catch {
+            options.log("\(error)")
+            return []
+        }
+        var results: [ReportResult] = []
+        for id in reports where !inFlight.contains(id) {
+            inFlight.insert(id)
+            defer { inFlight.remove(id) }
+            let entry: OutboxEntry
+            do {
+                guard let read = try store.read(id) else { continue }
+                entry = read
+            } catch {
+                moveAside(id, because: error)
+                continue
+            }
+            if let next = entry.nextAttempt, next > options.now() { continue }
+            let outcome = await deliver(entry, as: id)
+            results.append(ReportResult(id: id, report: entry.report, outcome: outcome))
+        }
+        return results
+    }
+
+    /// What the outbox holds, oldest first.
+    public func pendingReports() -> [PendingReport] {
+        let names = (try? store.listing().reports) ?? []
+        return names.compactMap { name in
+            guard let entry = try? store.read(name) else { return nil }
+            return PendingReport(
+                id: name, report: entry.report, savedAt: entry.createdAt, attempts: entry.attempts, nextAttempt: entry.nextAttempt,
+                lastError: entry.lastError)
+        }
+    }
+
+    /// The earliest time a kept report is due (nil when the outbox is empty): when to schedule
+    /// the next background flush.
+    public func nextAttemptDate() -> Date? {
+        pendingReports().map { $0.nextAttempt ?? $0.savedAt }.min()
+    }
+
+    // MARK: - Sending
+
+    private func deliver(_ entry: OutboxEntry, as id: String) async -> ReportOutcome {
+        let request: URLRequest
+        do {
+            request = try await makeRequest(for: entry.report)
+        } catch {
+            return keep(entry, as: id, reason: "the app's token is not available (\(error))", retryAfter: nil)
+        }
+        let answer: HTTPExchange.Answer
+        do {
+            answer = try await HTTPExchange.send(request, on: session)
+        } catch {
+            return keep(entry, as: id, reason: "network error: \(error.localizedDescription)", retryAfter: nil)
+        }
+        switch answer.status {
+        case 200, 202:
+            let accepted = try? JSONDecoder().decode(Accepted.self, from: answer.body)
+            finish(id)
+            return .delivered(responseID: accepted?.id ?? "", duplicate: answer.status == 200 || accepted?.status == "duplicate")
+        case 409:
+            finish(id)
+            return .answeredBefore(ServerProblem(status: 409, body: answer.body))
+        case 408, 429, 500...599:
+            let problem = ServerProblem(status: answer.status, body: answer.body)
+            let retryAfter = HTTPExchange.retryAfter(answer.header("Retry-After"), now: options.now())
+            return keep(entry, as: id, reason: problem.description, retryAfter: retryAfter)
+        case 401 where ServerProblem(status: 401, body: answer.body).name.hasPrefix("app-token"):
+            return keep(entry, as: id, reason: ServerProblem(status: 401, body: answer.body).description, retryAfter: nil)
+        case 400...499:
+            let problem = ServerProblem(status: answer.status, body: answer.body)
+            options.log("the server refused the \(entry.report.category).\(entry.report.action) report for good: \(problem)")
+            finish(id)
+            return .rejected(problem)
+        default:
+            return keep(entry, as: id, reason: "unexpected status \(answer.status)", retryAfter: nil)
+        }
+    }
+
+    private struct Accepted: Decodable {
+        var id: String
+        var status: String
+    }
+
+    private func makeRequest(for report: ActionReport) async throws -> URLRequest {
+        var request = URLRequest(url: actionsURL, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: options.requestTimeout)
+        request.httpMethod = "POST"
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        request.setValue("application/json", forHTTPHeaderField: "Accept")
+        request.httpBody = try report.requestBody()
+        if let provider = options.bearerToken, let token = try await provider() {
+            request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
+        }
+        return request
+    }
+
+    /// Removes a report that has its final answer.
+    private func finish(_ id: String) {
+        do { try store.remove(id) } catch { options.log("\(error)") }
+    }
+
+    /// Keeps a report for a later flush, after a backoff or the server's `Retry-After`.
+    private func keep(_ entry: OutboxEntry, as id: String, reason: String, retryAfter: Date?) -> ReportOutcome {
+        var entry = entry
+        entry.attempts += 1
+        let now = options.now()
+        let backoff = now.addingTimeInterval(options.retrySchedule.delay(afterAttempt: entry.attempts, random: options.random()))
+        let next = retryAfter ?? backoff
+        entry.nextAttempt = next
+        entry.lastError = reason
+        do { try store.write(entry, as: id) } catch { options.log("\(error)") }
+        return .kept(reason: reason, nextAttempt: next)
+    }
+
+    /// Moves a file that is not a report out of the way, with a log line.
+    private func moveAside(_ name: String, because error: (any Error)?) {
+        do {
+            let path = try store.quarantine(name)
+            let why = error.map { "\($0)" } ?? "\(name) is not an outbox report"
+            options.log("\(why); moved to \(path)")
+        } catch {
+            options.log("\(error)")
+        }
+    }
+}

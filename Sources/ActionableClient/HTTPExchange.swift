@@ -1,0 +1,50 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// One request and its answer, through `URLSession`'s completion-handler API (available from
+/// iOS 7 and macOS 10.9, unlike the `async` one).
+enum HTTPExchange {
+    struct Answer: Sendable {
+        var status: Int
+        var headers: [String: String]
+        var body: Data
+
+        /// A header's value, whatever the case of its name.
+        func header(_ name: String) -> String? {
+            headers.first { $0.key.caseInsensitiveCompare(name) == .orderedSame }?.value
+        }
+    }
+
+    static func send(_ request: URLRequest, on session: URLSession) async throws -> Answer {
+        try await withCheckedThrowingContinuation { continuation in
+            let task = session.dataTask(with: request) { data, response, error in
+                if let error {
+                    continuation.resume(throwing: error)
+                    return
+                }
+                guard let response = response as? HTTPURLResponse else {
+                    continuation.resume(throwing: URLError(.badServerResponse))
+                    return
+                }
+                var headers: [String: String] = [:]
+                for case (let name as String, let value as String) in response.allHeaderFields { headers[name] = value }
+                continuation.resume(returning: Answer(status: response.statusCode, headers: headers, body: data ?? Data()))
+            }
+            task.resume()
+        }
+    }
+
+    /// A `Retry-After` value (seconds, or an HTTP date) as a date after `now`.
+    static func retryAfter(_ value: String?, now: Date) -> Date? {
+        guard let value = value?.trimmingCharacters(in: .whitespaces), !value.isEmpty else { return nil }
+        if let seconds = Int(value), seconds >= 0 { return now.addingTimeInterval(TimeInterval(seconds)) }
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
+        return formatter.date(from: value).map { max($0, now) }
+    }
+}

@@ -1,0 +1,31 @@
+import Foundation
+
+/// What became of one report.
+public enum ReportOutcome: Hashable, Sendable {
+    /// The server stored it (202), or had stored it before (200, `duplicate: true`): it left the outbox.
+    case delivered(responseID: String, duplicate: Bool)
+    /// Another answer to the same notification was stored before (409): it left the outbox.
+    case answeredBefore(ServerProblem)
+    /// The server refused it for good (another 4xx: a forged or expired action token, an action
+    /// the catalog does not have): it left the outbox, as it can never succeed.
+    case rejected(ServerProblem)
+    /// Not delivered yet (408, 429, 5xx, a network error, or the app's own token missing): it
+    /// stays in the outbox, and ``ActionReporter/flush()`` sends it from `nextAttempt` on.
+    case kept(reason: String, nextAttempt: Date)
+
+    /// Whether the report left the outbox.
+    public var isFinal: Bool {
+        if case .kept = self { return false }
+        return true
+    }
+}
+
+/// A report and what became of it, as ``ActionReporter/flush()`` returns them.
+public struct ReportResult: Hashable, Sendable {
+    /// The report's name in the outbox.
+    public var id: String
+    /// The report.
+    public var report: ActionReport
+    /// What became of it.
+    public var outcome: ReportOutcome
+}

@@ -1,0 +1,57 @@
+import Foundation
+
+/// An error answer of the server (`application/problem+json`): its status, type and detail,
+/// and the fields at fault.
+public struct ServerProblem: Hashable, Sendable, Codable, CustomStringConvertible {
+    /// One field at fault: a JSON pointer into the request body, and what is wrong with it.
+    public struct FieldError: Hashable, Sendable, Codable {
+        public var pointer: String
+        public var detail: String
+    }
+
+    /// The HTTP status.
+    public var status: Int
+    /// The problem type URI (`https://actionable.dev/problems/already-answered`), or
+    /// `about:blank` when the answer was not a problem document.
+    public var type: String
+    /// A short summary.
+    public var title: String
+    /// What went wrong in this request.
+    public var detail: String
+    /// The fields at fault.
+    public var errors: [FieldError]
+
+    public init(status: Int, type: String = "about:blank", title: String = "", detail: String = "", errors: [FieldError] = []) {
+        self.status = status
+        self.type = type
+        self.title = title
+        self.detail = detail
+        self.errors = errors
+    }
+
+    /// The last path segment of ``type`` (`already-answered`).
+    public var name: String { type.split(separator: "/").last.map(String.init) ?? type }
+
+    public var description: String {
+        let fields = errors.map { " \($0.pointer): \($0.detail)" }.joined(separator: ";")
+        return "\(status) \(name): \(detail.isEmpty ? title : detail)\(fields)"
+    }
+
+    /// The problem of an answer `body` with `status`; a body that is not a problem document
+    /// gives its first 200 characters as the detail.
+    init(status: Int, body: Data) {
+        struct Document: Decodable {
+            var type: String?
+            var title: String?
+            var detail: String?
+            var errors: [FieldError]?
+        }
+        if let document = try? JSONDecoder().decode(Document.self, from: body) {
+            self.init(
+                status: status, type: document.type ?? "about:blank", title: document.title ?? "", detail: document.detail ?? "",
+                errors: document.errors ?? [])
+        } else {
+            self.init(status: status, detail: String(decoding: body.prefix(200), as: UTF8.self))
+        }
+    }
+}

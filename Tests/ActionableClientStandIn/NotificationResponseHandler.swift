@@ -1,0 +1,1 @@
+../../Sources/ActionableClient/NotificationResponseHandler.swift
