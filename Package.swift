@@ -222,7 +222,7 @@ let package = Package(
             name: "ActionableClientTests",
             dependencies: [
                 "ActionableClient", "ActionableClientStandIn", "UserNotifications", "ActionableTestSupport", "actionable",
-                "actionable-client-probe", .product(name: "Hummingbird", package: "hummingbird"),
+                "actionable-client-probe", "ActionableTokens", "InviteApp", .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ]

@@ -73,16 +73,18 @@ struct Outbox: Sendable {
             if !FileManager.default.fileExists(atPath: url(of: name).path) { return nil }
             throw OutboxError(path: url(of: name).path, reason: "cannot be read (\(error.localizedDescription))")
         }
-        let entry: OutboxEntry
+        struct Format: Decodable { var format: String }
         do {
-            entry = try OutboxEntry.decoder.decode(OutboxEntry.self, from: data)
+            let format = try OutboxEntry.decoder.decode(Format.self, from: data).format
+            guard format == OutboxEntry.currentFormat else {
+                throw OutboxError(path: url(of: name).path, reason: "has format \"\(format)\", not \(OutboxEntry.currentFormat)")
+            }
+            return try OutboxEntry.decoder.decode(OutboxEntry.self, from: data)
+        } catch let error as OutboxError {
+            throw error
         } catch {
             throw OutboxError(path: url(of: name).path, reason: "is not an outbox report (\(Self.describe(error)))")
         }
-        guard entry.format == OutboxEntry.currentFormat else {
-            throw OutboxError(path: url(of: name).path, reason: "has format \"\(entry.format)\", not \(OutboxEntry.currentFormat)")
-        }
-        return entry
     }
 
     /// Removes the entry `name` (once delivered or refused for good).

@@ -7,6 +7,11 @@ public struct ServerProblem: Hashable, Sendable, Codable, CustomStringConvertibl
     public struct FieldError: Hashable, Sendable, Codable {
         public var pointer: String
         public var detail: String
+
+        public init(pointer: String, detail: String) {
+            self.pointer = pointer
+            self.detail = detail
+        }
     }
 
     /// The HTTP status.

@@ -97,6 +97,18 @@ struct AppGeneratorTests {
         }
     }
 
+    @Test func eachCategoryListsItsPayloadKeysAndAnUnknownCategoryHasNone() throws {
+        let catalog = try Self.exampleSources()
+        for source in catalog {
+            #expect(
+                NotificationCategories.payloadKeys(ofCategory: source.category.id.rawValue)
+                    == Set(source.category.payload.fields.map(\.key)), "\(source.category.id.rawValue)")
+        }
+        #expect(NotificationCategories.Invite.payloadKeys == ["inviteId", "eventName", "seats"])
+        #expect(NotificationCategories.payloadKeys(ofCategory: "unknown") == nil)
+        #expect(EdgeCategories.payloadKeys(ofCategory: "invite") == nil)
+    }
+
     @Test func aPayloadIsDecodedFromUserInfoAndAMissingRequiredKeyThrows() throws {
         let userInfo: [AnyHashable: Any] = [
             "aps": ["category": "invite", "alert": "Team dinner"], "actionToken": "t", "inviteId": "inv-42", "seats": 3,

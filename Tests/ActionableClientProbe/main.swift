@@ -3,9 +3,9 @@ import Foundation
 
 // actionable-client-probe ENDPOINT OUTBOX CATEGORY ACTION TOKEN [PAYLOAD-JSON]
 //
-// Saves one report in OUTBOX, prints "saved <name>", and waits for standard input to close
-// without sending it: the test kills it with SIGKILL at that point, and a reporter in another
-// process must then deliver the report.
+// Saves one report in OUTBOX, prints "saved <name>", and waits for a signal without sending
+// it: the test kills it with SIGKILL at that point, and a reporter in another process must
+// then deliver the report.
 let arguments = CommandLine.arguments
 guard arguments.count >= 6, let endpoint = URL(string: arguments[1]) else {
     FileHandle.standardError.write(Data("usage: actionable-client-probe ENDPOINT OUTBOX CATEGORY ACTION TOKEN [PAYLOAD-JSON]\n".utf8))
@@ -20,4 +20,4 @@ let report = try ActionReport(
 let reporter = try ActionReporter(endpoint: endpoint, outbox: URL(fileURLWithPath: arguments[2]))
 let name = try await reporter.save(report)
 FileHandle.standardOutput.write(Data("saved \(name)\n".utf8))
-_ = FileHandle.standardInput.readDataToEndOfFile()
+while true { pause() }
