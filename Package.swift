@@ -3,7 +3,7 @@ import PackageDescription
 
 let package = Package(
     name: "Actionable",
-    platforms: [.macOS(.v15)],
+    platforms: [.macOS(.v15), .iOS(.v13)],
     products: [
         .library(name: "ActionableCore", targets: ["ActionableCore"]),
         .library(name: "ActionableLint", targets: ["ActionableLint"]),

@@ -20,6 +20,8 @@ let package = Package(
         // The server load benchmark (server-load.sh): the ceiling, and the bodies wrk sends.
         .executableTarget(name: "ceiling-server", dependencies: [.product(name: "Hummingbird", package: "hummingbird")]),
         .executableTarget(name: "action-bodies", dependencies: [.product(name: "ActionableTokens", package: "main")]),
+        // ActionableClient's reports per second (client-reports.sh).
+        .executableTarget(name: "client-reports", dependencies: [.product(name: "ActionableClient", package: "main")]),
         .executableTarget(
             name: "router-profile",
             dependencies: [

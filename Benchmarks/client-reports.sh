@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# ActionableClient's throughput: sequential reports per second through ActionReporter.report()
+# with an fsync'd outbox, beside plain URLSession POSTs without an outbox (and an outbox without
+# fsync), against `actionable serve` on SQLite on loopback, in one run. The outbox is on the
+# same disk as the server's database (not tmpfs), so its fsyncs are real.
+#
+# Usage: Benchmarks/client-reports.sh [REPORTS_PER_RUN] [ROUNDS]   (defaults: 2000 5)
+set -euo pipefail
+
+here="$(cd "$(dirname "$0")" && pwd)"
+root="$(dirname "$here")"
+per_run="${1:-2000}"
+rounds="${2:-5}"
+port=8791
+key="bench=client-benchmark-key-of-at-least-32-bytes"
+
+echo "building (release)..." >&2
+(cd "$root" && swift build -c release --product actionable >&2)
+(cd "$here" && swift build -c release --product client-reports >&2 && swift build -c release --product action-bodies >&2)
+
+work="$(mktemp -d "$root/.build/client-bench.XXXXXX")"
+server=""
+cleanup() {
+    [ -n "$server" ] && kill "$server" 2>/dev/null || true
+    wait 2>/dev/null || true
+    rm -rf "$work"
+}
+trap cleanup EXIT
+
+cp -R "$root/Categories" "$work/Categories"
+"$here/.build/release/action-bodies" "$key" $((per_run * rounds * 3)) "$work/bodies.txt" client
+(cd "$work" && "$root/.build/release/actionable" serve --port "$port" --token-key "$key" \
+    --storage "sqlite:$work/actions.sqlite" >"$work/serve.log" 2>&1) &
+server=$!
+for _ in $(seq 1 100); do
+    curl -fsS "http://127.0.0.1:$port/readyz" >/dev/null 2>&1 && break
+    sleep 0.1
+done
+
+echo "machine: $(nproc) cores, $(uname -sr), outbox on $(df -T "$work" | awk 'NR==2 {print $2}')"
+"$here/.build/release/client-reports" "http://127.0.0.1:$port/" "$work/bodies.txt" "$work/outbox" "$per_run" "$rounds"
