@@ -29,7 +29,7 @@ trap cleanup EXIT
 
 cp -R "$root/Categories" "$work/Categories"
 "$here/.build/release/action-bodies" "$key" $((per_run * rounds * 3)) "$work/bodies.txt" client
-(cd "$work" && "$root/.build/release/actionable" serve --port "$port" --token-key "$key" \
+(cd "$work" && exec "$root/.build/release/actionable" serve --port "$port" --token-key "$key" \
     --storage "sqlite:$work/actions.sqlite" >"$work/serve.log" 2>&1) &
 server=$!
 for _ in $(seq 1 100); do

@@ -43,8 +43,8 @@ public final class InviteAppDelegate: NSObject, UNUserNotificationCenterDelegate
     private let seen = Seen()
 
     /// A delegate that reports to the server at `server`, keeping unsent answers in `outbox`.
-    public init(server: URL, outbox: URL, options: ActionReporter.Options = ActionReporter.Options()) throws {
-        reporter = try ActionReporter(endpoint: server, outbox: outbox, options: options)
+    public init(server: URL, outbox: URL, options: ActionReporter.Options = ActionReporter.Options()) {
+        reporter = ActionReporter(endpoint: server, outbox: outbox, options: options)
         responses = NotificationResponseHandler(reporter: reporter, payloadKeys: NotificationCategories.payloadKeys(ofCategory:))
         super.init()
         let seen = self.seen

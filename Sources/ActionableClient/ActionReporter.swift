@@ -8,7 +8,7 @@ import FoundationNetworking
 /// before anything is sent, and leaves it only when the server has answered for good.
 ///
 /// ```swift
-/// let reporter = try ActionReporter(
+/// let reporter = ActionReporter(
 ///     endpoint: URL(string: "https://api.example.com/")!,
 ///     outbox: applicationSupport.appendingPathComponent("actionable-outbox"))
 /// let outcome = try await reporter.report(report)   // saved, then sent
@@ -45,10 +45,11 @@ public actor ActionReporter {
     /// (created if needed; give it a directory of its own, such as one under Application Support).
     ///
     /// Temporary files left by a process that died while writing are removed: their reports
-    /// had not been saved, and `report(_:)` had not returned.
-    public init(endpoint: URL, outbox: URL, options: Options = Options(), session: URLSession? = nil) throws {
+    /// had not been saved, and `report(_:)` had not returned. A directory that cannot be made
+    /// is not an error here: ``save(_:)`` and ``report(_:)`` throw ``OutboxError`` saying why.
+    public init(endpoint: URL, outbox: URL, options: Options = Options(), session: URLSession? = nil) {
         self.endpoint = endpoint
-        self.store = try Outbox(directory: outbox, synchronous: options.synchronousWrites)
+        self.store = Outbox(directory: outbox, synchronous: options.synchronousWrites)
         self.outbox = store.directory
         self.options = options
         let configuration = URLSessionConfiguration.ephemeral

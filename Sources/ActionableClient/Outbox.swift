@@ -30,13 +30,19 @@ struct Outbox: Sendable {
     let directory: URL
     let synchronous: Bool
 
-    init(directory: URL, synchronous: Bool) throws {
+    /// An outbox in `directory`, created now if it can be (else on the first write, which then
+    /// reports why it cannot).
+    init(directory: URL, synchronous: Bool) {
         self.directory = directory.standardizedFileURL
         self.synchronous = synchronous
+        try? createDirectory()
+    }
+
+    private func createDirectory() throws {
         do {
-            try FileManager.default.createDirectory(at: self.directory, withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         } catch {
-            throw OutboxError(path: self.directory.path, reason: "cannot create the directory (\(error.localizedDescription))")
+            throw OutboxError(path: directory.path, reason: "cannot create the directory (\(error.localizedDescription))")
         }
     }
 
@@ -55,6 +61,10 @@ struct Outbox: Sendable {
     func write(_ entry: OutboxEntry, as name: String) throws {
         let data = try OutboxEntry.encoder.encode(entry)
         let temporary = url(of: Self.temporaryPrefix + UUID().uuidString.lowercased())
+        var isDirectory: ObjCBool = false
+        if !FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory) || !isDirectory.boolValue {
+            try createDirectory()
+        }
         try writeDurably(data, to: temporary)
         guard rename(temporary.path, url(of: name).path) == 0 else {
             let reason = Self.systemError("cannot rename \(temporary.lastPathComponent) into place")
@@ -87,12 +97,13 @@ struct Outbox: Sendable {
         }
     }
 
-    /// Removes the entry `name` (once delivered or refused for good).
+    /// Removes the entry `name` (once delivered or refused for good). The directory is not
+    /// flushed: a removal lost to a power cut only sends the report again, and the server
+    /// answers it as a duplicate.
     func remove(_ name: String) throws {
         guard unlink(url(of: name).path) == 0 || errno == ENOENT else {
             throw OutboxError(path: url(of: name).path, reason: Self.systemError("cannot remove the delivered report"))
         }
-        try synchronizeDirectory()
     }
 
     /// The names of the reports, oldest first, and the names of other files found beside them.

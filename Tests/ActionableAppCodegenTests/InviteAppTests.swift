@@ -29,7 +29,7 @@ extension AppGeneratorTests {
         let outbox = FileManager.default.temporaryDirectory.appendingPathComponent("invite-app-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: outbox) }
         // No server listens on port 9 of loopback: every answer stays in the outbox.
-        let delegate = try InviteAppDelegate(
+        let delegate = InviteAppDelegate(
             server: URL(string: "http://127.0.0.1:9/")!, outbox: outbox, options: .init(log: { _ in }))
         let center = UNUserNotificationCenter.current()
         center.setNotificationCategories([])

@@ -42,8 +42,8 @@ final class ClientFixture: Sendable {
     }
 
     /// A reporter for the server on `port` with this fixture's outbox.
-    func reporter(port: Int, options: ActionReporter.Options = .init(log: { _ in })) throws -> ActionReporter {
-        try ActionReporter(endpoint: URL(string: "http://127.0.0.1:\(port)/")!, outbox: outbox, options: options)
+    func reporter(port: Int, options: ActionReporter.Options = .init(log: { _ in })) -> ActionReporter {
+        ActionReporter(endpoint: URL(string: "http://127.0.0.1:\(port)/")!, outbox: outbox, options: options)
     }
 
     /// `actionable serve` on `port`, forwarding every answer to `upstream`.

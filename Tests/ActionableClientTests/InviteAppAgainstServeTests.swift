@@ -29,7 +29,7 @@ struct InviteAppAgainstServeTests {
             let port = try ServerProcess.freePort()
             let server = try await fixture.serve(port: port, upstream: upstreamPort)
             defer { server.signal() }
-            let delegate = try InviteAppDelegate(
+            let delegate = InviteAppDelegate(
                 server: URL(string: "http://127.0.0.1:\(port)/")!, outbox: fixture.outbox, options: .init(log: { _ in }))
 
             let taps: [(action: String, text: String?)] = [
@@ -61,7 +61,7 @@ struct InviteAppAgainstServeTests {
         let fixture = try ClientFixture()
         // Nothing listens on this port: the report can only be in the outbox.
         let port = try ServerProcess.freePort()
-        let delegate = try InviteAppDelegate(
+        let delegate = InviteAppDelegate(
             server: URL(string: "http://127.0.0.1:\(port)/")!, outbox: fixture.outbox, options: .init(log: { _ in }))
         let userInfo = try fixture.userInfo(notificationID: "n-offline-app")
         await Self.deliver(Self.response("decline", userInfo: userInfo, identifier: "ios-9"), to: delegate)

@@ -9,7 +9,7 @@ struct OutboxTests {
             let outbox = ReporterStatusTests.outbox()
             defer { try? FileManager.default.removeItem(at: outbox) }
             let log = LogLines()
-            let reporter = try ReporterStatusTests.reporter(port: port, outbox: outbox, clock: TestClock(), log: log)
+            let reporter = ReporterStatusTests.reporter(port: port, outbox: outbox, clock: TestClock(), log: log)
             let good = try await reporter.save(ReporterStatusTests.report)
             try Data("{ half a rep".utf8).write(to: outbox.appendingPathComponent("000000000000001-x.report"))
             try Data(#"{"format":"someone-else/9","report":{}}"#.utf8).write(to: outbox.appendingPathComponent("000000000000002-y.report"))
@@ -35,16 +35,20 @@ struct OutboxTests {
         defer { try? FileManager.default.removeItem(at: outbox) }
         try FileManager.default.createDirectory(at: outbox, withIntermediateDirectories: true)
         try Data(#"{"format":"actionable-re"#.utf8).write(to: outbox.appendingPathComponent(".tmp-1234"))
-        _ = try ActionReporter(endpoint: URL(string: "http://127.0.0.1:9/")!, outbox: outbox, options: .init(log: { _ in }))
+        _ = ActionReporter(endpoint: URL(string: "http://127.0.0.1:9/")!, outbox: outbox, options: .init(log: { _ in }))
         #expect(try FileManager.default.contentsOfDirectory(atPath: outbox.path).isEmpty)
     }
 
     @Test func anOutboxThatCannotBeWrittenIsAnErrorBeforeAnythingIsSent() async throws {
-        let blocker = ReporterStatusTests.outbox()
-        defer { try? FileManager.default.removeItem(at: blocker) }
-        try Data("a file, not a directory".utf8).write(to: blocker)
-        #expect(throws: OutboxError.self) {
-            _ = try ActionReporter(endpoint: URL(string: "http://127.0.0.1:9/")!, outbox: blocker, options: .init(log: { _ in }))
+        try await ScriptedServer.run { server, port in
+            let blocker = ReporterStatusTests.outbox()
+            defer { try? FileManager.default.removeItem(at: blocker) }
+            try Data("a file, not a directory".utf8).write(to: blocker)
+            let reporter = ReporterStatusTests.reporter(port: port, outbox: blocker, clock: TestClock())
+            await #expect(throws: OutboxError.self) { try await reporter.report(ReporterStatusTests.report) }
+            #expect(await server.count == 0)
+            #expect(await reporter.flush().isEmpty)
+            #expect(try String(contentsOf: blocker, encoding: .utf8) == "a file, not a directory")
         }
     }
 
@@ -52,7 +56,7 @@ struct OutboxTests {
         let outbox = ReporterStatusTests.outbox()
         defer { try? FileManager.default.removeItem(at: outbox) }
         // A clock that stands still: names must still sort in the order of saves.
-        let reporter = try ActionReporter(
+        let reporter = ActionReporter(
             endpoint: URL(string: "http://127.0.0.1:9/")!, outbox: outbox, options: .init(log: { _ in }, now: TestClock().read))
         var saved: [String] = []
         for action in ["a", "b", "c", "d", "e"] {

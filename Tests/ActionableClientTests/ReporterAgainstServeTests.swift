@@ -13,7 +13,7 @@ struct ReporterAgainstServeTests {
         try await RecordingUpstream.run { upstream, upstreamPort in
             let port = try ServerProcess.freePort()
             let clock = TestClock()
-            let reporter = try fixture.reporter(port: port, options: .init(log: { _ in }, now: clock.read, random: { 0.5 }))
+            let reporter = fixture.reporter(port: port, options: .init(log: { _ in }, now: clock.read, random: { 0.5 }))
             let report = try fixture.report("accept", notificationID: "n-offline")
 
             // Nobody listens yet: the report is kept, and stays in the outbox.
@@ -58,7 +58,7 @@ struct ReporterAgainstServeTests {
             let port = try ServerProcess.freePort()
             let server = try await fixture.serve(port: port, upstream: upstreamPort)
             defer { server.signal() }
-            let reporter = try fixture.reporter(port: port)
+            let reporter = fixture.reporter(port: port)
             let userInfo = try fixture.userInfo(notificationID: "n-twice")
             let accept = try ActionReport(
                 userInfo: userInfo, categoryIdentifier: "invite", actionIdentifier: "accept", notificationIdentifier: "ios-1",
@@ -97,7 +97,7 @@ struct ReporterAgainstServeTests {
             let server = try await fixture.serve(port: port, upstream: upstreamPort)
             defer { server.signal() }
             let lines = LogLines()
-            let reporter = try fixture.reporter(port: port, options: .init(log: lines.append))
+            let reporter = fixture.reporter(port: port, options: .init(log: lines.append))
             var report = try fixture.report("accept", notificationID: "n-forged")
             // The token's signature, changed: a forgery.
             var parts = report.actionToken.split(separator: ".").map(String.init)
@@ -144,7 +144,7 @@ struct ReporterAgainstServeTests {
             await probe.exit()
             #expect(probe.terminationReason == .uncaughtSignal)
 
-            let reporter = try fixture.reporter(port: port)
+            let reporter = fixture.reporter(port: port)
             #expect(await reporter.pendingReports().map(\.report.action) == ["maybe"])
             // Also as if the process died after the server stored it and before the file was
             // removed: the same file is sent twice, and the server stores it once.
@@ -173,7 +173,7 @@ struct ReporterAgainstServeTests {
             let server = try await fixture.serve(port: port, upstream: upstreamPort, extra: ["--app-jwt-key", key])
             defer { server.signal() }
             let signedIn = TokenBox()
-            let reporter = try fixture.reporter(port: port, options: .init(bearerToken: { signedIn.token }, log: { _ in }))
+            let reporter = fixture.reporter(port: port, options: .init(bearerToken: { signedIn.token }, log: { _ in }))
             let report = try fixture.report("accept", notificationID: "n-app-token")
 
             guard case .kept(let reason, _) = try await reporter.report(report) else {

@@ -13,8 +13,8 @@ struct ReporterStatusTests {
         FileManager.default.temporaryDirectory.appendingPathComponent("actionable-outbox-\(UUID().uuidString)")
     }
 
-    static func reporter(port: Int, outbox: URL, clock: TestClock, log: LogLines = LogLines()) throws -> ActionReporter {
-        try ActionReporter(
+    static func reporter(port: Int, outbox: URL, clock: TestClock, log: LogLines = LogLines()) -> ActionReporter {
+        ActionReporter(
             endpoint: URL(string: "http://127.0.0.1:\(port)")!, outbox: outbox,
             options: .init(log: log.append, now: clock.read, random: { 0.5 }))
     }
@@ -24,7 +24,7 @@ struct ReporterStatusTests {
             let outbox = Self.outbox()
             defer { try? FileManager.default.removeItem(at: outbox) }
             let clock = TestClock()
-            let reporter = try Self.reporter(port: port, outbox: outbox, clock: clock)
+            let reporter = Self.reporter(port: port, outbox: outbox, clock: clock)
             await server.answer(.problem(429, "overloaded", "too many accepts in progress", headers: ["Retry-After": "30"]))
 
             guard case .kept(let reason, let next) = try await reporter.report(Self.report) else {
@@ -49,7 +49,7 @@ struct ReporterStatusTests {
             let outbox = Self.outbox()
             defer { try? FileManager.default.removeItem(at: outbox) }
             let clock = TestClock()  // 2027-01-15T08:00:00Z
-            let reporter = try Self.reporter(port: port, outbox: outbox, clock: clock)
+            let reporter = Self.reporter(port: port, outbox: outbox, clock: clock)
             await server.answer(.problem(503, "storage-unavailable", "storage is down", headers: ["Retry-After": "Fri, 15 Jan 2027 08:02:00 GMT"]))
             let outcome = try await reporter.report(Self.report)
             #expect(outcome == .kept(reason: "503 storage-unavailable: storage is down", nextAttempt: clock.read().addingTimeInterval(120)))
@@ -61,7 +61,7 @@ struct ReporterStatusTests {
             let outbox = Self.outbox()
             defer { try? FileManager.default.removeItem(at: outbox) }
             let clock = TestClock()
-            let reporter = try Self.reporter(port: port, outbox: outbox, clock: clock)
+            let reporter = Self.reporter(port: port, outbox: outbox, clock: clock)
             await server.answer(
                 .init(status: 503, body: "<html>Bad gateway</html>"), .problem(408, "timeout", "slow"), .init(status: 500), .accepted)
             let start = clock.read()
@@ -86,7 +86,7 @@ struct ReporterStatusTests {
             let outbox = Self.outbox()
             defer { try? FileManager.default.removeItem(at: outbox) }
             let log = LogLines()
-            let reporter = try Self.reporter(port: port, outbox: outbox, clock: TestClock(), log: log)
+            let reporter = Self.reporter(port: port, outbox: outbox, clock: TestClock(), log: log)
             await server.answer(
                 .init(
                     status: status, headers: ["Content-Type": "application/problem+json"],
@@ -109,7 +109,7 @@ struct ReporterStatusTests {
         try await ScriptedServer.run { server, port in
             let outbox = Self.outbox()
             defer { try? FileManager.default.removeItem(at: outbox) }
-            let reporter = try Self.reporter(port: port, outbox: outbox, clock: TestClock())
+            let reporter = Self.reporter(port: port, outbox: outbox, clock: TestClock())
             let ids = [try await reporter.save(Self.report), try await reporter.save(Self.report)]
             await server.hold()
             let first = Task { await reporter.flush() }
@@ -131,7 +131,7 @@ struct ReporterStatusTests {
         try await ScriptedServer.run { server, port in
             let outbox = Self.outbox()
             defer { try? FileManager.default.removeItem(at: outbox) }
-            let reporter = try ActionReporter(
+            let reporter = ActionReporter(
                 endpoint: URL(string: "http://127.0.0.1:\(port)/")!, outbox: outbox,
                 options: .init(bearerToken: { "app.jwt.value" }, log: { _ in }))
             _ = try await reporter.report(Self.report)

@@ -25,11 +25,8 @@ guard lines.count >= perRun * rounds * 3 else {
     exit(2)
 }
 let outbox = URL(fileURLWithPath: arguments[2])
-var next = 0
-func take() -> ArraySlice<String> {
-    defer { next += perRun }
-    return lines[next..<(next + perRun)]
-}
+/// The bodies of each run, in order: no body is sent twice.
+var batches = stride(from: 0, to: perRun * rounds * 3, by: perRun).map { lines[$0..<($0 + perRun)] }.makeIterator()
 
 func report(from line: String) throws -> ActionReport {
     struct Body: Decodable {
@@ -66,20 +63,21 @@ func seconds(_ work: () async throws -> Void) async rethrows -> Double {
 }
 
 var figures: [String: [Double]] = [:]
-let durable = try ActionReporter(endpoint: endpoint, outbox: outbox.appendingPathComponent("fsync"))
-let fast = try ActionReporter(
+let durable = ActionReporter(endpoint: endpoint, outbox: outbox.appendingPathComponent("fsync"))
+let fast = ActionReporter(
     endpoint: endpoint, outbox: outbox.appendingPathComponent("nofsync"), options: .init(synchronousWrites: false))
 for round in 1...rounds {
+    guard let batch = batches.next(), let second = batches.next(), let third = batches.next() else { break }
     let plain = try await seconds {
-        for body in take() where try await post(body) != 202 { throw CocoaError(.featureUnsupported) }
+        for body in batch where try await post(body) != 202 { throw CocoaError(.featureUnsupported) }
     }
-    let reports = try take().map(report(from:))
+    let reports = try second.map(report(from:))
     let withFsync = try await seconds {
         for report in reports {
             guard case .delivered(_, false) = try await durable.report(report) else { throw CocoaError(.featureUnsupported) }
         }
     }
-    let unsynced = try take().map(report(from:))
+    let unsynced = try third.map(report(from:))
     let withoutFsync = try await seconds {
         for report in unsynced {
             guard case .delivered(_, false) = try await fast.report(report) else { throw CocoaError(.featureUnsupported) }
