@@ -7,24 +7,6 @@ import UserNotifications
 /// plugin generates, type-checked and run against the UserNotifications stand-in. Part of the
 /// serialized AppGeneratorTests suite: they share `UNUserNotificationCenter.current()`.
 extension AppGeneratorTests {
-    static func response(
-        _ action: String, userInfo: [AnyHashable: Any], category: String = "invite", text: String? = nil
-    )
-        -> UNNotificationResponse
-    {
-        let content = UNNotificationContent(standInTitle: "Invite", categoryIdentifier: category, userInfo: userInfo)
-        let notification = UNNotification(standInRequest: UNNotificationRequest(standInIdentifier: "n-1", content: content))
-        guard let text else { return UNNotificationResponse(standInNotification: notification, actionIdentifier: action) }
-        return UNTextInputNotificationResponse(standInNotification: notification, actionIdentifier: action, userText: text)
-    }
-
-    /// Calls the delegate as iOS does and returns once it calls the completion handler.
-    static func deliver(_ response: UNNotificationResponse, to delegate: InviteAppDelegate) async {
-        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-            delegate.userNotificationCenter(.current(), didReceive: response) { done.resume() }
-        }
-    }
-
     @Test func theInviteAppRegistersTheCatalogAtLaunchAndReadsATapWithTheGeneratedPayload() async throws {
         let outbox = FileManager.default.temporaryDirectory.appendingPathComponent("invite-app-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: outbox) }
@@ -41,13 +23,13 @@ extension AppGeneratorTests {
         let userInfo: [AnyHashable: Any] = [
             "aps": ["category": "invite"], "actionToken": "t", "inviteId": "inv-42", "gcm.message_id": "from another SDK",
         ]
-        await Self.deliver(Self.response("accept", userInfo: userInfo), to: delegate)
-        await Self.deliver(Self.response("comment", userInfo: userInfo, text: "vegan"), to: delegate)
+        await delegate.standInReceive(.standIn(action: "accept", category: "invite", userInfo: userInfo))
+        await delegate.standInReceive(.standIn(action: "comment", category: "invite", userInfo: userInfo, userText: "vegan"))
         // A foreground action of another category opens its screen.
         let approval: [AnyHashable: Any] = ["aps": ["category": "login-approval"], "actionToken": "t", "attemptId": "a-7", "expiresAt": 1]
-        await Self.deliver(Self.response("review", userInfo: approval, category: "login-approval"), to: delegate)
+        await delegate.standInReceive(.standIn(action: "review", category: "login-approval", userInfo: approval))
         // A notification without an action token is not the server's: completed, not reported.
-        await Self.deliver(Self.response("accept", userInfo: ["aps": [:]]), to: delegate)
+        await delegate.standInReceive(.standIn(action: "accept", category: "invite", userInfo: ["aps": [:]]))
         #expect(
             delegate.answers == [
                 .init(inviteId: "inv-42", action: "accept", text: nil), .init(inviteId: "inv-42", action: "comment", text: "vegan"),

@@ -9,20 +9,6 @@ import UserNotifications
 /// UserNotifications adapter (compiled against the stand-in) to a real `actionable serve`.
 @Suite(.timeLimit(.minutes(2)))
 struct InviteAppAgainstServeTests {
-    static func response(_ action: String, userInfo: [AnyHashable: Any], identifier: String, text: String? = nil) -> UNNotificationResponse {
-        let content = UNNotificationContent(standInTitle: "Invite", categoryIdentifier: "invite", userInfo: userInfo)
-        let notification = UNNotification(standInRequest: UNNotificationRequest(standInIdentifier: identifier, content: content))
-        guard let text else { return UNNotificationResponse(standInNotification: notification, actionIdentifier: action) }
-        return UNTextInputNotificationResponse(standInNotification: notification, actionIdentifier: action, userText: text)
-    }
-
-    /// Calls the delegate as iOS does; returns once it calls the completion handler.
-    static func deliver(_ response: UNNotificationResponse, to delegate: InviteAppDelegate) async {
-        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-            delegate.userNotificationCenter(.current(), didReceive: response) { done.resume() }
-        }
-    }
-
     @Test func buttonsTextOpenAndDismissReachTheUpstreamAsTheUserGaveThem() async throws {
         let fixture = try ClientFixture()
         try await RecordingUpstream.run { upstream, upstreamPort in
@@ -39,7 +25,8 @@ struct InviteAppAgainstServeTests {
             for (index, tap) in taps.enumerated() {
                 var userInfo = try fixture.userInfo(set: ["inviteId=inv-\(index)"], notificationID: "n-app-\(index)")
                 userInfo["gcm.message_id"] = "0:17000\(index)"  // another SDK's key: not the category's, not sent
-                await Self.deliver(Self.response(tap.action, userInfo: userInfo, identifier: "ios-\(index)", text: tap.text), to: delegate)
+                await delegate.standInReceive(
+                    .standIn(action: tap.action, category: "invite", userInfo: userInfo, identifier: "ios-\(index)", userText: tap.text))
             }
             #expect(await delegate.reporter.pendingReports().isEmpty)
             #expect(delegate.answers.map(\.action) == taps.map(\.action))
@@ -64,7 +51,7 @@ struct InviteAppAgainstServeTests {
         let delegate = InviteAppDelegate(
             server: URL(string: "http://127.0.0.1:\(port)/")!, outbox: fixture.outbox, options: .init(log: { _ in }))
         let userInfo = try fixture.userInfo(notificationID: "n-offline-app")
-        await Self.deliver(Self.response("decline", userInfo: userInfo, identifier: "ios-9"), to: delegate)
+        await delegate.standInReceive(.standIn(action: "decline", category: "invite", userInfo: userInfo, identifier: "ios-9"))
         let pending = await delegate.reporter.pendingReports()
         #expect(pending.map(\.report.action) == ["decline"])
         #expect(pending.first?.report.notificationIdentifier == "ios-9")
