@@ -59,7 +59,7 @@ let package = Package(
             name: "ActionableTokens",
             dependencies: ["ActionableCore", .product(name: "JWTKit", package: "jwt-kit")]
         ),
-        .target(name: "ActionablePayload", dependencies: ["ActionableCore"]),
+        .target(name: "ActionablePayload", dependencies: ["ActionableCore", "ActionableStore"]),
         // The code generator: the core only, so a build plugin's tool stays small.
         .target(name: "ActionableCodegen", dependencies: ["ActionableCore"]),
         // The build plugin's tool: the core, the linter and the generator only.

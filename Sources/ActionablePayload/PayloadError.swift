@@ -5,7 +5,7 @@ public struct PayloadError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The kind of failure. New kinds may be added; switch with a default.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         private enum Base: String, Hashable, Sendable {
-            case unknownCategory, payloadMismatch, tooLarge, invalidAPS, customPayloadNotAnObject
+            case unknownCategory, payloadMismatch, tooLarge, invalidAPS, customPayloadNotAnObject, notificationOfAnotherUser
         }
 
         private let base: Base
@@ -21,6 +21,8 @@ public struct PayloadError: Error, Hashable, Sendable, CustomStringConvertible {
         public static let invalidAPS = Code(.invalidAPS)
         /// The custom payload did not encode as a JSON object.
         public static let customPayloadNotAnObject = Code(.customPayloadNotAnObject)
+        /// The badge ledger holds the notification id for another user.
+        public static let notificationOfAnotherUser = Code(.notificationOfAnotherUser)
 
         public var description: String { base.rawValue }
     }

@@ -81,18 +81,27 @@ final class PostgresAcceptBatcher: Sendable {
         let received = batch.map(\.action.receivedAt.timeIntervalSince1970)
         let texts = batch.map { $0.action.response.userText ?? "" }
         let hasText = batch.map { $0.action.response.userText != nil }
+        // One statement: the responses that went in also leave their users' badges (marked read,
+        // or recorded read if the backend has not recorded them yet), atomically.
         let rows = try await client.query(
             """
-            INSERT INTO action_responses (id, notification_id, category, action, user_id, user_text, payload,
-                received_at, next_attempt_at)
-            SELECT id, notification_id, category, action, user_id, CASE WHEN has_text THEN user_text END, payload,
-                received_at, received_at
-            FROM unnest(\(ids)::text[], \(notifications)::text[], \(batch.map(\.action.response.category.rawValue))::text[],
-                \(batch.map(\.action.response.action.rawValue))::text[], \(batch.map(\.action.response.user))::text[],
-                \(texts)::text[], \(hasText)::bool[], \(batch.map(\.payload))::text[], \(received)::float8[])
-                AS new(id, notification_id, category, action, user_id, user_text, has_text, payload, received_at)
-            ON CONFLICT (notification_id) DO NOTHING
-            RETURNING id
+            WITH stored AS (
+                INSERT INTO action_responses (id, notification_id, category, action, user_id, user_text, payload,
+                    received_at, next_attempt_at)
+                SELECT id, notification_id, category, action, user_id, CASE WHEN has_text THEN user_text END, payload,
+                    received_at, received_at
+                FROM unnest(\(ids)::text[], \(notifications)::text[], \(batch.map(\.action.response.category.rawValue))::text[],
+                    \(batch.map(\.action.response.action.rawValue))::text[], \(batch.map(\.action.response.user))::text[],
+                    \(texts)::text[], \(hasText)::bool[], \(batch.map(\.payload))::text[], \(received)::float8[])
+                    AS new(id, notification_id, category, action, user_id, user_text, has_text, payload, received_at)
+                ON CONFLICT (notification_id) DO NOTHING
+                RETURNING id, notification_id, user_id, category, received_at
+            ), read AS (
+                INSERT INTO badge_entries (notification_id, user_id, category, sent_at, read_at)
+                SELECT notification_id, user_id, category, received_at, received_at FROM stored
+                ON CONFLICT (notification_id) DO UPDATE SET read_at = COALESCE(badge_entries.read_at, excluded.read_at)
+            )
+            SELECT id FROM stored
             """, logger: logger)
         var inserted = Set<String>()
         for try await id in rows.decode(String.self) { inserted.insert(id) }

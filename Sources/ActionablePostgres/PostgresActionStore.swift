@@ -9,9 +9,9 @@ import PostgresNIO
 /// database; the unique notification id settles concurrent accepts across them, and delivery
 /// claims use `FOR UPDATE SKIP LOCKED` with a lease, so a killed instance's claims are taken over.
 public final class PostgresActionStore: ActionStore {
-    private let client: PostgresClient
+    let client: PostgresClient
     private let runner: Task<Void, Never>
-    private let logger: Logger
+    let logger: Logger
     private let batcher: PostgresAcceptBatcher
 
     /// Connects to `url` (`postgres://user:password@host:port/database`) and applies the schema
@@ -199,7 +199,8 @@ public final class PostgresActionStore: ActionStore {
 
     /// Each migration is a list of single statements (the extended protocol takes one at a time).
     static let migrations: [(Int, String, [String])] = [
-        (1, "action responses", ActionTable.version1(.postgres))
+        (1, "action responses", ActionTable.version1(.postgres)),
+        (2, "badge ledger", BadgeTable.version2(.postgres)),
     ]
 
     /// Stores `action` once: batched with the accepts arriving meanwhile (see

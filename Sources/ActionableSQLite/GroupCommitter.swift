@@ -90,6 +90,7 @@ final class GroupCommitter: @unchecked Sendable {
 
     private static let insertSQL = ActionTable.insertUnlessAnswered(.sqlite)
     private static let answerSQL = ActionTable.answerOfNotification(.sqlite)
+    private static let markAnsweredSQL = BadgeTable.markAnswered(.sqlite)
 
     /// Inserts one response, or reports the answer already stored for its notification.
     private static func insert(_ action: NewAction, payload: String, in db: Database) throws -> AcceptResult {
@@ -100,7 +101,13 @@ final class GroupCommitter: @unchecked Sendable {
             action.id, response.notificationID, response.category.rawValue, response.action.rawValue,
             response.user, response.userText, payload, received,
         ])
-        if db.changesCount == 1 { return .accepted(id: action.id) }
+        if db.changesCount == 1 {
+            // In the same transaction: the notification leaves the user's badge.
+            try db.cachedStatement(sql: Self.markAnsweredSQL).execute(arguments: [
+                response.notificationID, response.user, response.category.rawValue, received,
+            ])
+            return .accepted(id: action.id)
+        }
         guard let existing = try Row.fetchOne(db.cachedStatement(sql: Self.answerSQL), arguments: [response.notificationID])
         else { throw StoreError("insert of \(action.id) neither stored a row nor found the notification's answer") }
         return .answered(

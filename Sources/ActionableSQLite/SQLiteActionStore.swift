@@ -41,6 +41,9 @@ public final class SQLiteActionStore: ActionStore {
         migrator.registerMigration("v1: action responses") { db in
             for statement in ActionTable.version1(.sqlite) { try db.execute(sql: statement) }
         }
+        migrator.registerMigration("v2: badge ledger") { db in
+            for statement in BadgeTable.version2(.sqlite) { try db.execute(sql: statement) }
+        }
         return migrator
     }
 
@@ -119,6 +122,52 @@ public final class SQLiteActionStore: ActionStore {
 
     public func checkReachable() async throws {
         _ = try await pool.read { db in try Int.fetchOne(db, sql: "SELECT 1") }
+    }
+
+    // MARK: - Badge ledger (each call one write transaction: the writer serializes them)
+
+    public func recordSent(_ notification: SentNotification, countingSince: Date) async throws -> BadgeRecordResult {
+        try await pool.write { db in
+            try db.cachedStatement(sql: BadgeTable.insertSent(.sqlite)).execute(arguments: [
+                notification.notificationID, notification.user, notification.category, notification.sentAt.timeIntervalSince1970,
+            ])
+            let created = db.changesCount == 1
+            if !created {
+                let owner = try String.fetchOne(db, sql: BadgeTable.userOfNotification(.sqlite), arguments: [notification.notificationID])
+                guard owner == notification.user else { return .otherUser }
+            }
+            let badge = try Self.badge(of: notification.user, since: countingSince, in: db)
+            return created ? .recorded(badge: badge) : .recordedBefore(badge: badge)
+        }
+    }
+
+    public func markRead(user: String, notificationIDs: [String], at: Date, countingSince: Date) async throws -> Int {
+        try await pool.write { db in
+            let statement = try db.cachedStatement(sql: BadgeTable.markRead(.sqlite))
+            for id in Set(notificationIDs) { try statement.execute(arguments: [at.timeIntervalSince1970, user, id]) }
+            return try Self.badge(of: user, since: countingSince, in: db)
+        }
+    }
+
+    public func markAllRead(user: String, at: Date, countingSince: Date) async throws -> Int {
+        try await pool.write { db in
+            try db.execute(sql: BadgeTable.markAllRead(.sqlite), arguments: [at.timeIntervalSince1970, user])
+            return try Self.badge(of: user, since: countingSince, in: db)
+        }
+    }
+
+    public func badge(user: String, countingSince: Date) async throws -> Int {
+        try await pool.read { db in try Self.badge(of: user, since: countingSince, in: db) }
+    }
+
+    public func unreadTotal(countingSince: Date) async throws -> Int {
+        try await pool.read { db in
+            try Int.fetchOne(db, sql: BadgeTable.total(.sqlite), arguments: [countingSince.timeIntervalSince1970]) ?? 0
+        }
+    }
+
+    private static func badge(of user: String, since: Date, in db: Database) throws -> Int {
+        try Int.fetchOne(db.cachedStatement(sql: BadgeTable.count(.sqlite)), arguments: [user, since.timeIntervalSince1970]) ?? 0
     }
 
     static func decode(_ row: Row) throws -> StoredAction { try ActionTable.decode(SQLiteRow(row: row)) }

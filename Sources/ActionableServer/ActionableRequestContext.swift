@@ -18,4 +18,6 @@ public enum Caller: Hashable, Sendable {
     case appUser(String)
     /// An operator with the admin token.
     case admin
+    /// The backend, with the backend token.
+    case backend
 }

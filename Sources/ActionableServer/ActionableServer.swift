@@ -1,10 +1,12 @@
 import ActionableCore
 import ActionableStore
 import ActionableTokens
+import Foundation
 import Hummingbird
 
 /// Builds the HTTP router of `actionable serve`: `POST /v1/actions`, `GET /v1/categories`,
-/// `GET /healthz`, `GET /readyz`, and, with an admin token, `GET /v1/actions/{id}`.
+/// `GET /healthz`, `GET /readyz`, the badge ledger (`POST /v1/notifications`,
+/// `POST /v1/badge/read`, `GET /v1/badge/{user}`), and, with an admin token, `GET /v1/actions/{id}`.
 public enum ActionableServer {
     /// The router over `catalog` and `store`; `tokens` verifies action tokens (required unless
     /// `settings` turns them off).
@@ -19,7 +21,11 @@ public enum ActionableServer {
         if let metrics { router.add(middleware: RequestMetricsMiddleware(metrics: metrics)) }
         if let exposition {
             router.get("/metrics") { _, _ in
-                Response(
+                // The ledger's total is counted when it is asked for, not on every write.
+                if let metrics, let total = try? await store.unreadTotal(countingSince: Date().addingTimeInterval(-settings.badgeLifetime)) {
+                    metrics.badgeUnread(total)
+                }
+                return Response(
                     status: .ok, headers: [.contentType: "text/plain; version=0.0.4"],
                     body: ResponseBody(byteBuffer: ByteBuffer(string: exposition())))
             }
@@ -30,6 +36,9 @@ public enum ActionableServer {
                 metrics: metrics
             ).routes)
         router.addRoutes(CatalogController(catalog: catalog).routes)
+        router.addRoutes(
+            BadgeController(catalog: catalog, store: store, settings: settings, metrics: metrics)
+                .routes(authenticator: BadgeAuthenticator(backendToken: settings.backendToken, appTokens: appTokens)))
         router.addRoutes(HealthController(store: store, settings: settings).routes)
         if let adminToken = settings.adminToken {
             router.addRoutes(StatusController(store: store, adminToken: adminToken, settings: settings).routes)

@@ -19,6 +19,8 @@ struct ActionsController: Sendable {
     var appTokens: AppTokens? = nil
     var metrics: ServerMetrics? = nil
 
+    private var reader: JSONRequestReader { JSONRequestReader(maximumBodySize: settings.maximumBodySize, what: "an action response") }
+
     var routes: RouteCollection<ActionableRequestContext> {
         let routes = RouteCollection(context: ActionableRequestContext.self)
         let limiter = InFlightLimiter(limit: settings.maximumConcurrentAccepts)
@@ -39,9 +41,7 @@ struct ActionsController: Sendable {
     }
 
     func accept(_ request: Request, context: ActionableRequestContext) async throws -> Response {
-        try checkContentType(request)
-        let body = try await readBody(request)
-        let decoded = try decode(body)
+        let decoded = try await reader.decode(ActionRequestBody.self, from: request)
         let payload = (decoded.payload ?? [:]).sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
         let appUser: String?
         if case .appUser(let user) = context.identity { appUser = user } else { appUser = nil }
@@ -64,7 +64,9 @@ struct ActionsController: Sendable {
             throw Problem.storageUnavailable(settings, "the response was not stored")
         }
         switch result {
-        case .accepted(let id): return Self.json(.accepted, id: id, status: "accepted")
+        case .accepted(let id):
+            metrics?.badgeRead("action")
+            return Self.json(.accepted, id: id, status: "accepted")
         case .duplicate(let id): return Self.json(.ok, id: id, status: "duplicate")
         case .conflict(let id, let action):
             throw Problem(
@@ -80,75 +82,6 @@ struct ActionsController: Sendable {
         return Response(
             status: status, headers: [.contentType: "application/json"],
             body: ResponseBody(byteBuffer: ByteBuffer(string: body)))
-    }
-
-    private func checkContentType(_ request: Request) throws {
-        guard let header = request.headers[.contentType] else { throw Self.unsupportedMediaType(nil) }
-        if header == "application/json" { return }  // what nearly every client sends: no parsing
-        let type = header.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased()
-        guard type == "application/json" else { throw Self.unsupportedMediaType(header) }
-    }
-
-    private static func unsupportedMediaType(_ header: String?) -> Problem {
-        Problem(
-            .unsupportedMediaType, "unsupported-media-type", "Unsupported media type",
-            "send the body as Content-Type: application/json (got \(header ?? "none"))")
-    }
-
-    /// Refuses by Content-Length before reading, and stops reading once past the limit.
-    private func readBody(_ request: Request) async throws -> ByteBuffer {
-        let tooLarge = Problem(
-            .contentTooLarge, "body-too-large", "Body too large",
-            "the body is over \(settings.maximumBodySize) bytes, the limit for an action response")
-        if let length = request.headers[.contentLength].flatMap(Int.init), length > settings.maximumBodySize {
-            throw tooLarge
-        }
-        var buffer = ByteBuffer()
-        for try await part in request.body {
-            guard buffer.readableBytes + part.readableBytes <= settings.maximumBodySize else { throw tooLarge }
-            var part = part
-            buffer.writeBuffer(&part)
-        }
-        return buffer
-    }
-
-    private func decode(_ body: ByteBuffer) throws -> ActionRequestBody {
-        do {
-            return try JSONDecoder().decode(ActionRequestBody.self, from: Data(body.readableBytesView))
-        } catch let error as DecodingError {
-            throw Self.problem(for: error)
-        } catch {
-            throw Problem(.badRequest, "invalid-json", "Invalid JSON", "the body is not valid JSON")
-        }
-    }
-
-    static func problem(for error: DecodingError) -> Problem {
-        func pointer(_ path: [any CodingKey]) -> String {
-            path.map { "/" + SourceMap.escape($0.intValue.map(String.init) ?? $0.stringValue) }.joined()
-        }
-        switch error {
-        case .keyNotFound(let key, let context):
-            let at = pointer(context.codingPath + [key])
-            return Problem(
-                .badRequest, "invalid-request", "Invalid request", "\"\(key.stringValue)\" is required",
-                errors: [(at, "required")])
-        case .typeMismatch(let type, let context), .valueNotFound(let type, let context):
-            let at = pointer(context.codingPath)
-            let expected = type == String.self ? "a string" : type == [String: JSONValue].self ? "an object" : "\(type)"
-            return Problem(
-                .badRequest, "invalid-request", "Invalid request", "\(at) must be \(expected)",
-                errors: [(at, "must be \(expected)")])
-        case .dataCorrupted(let context):
-            if context.codingPath.isEmpty {
-                return Problem(.badRequest, "invalid-json", "Invalid JSON", "the body is not valid JSON")
-            }
-            let at = pointer(context.codingPath)
-            return Problem(
-                .badRequest, "invalid-request", "Invalid request", "\(at): \(context.debugDescription)",
-                errors: [(at, context.debugDescription)])
-        @unknown default:
-            return Problem(.badRequest, "invalid-json", "Invalid JSON", "the body is not valid JSON")
-        }
     }
 
     /// The notification and user the response answers for: from the verified token, or, where a

@@ -23,6 +23,8 @@ public struct ServerMetrics: Sendable {
         let requests = Mutex([RequestKey: Counter]())
         let durations = Mutex([String: CoreMetrics.Timer]())
         let responses = Mutex([String: Counter]())
+        let badgeRecords = Mutex([String: Counter]())
+        let badgeReads = Mutex([String: Counter]())
     }
 
     /// One HTTP request: by route template (not the raw path, whose ids would explode the
@@ -44,6 +46,26 @@ public struct ServerMetrics: Sendable {
         Self.handle(in: handles.responses, for: result) {
             Counter(label: "actionable_action_responses_total", dimensions: [("result", result)], factory: factory)
         }.increment()
+    }
+
+    /// One sent notification recorded in the badge ledger: `recorded` or `duplicate`.
+    func badgeRecord(_ result: String) {
+        Self.handle(in: handles.badgeRecords, for: result) {
+            Counter(label: "actionable_badge_records_total", dimensions: [("result", result)], factory: factory)
+        }.increment()
+    }
+
+    /// One read of the badge ledger, by who asked: `app`, `backend`, or `action` (an accepted
+    /// action response).
+    func badgeRead(_ source: String) {
+        Self.handle(in: handles.badgeReads, for: source) {
+            Counter(label: "actionable_badge_reads_total", dimensions: [("source", source)], factory: factory)
+        }.increment()
+    }
+
+    /// The unread notifications of every user that still count, as the last scrape found them.
+    func badgeUnread(_ total: Int) {
+        Gauge(label: "actionable_badge_unread", factory: factory).record(total)
     }
 
     /// The handle kept under `key` in `cache`, made by `make` the first time.

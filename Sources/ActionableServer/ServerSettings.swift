@@ -1,3 +1,5 @@
+import Foundation
+
 /// What the HTTP layer needs to know; the command line and configuration fill it.
 public struct ServerSettings: Sendable {
     /// The largest `POST /v1/actions` body accepted, in bytes (413 above).
@@ -10,6 +12,11 @@ public struct ServerSettings: Sendable {
     public var adminToken: String?
     /// The most accepts in progress at once; past it requests get 429.
     public var maximumConcurrentAccepts: Int
+    /// The backend's bearer token for the badge endpoints (`POST /v1/notifications`, and the
+    /// backend's side of `POST /v1/badge/read` and `GET /v1/badge/{user}`).
+    public var backendToken: String?
+    /// How long an unread notification counts on its user's badge (30 days by default).
+    public var badgeLifetime: TimeInterval
 
     /// `Retry-After` seconds sent with 503 when storage is unavailable.
     public var retryAfterSeconds: Int {
@@ -20,8 +27,11 @@ public struct ServerSettings: Sendable {
     /// The defaults: 16 KiB bodies, tokens required, no status endpoint, 1024 accepts at once.
     public init(
         maximumBodySize: Int = 16 * 1024, requireActionTokens: Bool = true, retryAfterSeconds: Int = 5,
-        adminToken: String? = nil, maximumConcurrentAccepts: Int = 1024
+        adminToken: String? = nil, maximumConcurrentAccepts: Int = 1024, backendToken: String? = nil,
+        badgeLifetime: TimeInterval = 30 * 24 * 3600
     ) {
+        self.backendToken = backendToken
+        self.badgeLifetime = badgeLifetime
         self.maximumConcurrentAccepts = maximumConcurrentAccepts
         self.maximumBodySize = maximumBodySize
         self.requireActionTokens = requireActionTokens

@@ -81,6 +81,19 @@ final class PendingActionStore: ActionStore {
     }
     func pendingCount() async throws -> Int { try await store().pendingCount() }
     func checkReachable() async throws { try await store().checkReachable() }
+    func recordSent(_ notification: SentNotification, countingSince: Date) async throws -> BadgeRecordResult {
+        try await store().recordSent(notification, countingSince: countingSince)
+    }
+    func markRead(user: String, notificationIDs: [String], at: Date, countingSince: Date) async throws -> Int {
+        try await store().markRead(user: user, notificationIDs: notificationIDs, at: at, countingSince: countingSince)
+    }
+    func markAllRead(user: String, at: Date, countingSince: Date) async throws -> Int {
+        try await store().markAllRead(user: user, at: at, countingSince: countingSince)
+    }
+    func badge(user: String, countingSince: Date) async throws -> Int {
+        try await store().badge(user: user, countingSince: countingSince)
+    }
+    func unreadTotal(countingSince: Date) async throws -> Int { try await store().unreadTotal(countingSince: countingSince) }
 }
 
 /// Storage is not open yet: the description says why (the last connection error).

@@ -6,9 +6,10 @@ import Foundation
 /// The idempotency rule lives in storage, not in a check-then-insert in the server: a unique
 /// notification id makes concurrent accepts of one notification settle on one row, across
 /// processes and instances.
-public protocol ActionStore: Sendable {
-    /// Stores `action` unless its notification was answered already. Returns only after the
-    /// row is committed durably.
+public protocol ActionStore: BadgeLedger {
+    /// Stores `action` unless its notification was answered already, and marks the notification
+    /// read in the badge ledger in the same transaction (a crash never leaves one without the
+    /// other). Returns only after the row is committed durably.
     func accept(_ action: NewAction) async throws -> AcceptResult
 
     /// The stored response with `id`.

@@ -11,7 +11,14 @@ public actor InMemoryActionStore: ActionStore {
         var leaseUntil: Date?
     }
 
+    private struct BadgeEntry {
+        var user: String
+        var sentAt: Date
+        var readAt: Date?
+    }
+
     private var rows: [String: Row] = [:]
+    private var badgeEntries: [String: BadgeEntry] = [:]
     private var byNotification: [String: String] = [:]
     private var order: [String] = []
 
@@ -30,6 +37,11 @@ public actor InMemoryActionStore: ActionStore {
                 status: .pending, attempts: 0, nextAttemptAt: action.receivedAt, lastError: nil))
         byNotification[response.notificationID] = action.id
         order.append(action.id)
+        if badgeEntries[response.notificationID] == nil {
+            badgeEntries[response.notificationID] = BadgeEntry(user: response.user, sentAt: action.receivedAt, readAt: action.receivedAt)
+        } else if badgeEntries[response.notificationID]?.readAt == nil {
+            badgeEntries[response.notificationID]?.readAt = action.receivedAt
+        }
         return .accepted(id: action.id)
     }
 
@@ -74,6 +86,35 @@ public actor InMemoryActionStore: ActionStore {
     public func pendingCount() -> Int { rows.values.count { $0.action.status == .pending } }
 
     public func checkReachable() {}
+
+    public func recordSent(_ notification: SentNotification, countingSince: Date) -> BadgeRecordResult {
+        if let entry = badgeEntries[notification.notificationID] {
+            guard entry.user == notification.user else { return .otherUser }
+            return .recordedBefore(badge: badge(user: notification.user, countingSince: countingSince))
+        }
+        badgeEntries[notification.notificationID] = BadgeEntry(user: notification.user, sentAt: notification.sentAt)
+        return .recorded(badge: badge(user: notification.user, countingSince: countingSince))
+    }
+
+    public func markRead(user: String, notificationIDs: [String], at: Date, countingSince: Date) -> Int {
+        for id in notificationIDs where badgeEntries[id]?.user == user && badgeEntries[id]?.readAt == nil {
+            badgeEntries[id]?.readAt = at
+        }
+        return badge(user: user, countingSince: countingSince)
+    }
+
+    public func markAllRead(user: String, at: Date, countingSince: Date) -> Int {
+        for (id, entry) in badgeEntries where entry.user == user && entry.readAt == nil { badgeEntries[id]?.readAt = at }
+        return badge(user: user, countingSince: countingSince)
+    }
+
+    public func badge(user: String, countingSince: Date) -> Int {
+        badgeEntries.values.count { $0.user == user && $0.readAt == nil && $0.sentAt >= countingSince }
+    }
+
+    public func unreadTotal(countingSince: Date) -> Int {
+        badgeEntries.values.count { $0.readAt == nil && $0.sentAt >= countingSince }
+    }
 
     private func update(_ id: String, owner: String, _ change: (inout Row) -> Void) {
         guard var row = rows[id], row.leaseOwner == owner, row.action.status == .pending else { return }

@@ -40,7 +40,7 @@ struct PayloadCommand: AsyncParsableCommand {
 
     func validate() throws {
         if !tokenKeys.isEmpty && user == nil { throw ValidationError("--token-key needs --user: a token binds a user") }
-        if user != nil, Self.lifetime(expires) == nil {
+        if user != nil, DurationArgument.seconds(expires) == nil {
             throw ValidationError("--expires takes a number and a unit: 90s, 30m, 12h or 7d")
         }
     }
@@ -59,7 +59,7 @@ struct PayloadCommand: AsyncParsableCommand {
             let tokens = try await ActionTokens(keys: keys)
             token = try await tokens.mint(
                 user: user, notificationID: notificationID ?? UUID().uuidString,
-                category: categoryID, lifetime: Self.lifetime(expires) ?? 7 * 86400)
+                category: categoryID, lifetime: DurationArgument.seconds(expires) ?? 7 * 86400)
         }
         let aps = APS(
             alert: alert, badge: badge, sound: sound.map(APS.Sound.named), threadID: threadID,
@@ -98,18 +98,6 @@ struct PayloadCommand: AsyncParsableCommand {
             return try schema.value(assigning: text)
         } catch {
             throw refuse(error.description)
-        }
-    }
-
-    /// `90s`, `30m`, `12h`, `7d` in seconds.
-    static func lifetime(_ text: String) -> TimeInterval? {
-        guard let unit = text.last, let number = Double(text.dropLast()), number > 0 else { return nil }
-        switch unit {
-        case "s": return number
-        case "m": return number * 60
-        case "h": return number * 3600
-        case "d": return number * 86400
-        default: return nil
         }
     }
 }

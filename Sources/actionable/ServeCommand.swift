@@ -53,6 +53,11 @@ struct ServeCommand: AsyncParsableCommand {
     var tlsCertificate: String?
     @Option(name: .customLong("tls-key"), help: "The PEM private key of --tls-certificate.")
     var tlsKey: String?
+    @Option(name: .customLong("backend-token"), help: "The backend's bearer token for the badge endpoints (POST /v1/notifications, …).")
+    var backendToken: String?
+    @Option(
+        name: .customLong("badge-lifetime"), help: "How long an unread notification counts on its user's badge: 90s, 30m, 12h, 7d (default: 30d).")
+    var badgeLifetime: String?
 
     func run() async throws {
         var logger = Logger(label: "actionable")

@@ -23,6 +23,8 @@ struct ResolvedServeSettings {
     var storageTimeout: Int?
     var tlsCertificate: String?
     var tlsKey: String?
+    var backendToken: String?
+    var badgeLifetime: TimeInterval
 
     init(_ command: ServeCommand) async throws {
         let environment = ConfigReader(provider: EnvironmentVariablesProvider())
@@ -66,6 +68,15 @@ struct ResolvedServeSettings {
         storageTimeout = int(command.storageTimeout, "storage-timeout")
         tlsCertificate = string(command.tlsCertificate, "tls-certificate")
         tlsKey = string(command.tlsKey, "tls-key", secret: true)
+        backendToken = string(command.backendToken, "backend-token", secret: true)
+        let lifetime = string(command.badgeLifetime, "badge-lifetime") ?? "30d"
+        guard let badgeLifetime = DurationArgument.seconds(lifetime) else {
+            throw ValidationError("--badge-lifetime \(lifetime): use a number and a unit, as in 90s, 30m, 12h or 30d")
+        }
+        self.badgeLifetime = badgeLifetime
+        if let backendToken, backendToken.utf8.count < 16 {
+            throw ValidationError("--backend-token must be at least 16 characters (it guards the badge ledger)")
+        }
         guard deliveryLease >= 1 else { throw ValidationError("--delivery-lease must be at least 1 second") }
         if let storageTimeout, storageTimeout < 1 {
             throw ValidationError("--storage-timeout must be at least 1 second")
@@ -98,7 +109,8 @@ struct ResolvedServeSettings {
         configuration.forwardSecret = forwardSecret
         configuration.deliveryLease = .seconds(deliveryLease)
         configuration.server = ServerSettings(
-            maximumBodySize: maxBodySize, adminToken: adminToken, maximumConcurrentAccepts: maxInFlight)
+            maximumBodySize: maxBodySize, adminToken: adminToken, maximumConcurrentAccepts: maxInFlight,
+            backendToken: backendToken, badgeLifetime: badgeLifetime)
         if let tlsCertificate, let tlsKey {
             configuration.tls = .init(certificate: tlsCertificate, key: tlsKey)
         }

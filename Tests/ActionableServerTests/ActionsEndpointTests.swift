@@ -207,6 +207,11 @@ struct ActionsEndpointTests {
         func markDead(id: String, owner: String, reason: String) async throws { throw Down() }
         func pendingCount() async throws -> Int { throw Down() }
         func checkReachable() async throws { throw Down() }
+        func recordSent(_ notification: SentNotification, countingSince: Date) async throws -> BadgeRecordResult { throw Down() }
+        func markRead(user: String, notificationIDs: [String], at: Date, countingSince: Date) async throws -> Int { throw Down() }
+        func markAllRead(user: String, at: Date, countingSince: Date) async throws -> Int { throw Down() }
+        func badge(user: String, countingSince: Date) async throws -> Int { throw Down() }
+        func unreadTotal(countingSince: Date) async throws -> Int { throw Down() }
     }
 
     @Test func storageFailuresAre503WithRetryAfter() async throws {

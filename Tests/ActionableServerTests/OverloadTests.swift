@@ -49,6 +49,17 @@ struct OverloadTests {
         func markDead(id: String, owner: String, reason: String) async throws { await inner.markDead(id: id, owner: owner, reason: reason) }
         func pendingCount() async throws -> Int { await inner.pendingCount() }
         func checkReachable() async throws {}
+        func recordSent(_ notification: SentNotification, countingSince: Date) async throws -> BadgeRecordResult {
+            await inner.recordSent(notification, countingSince: countingSince)
+        }
+        func markRead(user: String, notificationIDs: [String], at: Date, countingSince: Date) async throws -> Int {
+            await inner.markRead(user: user, notificationIDs: notificationIDs, at: at, countingSince: countingSince)
+        }
+        func markAllRead(user: String, at: Date, countingSince: Date) async throws -> Int {
+            await inner.markAllRead(user: user, at: at, countingSince: countingSince)
+        }
+        func badge(user: String, countingSince: Date) async throws -> Int { await inner.badge(user: user, countingSince: countingSince) }
+        func unreadTotal(countingSince: Date) async throws -> Int { await inner.unreadTotal(countingSince: countingSince) }
     }
 
     @Test(.timeLimit(.minutes(1)))

@@ -1,0 +1,41 @@
+import ActionableCore
+import ActionableStore
+import Foundation
+
+extension PayloadBuilder {
+    /// Checks a notification, records it in `ledger` as unread for `user`, and builds its payload
+    /// with the user's badge (their unread notifications, this one included) in `aps.badge`: one
+    /// call per send, for backends that embed the server.
+    ///
+    /// ```swift
+    /// let payload = try await builder.build(
+    ///     category: "invite", aps: APS(alert: .body("Dinner?")), custom: invite,
+    ///     notificationID: id, user: "alice", actionToken: token, recordingIn: store)
+    /// ```
+    ///
+    /// Nothing is recorded when the payload is refused. Building the same notification again
+    /// does not count it twice: the badge is the user's current number.
+    ///
+    /// - Parameter badgeLifetime: how long an unread notification counts (30 days by default,
+    ///   as `actionable serve --badge-lifetime`).
+    public func build<Custom: Encodable>(
+        category: CategoryID, aps: APS = APS(), custom: Custom, notificationID: String, user: String,
+        actionToken: String? = nil, pushType: PushType = .alert, recordingIn ledger: any BadgeLedger,
+        badgeLifetime: TimeInterval = 30 * 24 * 3600, now: Date = Date()
+    ) async throws -> NotificationPayload {
+        // Refused before anything is recorded.
+        _ = try build(category: category, aps: aps, custom: custom, actionToken: actionToken, pushType: pushType)
+        let sent = SentNotification(notificationID: notificationID, user: user, category: category.rawValue, sentAt: now)
+        let badge: Int
+        switch try await ledger.recordSent(sent, countingSince: now.addingTimeInterval(-badgeLifetime)) {
+        case .recorded(let count), .recordedBefore(let count): badge = count
+        case .otherUser:
+            throw PayloadError(
+                .notificationOfAnotherUser,
+                ["notification \(notificationID) is recorded for another user; give each notification its own id"])
+        }
+        var aps = aps
+        aps.badge = badge
+        return try build(category: category, aps: aps, custom: custom, actionToken: actionToken, pushType: pushType)
+    }
+}

@@ -1,0 +1,141 @@
+import ActionableCore
+import ActionableStore
+import Foundation
+import Hummingbird
+
+/// The badge ledger over HTTP, behind ``BadgeAuthenticator``:
+///
+/// - `POST /v1/notifications` (backend): records a sent notification as unread; 201 the first
+///   time, 200 after, with the user's badge to put in `aps.badge`.
+/// - `POST /v1/badge/read` (app or backend): marks notifications, or all, read.
+/// - `GET /v1/badge/{user}` (backend, or the app for its own user).
+struct BadgeController: Sendable {
+    let catalog: Catalog
+    let store: any ActionStore
+    let settings: ServerSettings
+    var metrics: ServerMetrics? = nil
+
+    /// The most ids one read may name.
+    static let maximumIDs = 1000
+    /// The longest user or notification id.
+    static let maximumIDLength = 256
+
+    private var reader: JSONRequestReader { JSONRequestReader(maximumBodySize: settings.maximumBodySize, what: "a badge request") }
+    private var countingSince: Date { Date().addingTimeInterval(-settings.badgeLifetime) }
+
+    func routes(authenticator: BadgeAuthenticator) -> RouteCollection<ActionableRequestContext> {
+        let routes = RouteCollection(context: ActionableRequestContext.self)
+        routes.add(middleware: authenticator)
+        routes.post("/v1/notifications") { request, context in try await record(request, context: context) }
+        routes.post("/v1/badge/read") { request, context in try await read(request, context: context) }
+        routes.get("/v1/badge/:user") { _, context in
+            let user = context.parameters.get("user") ?? ""
+            try Self.check(id: user, at: "/user")
+            if case .appUser(let own) = context.identity, own != user {
+                throw Problem(.forbidden, "other-user", "Another user's badge", "an app may read its own user's badge only")
+            }
+            return Self.badge(try await storage(context) { try await store.badge(user: user, countingSince: countingSince) })
+        }
+        return routes
+    }
+
+    private func record(_ request: Request, context: ActionableRequestContext) async throws -> Response {
+        guard context.identity == .backend else {
+            throw Problem(.forbidden, "backend-only", "Backend only", "only the backend records sent notifications, with its --backend-token")
+        }
+        let body = try await reader.decode(NotificationRecordBody.self, from: request)
+        try Self.check(id: body.user, at: "/user")
+        try Self.check(id: body.notificationId, at: "/notificationId")
+        guard catalog[CategoryID(body.category)] != nil else {
+            let hint = catalog.suggestion(for: CategoryID(body.category)).map { " (did you mean \"\($0.rawValue)\"?)" } ?? ""
+            throw Problem(
+                .unprocessableContent, "catalog-mismatch", "The notification does not fit the catalog",
+                "category \"\(body.category)\" is not in the catalog\(hint)", errors: [("/category", "unknown category")])
+        }
+        let sent = SentNotification(notificationID: body.notificationId, user: body.user, category: body.category)
+        let result = try await storage(context) { try await store.recordSent(sent, countingSince: countingSince) }
+        switch result {
+        case .recorded(let badge):
+            metrics?.badgeRecord("recorded")
+            return Self.badge(badge, status: .created)
+        case .recordedBefore(let badge):
+            metrics?.badgeRecord("duplicate")
+            return Self.badge(badge)
+        case .otherUser:
+            throw Problem(
+                .conflict, "notification-of-another-user", "Recorded for another user",
+                "notification \(body.notificationId) is recorded for another user; notification ids are unique",
+                errors: [("/notificationId", "recorded for another user")])
+        }
+    }
+
+    private func read(_ request: Request, context: ActionableRequestContext) async throws -> Response {
+        let body = try await reader.decode(BadgeReadBody.self, from: request)
+        let user: String
+        switch context.identity {
+        case .appUser(let own):
+            if let named = body.user, named != own {
+                throw Problem(
+                    .forbidden, "other-user", "Another user's badge", "an app may mark its own user's notifications read only",
+                    errors: [("/user", "not the app's user")])
+            }
+            user = own
+        default:
+            guard let named = body.user else {
+                throw Problem(
+                    .badRequest, "invalid-request", "Invalid request", "\"user\" is required from the backend",
+                    errors: [("/user", "required")])
+            }
+            user = named
+        }
+        try Self.check(id: user, at: "/user")
+        let at = Date()
+        let badge: Int
+        switch (body.notificationIds, body.all) {
+        case (let ids?, nil), (let ids?, false?):
+            guard ids.count <= Self.maximumIDs else {
+                throw Problem(
+                    .badRequest, "invalid-request", "Invalid request", "at most \(Self.maximumIDs) notification ids at once",
+                    errors: [("/notificationIds", "more than \(Self.maximumIDs) ids")])
+            }
+            for (index, id) in ids.enumerated() { try Self.check(id: id, at: "/notificationIds/\(index)") }
+            badge = try await storage(context) {
+                try await store.markRead(user: user, notificationIDs: ids, at: at, countingSince: countingSince)
+            }
+        case (nil, true?):
+            badge = try await storage(context) { try await store.markAllRead(user: user, at: at, countingSince: countingSince) }
+        default:
+            throw Problem(
+                .badRequest, "invalid-request", "Invalid request", "send either \"notificationIds\": [...] or \"all\": true",
+                errors: [("/notificationIds", "either notificationIds or all: true")])
+        }
+        metrics?.badgeRead(context.identity == .backend ? "backend" : "app")
+        return Self.badge(badge)
+    }
+
+    /// A store call; a storage failure is 503 with `Retry-After`.
+    private func storage<T: Sendable>(_ context: ActionableRequestContext, _ call: () async throws -> T) async throws -> T {
+        do {
+            return try await call()
+        } catch {
+            context.logger.error("storage failed", metadata: ["error": "\(error)"])
+            throw Problem.storageUnavailable(settings, "the badge ledger cannot be reached")
+        }
+    }
+
+    /// A user or notification id: not empty, at most ``maximumIDLength`` characters.
+    private static func check(id: String, at pointer: String) throws {
+        guard !id.isEmpty, id.count <= maximumIDLength else {
+            throw Problem(
+                .badRequest, "invalid-request", "Invalid request",
+                "\(pointer) must be a non-empty string of at most \(maximumIDLength) characters",
+                errors: [(pointer, id.isEmpty ? "empty" : "longer than \(maximumIDLength) characters")])
+        }
+    }
+
+    private static func badge(_ count: Int, status: HTTPResponse.Status = .ok) -> Response {
+        Response(
+            status: status, headers: [.contentType: "application/json"],
+            body: ResponseBody(byteBuffer: ByteBuffer(string: JSONValue.object([("badge", .int(count))]).serialized())))
+    }
+}
