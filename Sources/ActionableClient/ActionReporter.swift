@@ -55,9 +55,7 @@ public actor ActionReporter {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = options.requestTimeout
         self.session = session ?? URLSession(configuration: configuration)
-        var base = endpoint
-        if !base.path.hasSuffix("/") { base = base.appendingPathComponent("") }
-        self.actionsURL = base.appendingPathComponent("v1/actions", isDirectory: false)
+        self.actionsURL = Self.url(under: endpoint, "v1/actions")
         for name in store.leftoverTemporaryFiles() { store.removeTemporary(name) }
     }
 
@@ -154,6 +152,26 @@ public actor ActionReporter {
         pendingReports().map { $0.nextAttempt ?? $0.savedAt }.min()
     }
 
+    /// `path` under `endpoint`, whether or not its path ends with a slash.
+    private static func url(under endpoint: URL, _ path: String) -> URL {
+        var base = endpoint
+        if !base.path.hasSuffix("/") { base = base.appendingPathComponent("") }
+        return base.appendingPathComponent(path, isDirectory: false)
+    }
+
+    /// `path` under the server's base URL.
+    nonisolated func serverURL(_ path: String) -> URL { Self.url(under: endpoint, path) }
+    /// The session requests go through.
+    var urlSession: URLSession { session }
+    /// How long one request may take.
+    var requestTimeout: TimeInterval { options.requestTimeout }
+
+    /// The app's own token, if the options give a provider and it has one.
+    func currentBearerToken() async throws -> String? {
+        guard let provider = options.bearerToken else { return nil }
+        return try await provider()
+    }
+
     // MARK: - Sending
 
     private func deliver(_ entry: OutboxEntry, as id: String) async -> ReportOutcome {
@@ -204,9 +222,7 @@ public actor ActionReporter {
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         request.setValue("application/json", forHTTPHeaderField: "Accept")
         request.httpBody = try report.requestBody()
-        if let provider = options.bearerToken, let token = try await provider() {
-            request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
-        }
+        if let token = try await currentBearerToken() { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
         return request
     }
 

@@ -2,7 +2,7 @@ import Foundation
 
 /// An error answer of the server (`application/problem+json`): its status, type and detail,
 /// and the fields at fault.
-public struct ServerProblem: Hashable, Sendable, Codable, CustomStringConvertible {
+public struct ServerProblem: Error, Hashable, Sendable, Codable, CustomStringConvertible {
     /// One field at fault: a JSON pointer into the request body, and what is wrong with it.
     public struct FieldError: Hashable, Sendable, Codable {
         public var pointer: String
