@@ -9,6 +9,8 @@ set -euo pipefail
 
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(dirname "$here")"
+# shellcheck source=lib/serve.sh
+source "$here/lib/serve.sh"
 duration="${1:-10}"
 rounds="${2:-3}"
 command -v wrk >/dev/null || { echo "badge-load.sh needs wrk: apt-get install wrk" >&2; exit 1; }
@@ -32,15 +34,11 @@ echo "| round | endpoint | requests/s | p50 | p99 |"
 echo "| --- | --- | ---: | ---: | ---: |"
 for round in $(seq 1 "$rounds"); do
     for endpoint in actions notifications; do
-        port="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+        port="$(free_port)"
         "$actionable" serve --categories "$root/Categories" --port "$port" --storage "sqlite:$work/$endpoint-$round.sqlite" \
             --token-key "$key" --backend-token "$backend" --max-in-flight 4096 >"$work/$endpoint-$round.log" 2>&1 &
         pid=$!
-        for _ in $(seq 1 200); do
-            python3 -c 'import sys, urllib.request; urllib.request.urlopen(sys.argv[1], timeout=1)' \
-                "http://127.0.0.1:$port/readyz" 2>/dev/null && break
-            sleep 0.05  # polling a server while it starts, not a measurement
-        done
+        wait_ready "$port"
         if [ "$endpoint" = actions ]; then
             args=("$work/actions.txt" /v1/actions)
         else

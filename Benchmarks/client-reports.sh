@@ -9,9 +9,11 @@ set -euo pipefail
 
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(dirname "$here")"
+# shellcheck source=lib/serve.sh
+source "$here/lib/serve.sh"
 per_run="${1:-2000}"
 rounds="${2:-5}"
-port=8791
+port="$(free_port)"
 key="bench=client-benchmark-key-of-at-least-32-bytes"
 
 echo "building (release)..." >&2
@@ -32,10 +34,7 @@ cp -R "$root/Categories" "$work/Categories"
 (cd "$work" && exec "$root/.build/release/actionable" serve --port "$port" --token-key "$key" \
     --storage "sqlite:$work/actions.sqlite" >"$work/serve.log" 2>&1) &
 server=$!
-for _ in $(seq 1 100); do
-    curl -fsS "http://127.0.0.1:$port/readyz" >/dev/null 2>&1 && break
-    sleep 0.1
-done
+wait_ready "$port"
 
 echo "machine: $(nproc) cores, $(uname -sr), outbox on $(df -T "$work" | awk 'NR==2 {print $2}')"
 "$here/.build/release/client-reports" "http://127.0.0.1:$port/" "$work/bodies.txt" "$work/outbox" "$per_run" "$rounds"

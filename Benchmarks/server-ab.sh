@@ -8,6 +8,8 @@ set -euo pipefail
 
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(dirname "$here")"
+# shellcheck source=lib/serve.sh
+source "$here/lib/serve.sh"
 a="${1:?usage: $0 A_BINARY B_BINARY [SECONDS] [ROUNDS]}"
 b="${2:?usage: $0 A_BINARY B_BINARY [SECONDS] [ROUNDS]}"
 duration="${3:-10}"
@@ -26,15 +28,11 @@ echo "| --- | --- | ---: | ---: |"
 for round in $(seq 1 "$rounds"); do
     for which in A B; do
         binary="$a"; [ "$which" = B ] && binary="$b"
-        port="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+        port="$(free_port)"
         "$binary" serve --categories "$root/Categories" --port "$port" --storage "sqlite:$work/$which-$round.sqlite" \
             --token-key "$key" --max-in-flight 4096 >"$work/$which-$round.log" 2>&1 &
         pid=$!
-        for _ in $(seq 1 200); do
-            python3 -c 'import sys, urllib.request; urllib.request.urlopen(sys.argv[1], timeout=1)' \
-                "http://127.0.0.1:$port/readyz" 2>/dev/null && break
-            sleep 0.05  # polling a server while it starts, not a measurement
-        done
+        wait_ready "$port"
         wrk -t1 -c64 -d"${duration}s" --latency -s "$here/wrk/post-bodies.lua" "http://127.0.0.1:$port" -- "$work/bodies.txt" \
             >"$work/$which-$round.wrk"
         kill "$pid"; wait "$pid" || true; pid=""

@@ -16,6 +16,8 @@ set -euo pipefail
 
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(dirname "$here")"
+# shellcheck source=lib/serve.sh
+source "$here/lib/serve.sh"
 duration="${1:-15}"
 rounds="${2:-3}"
 connections=64
@@ -48,8 +50,6 @@ echo "minting $bodies action tokens..." >&2
 "$here/.build/release/action-bodies" "$key" "$bodies" "$work/bodies.txt"
 # Halves for the two-instance run: each wrk sends its own notifications.
 split -n l/2 -d "$work/bodies.txt" "$work/half."
-
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 
 # start NAME PORT READY COMMAND... : starts a server in the background and waits until GET READY
 # answers 200 (actionable serve listens before its storage is open: /readyz says when it is), or,
