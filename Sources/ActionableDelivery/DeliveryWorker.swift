@@ -11,7 +11,7 @@ import Logging
 ///
 /// - `done` → delivered;
 /// - `retry(after:)` or a thrown error → tried again after the handler's delay or the policy's
-///   backoff, and dead once ``RetryPolicy/maximumAttempts`` ran out;
+///   backoff, and dead once ``RetryPolicy/retryFor`` has passed since it was queued;
 /// - `fail(reason:)`, or no route at all → dead, with the reason.
 public struct DeliveryWorker: Sendable {
     public let store: any ActionStore
@@ -101,12 +101,28 @@ public struct DeliveryWorker: Sendable {
         await record(outcome, for: action, now: now)
     }
 
+    /// `seconds` as 40 s, 12 min, 3 h or 2 d.
+    static func describe(_ seconds: TimeInterval) -> String {
+        switch seconds {
+        case ..<120: return "\(Int(seconds)) s"
+        case ..<7200: return "\(Int(seconds / 60)) min"
+        case ..<172_800: return "\(Int(seconds / 3600)) h"
+        default: return "\(Int(seconds / 86400)) d"
+        }
+    }
+
     func record(_ outcome: HandlerOutcome, for action: StoredAction, now: Date, error: String? = nil) async {
+        // A retry's next time, drawn once: the metric and the schedule agree.
+        var next: Date?
+        if case .retry(let after) = outcome {
+            next = policy.nextAttempt(
+                afterAttempt: action.attempts, queuedAt: action.queuedAt, now: now, unit: jitter(), requested: after?.timeInterval)
+        }
         if let metricsFactory {
             let label: String
             switch outcome {
             case .done: label = "delivered"
-            case .retry: label = action.attempts < policy.maximumAttempts ? "retry" : "dead"
+            case .retry: label = next == nil ? "dead" : "retry"
             case .fail: label = "dead"
             }
             Counter(label: "actionable_delivery_attempts_total", dimensions: [("outcome", label)], factory: metricsFactory)
@@ -119,18 +135,16 @@ public struct DeliveryWorker: Sendable {
             case .fail(let reason):
                 logger.warning("response is dead", metadata: ["response.id": "\(action.id)", "reason": "\(reason)"])
                 try await store.markDead(id: action.id, owner: owner, reason: reason)
-            case .retry(let after):
+            case .retry:
                 let reason = error ?? "the handler asked to retry"
-                guard action.attempts < policy.maximumAttempts else {
+                guard let next else {
+                    let window = Self.describe(now.timeIntervalSince(action.queuedAt))
+                    logger.warning("response is dead", metadata: ["response.id": "\(action.id)", "reason": "\(reason)"])
                     try await store.markDead(
-                        id: action.id, owner: owner,
-                        reason: "gave up after \(action.attempts) attempts; last: \(reason)")
+                        id: action.id, owner: owner, reason: "gave up after \(action.attempts) attempts over \(window); last: \(reason)")
                     return
                 }
-                let delay =
-                    after.map(\.timeInterval)
-                    ?? policy.delay(afterAttempt: action.attempts, unit: jitter())
-                try await store.reschedule(id: action.id, owner: owner, at: now.addingTimeInterval(delay), error: reason)
+                try await store.reschedule(id: action.id, owner: owner, at: next, error: reason)
             }
         } catch {
             // The lease runs out and another round (or instance) takes the response over.

@@ -1,19 +1,24 @@
 import Foundation
 
-/// When a failed delivery is tried again: exponential backoff with full jitter,
-/// first retry after about `firstDelay`, doubling, capped, and a limit on attempts.
+/// When a failed delivery is tried again, and when it is given up: exponential backoff with full
+/// jitter (about `firstDelay` first, doubling, capped at `maximumDelay`) for `retryFor` after the
+/// response was queued (24 hours by default), the last try falling on the deadline itself. A
+/// dead response is kept, and an operator can queue it again, which starts a new window.
 public struct RetryPolicy: Hashable, Sendable {
     /// The backoff before the first retry.
     public var firstDelay: TimeInterval
     /// The longest backoff.
     public var maximumDelay: TimeInterval
-    /// Attempts in all, the first included; then the response is dead.
-    public var maximumAttempts: Int
+    /// How long after it was queued a response is retried before it is dead.
+    public var retryFor: TimeInterval
+    /// Attempts in all, the first included, if they should also be counted (nil: only time counts).
+    public var maximumAttempts: Int?
 
-    /// The defaults: about 1 s, doubling, capped at 5 minutes, 15 tries.
-    public init(firstDelay: TimeInterval = 1, maximumDelay: TimeInterval = 300, maximumAttempts: Int = 15) {
+    /// The defaults: about 1 s, doubling, capped at 1 hour, for 24 hours.
+    public init(firstDelay: TimeInterval = 1, maximumDelay: TimeInterval = 3600, retryFor: TimeInterval = 24 * 3600, maximumAttempts: Int? = nil) {
         self.firstDelay = firstDelay
         self.maximumDelay = maximumDelay
+        self.retryFor = retryFor
         self.maximumAttempts = maximumAttempts
     }
 
@@ -24,5 +29,20 @@ public struct RetryPolicy: Hashable, Sendable {
         let exponent = Double(max(0, min(attempt - 1, 62)))
         let ceiling = min(maximumDelay, firstDelay * pow(2, exponent))
         return ceiling * min(max(unit, 0), 1)
+    }
+
+    /// What follows attempt `attempt` of a response queued at `queuedAt`, failed at `now`: the
+    /// time of the next try, or nil when the response is dead. `requested` is a delay the
+    /// upstream asked for (`Retry-After`); it wins over the backoff, but not over the deadline.
+    public func nextAttempt(
+        afterAttempt attempt: Int, queuedAt: Date, now: Date, unit: Double, requested: TimeInterval? = nil
+    )
+        -> Date?
+    {
+        if let maximumAttempts, attempt >= maximumAttempts { return nil }
+        let deadline = queuedAt.addingTimeInterval(retryFor)
+        guard now < deadline else { return nil }
+        let next = now.addingTimeInterval(requested ?? delay(afterAttempt: attempt, unit: unit))
+        return min(next, deadline)
     }
 }

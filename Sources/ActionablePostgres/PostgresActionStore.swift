@@ -201,6 +201,7 @@ public final class PostgresActionStore: ActionStore {
     static let migrations: [(Int, String, [String])] = [
         (1, "action responses", ActionTable.version1(.postgres)),
         (2, "badge ledger", BadgeTable.version2(.postgres)),
+        (3, "queued at, newest-first index", ActionTable.version3(.postgres)),
     ]
 
     /// Stores `action` once: batched with the accepts arriving meanwhile (see
@@ -274,7 +275,7 @@ public final class PostgresActionStore: ActionStore {
         return bindings
     }
 
-    private static func decode(_ row: PostgresRow) throws -> StoredAction {
+    static func decode(_ row: PostgresRow) throws -> StoredAction {
         try ActionTable.decode(PostgresActionRow(columns: row.makeRandomAccess()))
     }
 }
@@ -285,6 +286,7 @@ private struct PostgresActionRow: ActionRow {
 
     func string(_ column: String) throws -> String { try columns[column].decode(String.self) }
     func optionalString(_ column: String) throws -> String? { try columns[column].decode(String?.self) }
+    func optionalDouble(_ column: String) throws -> Double? { try columns[column].decode(Double?.self) }
     func double(_ column: String) throws -> Double { try columns[column].decode(Double.self) }
     func int(_ column: String) throws -> Int { try columns[column].decode(Int.self) }
 }

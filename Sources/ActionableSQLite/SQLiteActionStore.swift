@@ -44,6 +44,9 @@ public final class SQLiteActionStore: ActionStore {
         migrator.registerMigration("v2: badge ledger") { db in
             for statement in BadgeTable.version2(.sqlite) { try db.execute(sql: statement) }
         }
+        migrator.registerMigration("v3: queued at, newest-first index") { db in
+            for statement in ActionTable.version3(.sqlite) { try db.execute(sql: statement) }
+        }
         return migrator
     }
 
@@ -170,6 +173,52 @@ public final class SQLiteActionStore: ActionStore {
         try Int.fetchOne(db.cachedStatement(sql: BadgeTable.count(.sqlite)), arguments: [user, since.timeIntervalSince1970]) ?? 0
     }
 
+    // MARK: - For operators
+
+    public func deliveries(matching filter: DeliveryFilter, after cursor: DeliveryCursor?, limit: Int) async throws -> DeliveryPage {
+        let (sql, values) = ActionTable.page(filter, after: cursor, limit: limit, .sqlite)
+        let rows = try await pool.read { db in try Row.fetchAll(db, sql: sql, arguments: Self.arguments(values)) }
+        let items = try rows.prefix(limit).map(Self.decode)
+        let next = rows.count > limit ? items.last.map { DeliveryCursor(receivedAt: $0.receivedAt, id: $0.id) } : nil
+        return DeliveryPage(items: items, next: next)
+    }
+
+    public func requeue(id: String, at: Date) async throws -> RequeueResult {
+        try await pool.write { db in
+            try db.execute(sql: ActionTable.requeueOne(.sqlite), arguments: [at.timeIntervalSince1970, id])
+            if db.changesCount == 1 { return .queued }
+            return try String.fetchOne(db, sql: ActionTable.statusOf(.sqlite), arguments: [id]) == nil ? .notFound : .alreadyPending
+        }
+    }
+
+    public func requeue(matching filter: DeliveryFilter, at: Date) async throws -> Int {
+        let (sql, values) = ActionTable.requeueMatching(filter, at: at, .sqlite)
+        return try await pool.write { db in
+            try db.execute(sql: sql, arguments: Self.arguments(values))
+            return db.changesCount
+        }
+    }
+
+    public func deliveryCounts() async throws -> [DeliveryStatus: Int] {
+        try await pool.read { db in
+            var counts: [DeliveryStatus: Int] = [:]
+            for row in try Row.fetchAll(db, sql: ActionTable.countsByStatus) {
+                if let status = DeliveryStatus(rawValue: row["status"]) { counts[status] = row["n"] }
+            }
+            return counts
+        }
+    }
+
+    private static func arguments(_ values: [ActionTable.Value]) -> StatementArguments {
+        StatementArguments(
+            values.map { value -> any DatabaseValueConvertible in
+                switch value {
+                case .text(let text): return text
+                case .real(let number): return number
+                }
+            })
+    }
+
     static func decode(_ row: Row) throws -> StoredAction { try ActionTable.decode(SQLiteRow(row: row)) }
 }
 
@@ -182,6 +231,7 @@ private struct SQLiteRow: ActionRow {
         return value
     }
     func optionalString(_ column: String) throws -> String? { row[column] }
+    func optionalDouble(_ column: String) throws -> Double? { row[column] }
     func double(_ column: String) throws -> Double {
         guard let value: Double = row[column] else { throw StoreError("column \(column) is NULL") }
         return value

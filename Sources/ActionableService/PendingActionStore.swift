@@ -94,6 +94,12 @@ final class PendingActionStore: ActionStore {
         try await store().badge(user: user, countingSince: countingSince)
     }
     func unreadTotal(countingSince: Date) async throws -> Int { try await store().unreadTotal(countingSince: countingSince) }
+    func deliveries(matching filter: DeliveryFilter, after cursor: DeliveryCursor?, limit: Int) async throws -> DeliveryPage {
+        try await store().deliveries(matching: filter, after: cursor, limit: limit)
+    }
+    func requeue(id: String, at: Date) async throws -> RequeueResult { try await store().requeue(id: id, at: at) }
+    func requeue(matching filter: DeliveryFilter, at: Date) async throws -> Int { try await store().requeue(matching: filter, at: at) }
+    func deliveryCounts() async throws -> [DeliveryStatus: Int] { try await store().deliveryCounts() }
 }
 
 /// Storage is not open yet: the description says why (the last connection error).

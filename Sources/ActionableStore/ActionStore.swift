@@ -34,4 +34,19 @@ public protocol ActionStore: BadgeLedger {
 
     /// Throws if the storage cannot be reached (for `/readyz`).
     func checkReachable() async throws
+
+    /// A page of stored responses matching `filter`, newest first (by time received, then id),
+    /// after `cursor`.
+    func deliveries(matching filter: DeliveryFilter, after cursor: DeliveryCursor?, limit: Int) async throws -> DeliveryPage
+
+    /// Queues response `id` again — dead or delivered — due at `at`, with a fresh retry window;
+    /// it keeps its id, so the upstream sees the same `webhook-id`. Nothing changes while it is
+    /// pending, so two operators (or instances) queueing it at once queue it once.
+    func requeue(id: String, at: Date) async throws -> RequeueResult
+
+    /// Queues again every response of `filter` that is not pending; returns how many.
+    func requeue(matching filter: DeliveryFilter, at: Date) async throws -> Int
+
+    /// How many responses are in each state.
+    func deliveryCounts() async throws -> [DeliveryStatus: Int]
 }

@@ -36,7 +36,7 @@ public enum ActionTable {
     /// The columns a ``StoredAction`` is decoded from, in the order ``decode(_:)`` reads them.
     public static let columns = """
         id, notification_id, category, action, user_id, user_text, payload, received_at, status, attempts, \
-        next_attempt_at, last_error
+        next_attempt_at, last_error, queued_at
         """
 
     /// Selects one response by id; parameter 1 is the id.
@@ -105,7 +105,8 @@ public enum ActionTable {
             receivedAt: Date(timeIntervalSince1970: try row.double("received_at")),
             status: DeliveryStatus(rawValue: try row.string("status")) ?? .pending, attempts: try row.int("attempts"),
             nextAttemptAt: Date(timeIntervalSince1970: try row.double("next_attempt_at")),
-            lastError: try row.optionalString("last_error"))
+            lastError: try row.optionalString("last_error"),
+            queuedAt: try row.optionalDouble("queued_at").map { Date(timeIntervalSince1970: $0) })
     }
 }
 
@@ -117,6 +118,8 @@ public protocol ActionRow {
     func optionalString(_ column: String) throws -> String?
     /// A floating-point column.
     func double(_ column: String) throws -> Double
+    /// A floating-point column that may be `NULL`.
+    func optionalDouble(_ column: String) throws -> Double?
     /// An integer column.
     func int(_ column: String) throws -> Int
 }

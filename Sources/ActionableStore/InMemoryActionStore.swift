@@ -87,6 +87,52 @@ public actor InMemoryActionStore: ActionStore {
 
     public func checkReachable() {}
 
+    public func deliveries(matching filter: DeliveryFilter, after cursor: DeliveryCursor?, limit: Int) -> DeliveryPage {
+        let sorted = rows.values.map(\.action).filter { Self.matches($0, filter) }.filter { action in
+            guard let cursor else { return true }
+            return action.receivedAt < cursor.receivedAt || (action.receivedAt == cursor.receivedAt && action.id < cursor.id)
+        }.sorted { ($0.receivedAt, $0.id) > ($1.receivedAt, $1.id) }
+        let items = Array(sorted.prefix(limit))
+        let next = sorted.count > limit ? items.last.map { DeliveryCursor(receivedAt: $0.receivedAt, id: $0.id) } : nil
+        return DeliveryPage(items: items, next: next)
+    }
+
+    public func requeue(id: String, at: Date) -> RequeueResult {
+        guard let row = rows[id] else { return .notFound }
+        guard row.action.status != .pending else { return .alreadyPending }
+        queueAgain(id, at: at)
+        return .queued
+    }
+
+    public func requeue(matching filter: DeliveryFilter, at: Date) -> Int {
+        let ids = rows.values.filter { $0.action.status != .pending && Self.matches($0.action, filter) }.map(\.action.id)
+        for id in ids { queueAgain(id, at: at) }
+        return ids.count
+    }
+
+    public func deliveryCounts() -> [DeliveryStatus: Int] {
+        var counts: [DeliveryStatus: Int] = [:]
+        for row in rows.values { counts[row.action.status, default: 0] += 1 }
+        return counts
+    }
+
+    private func queueAgain(_ id: String, at: Date) {
+        rows[id]?.action.status = .pending
+        rows[id]?.action.attempts = 0
+        rows[id]?.action.nextAttemptAt = at
+        rows[id]?.action.queuedAt = at
+        rows[id]?.leaseOwner = nil
+        rows[id]?.leaseUntil = nil
+    }
+
+    private static func matches(_ action: StoredAction, _ filter: DeliveryFilter) -> Bool {
+        if let status = filter.status, action.status != status { return false }
+        if let category = filter.category, action.response.category.rawValue != category { return false }
+        if let since = filter.since, action.receivedAt < since { return false }
+        if let until = filter.until, action.receivedAt >= until { return false }
+        return true
+    }
+
     public func recordSent(_ notification: SentNotification, countingSince: Date) -> BadgeRecordResult {
         if let entry = badgeEntries[notification.notificationID] {
             guard entry.user == notification.user else { return .otherUser }

@@ -59,12 +59,16 @@ public struct StoredAction: Hashable, Sendable {
     public var nextAttemptAt: Date
     /// Why the last attempt failed, if it did.
     public var lastError: String?
+    /// When its current round of delivery began: when it was received, or when an operator
+    /// queued it again. The retry window counts from here.
+    public var queuedAt: Date
 
     /// Creates a stored record.
     public init(
         id: String, response: ActionResponse, receivedAt: Date, status: DeliveryStatus, attempts: Int,
-        nextAttemptAt: Date, lastError: String?
+        nextAttemptAt: Date, lastError: String?, queuedAt: Date? = nil
     ) {
+        self.queuedAt = queuedAt ?? receivedAt
         self.id = id
         self.response = response
         self.receivedAt = receivedAt

@@ -152,7 +152,29 @@ struct DeliveryWorkerTests {
         let policy = RetryPolicy()
         #expect(policy.delay(afterAttempt: 1, unit: 0.999) < 1)
         #expect(policy.delay(afterAttempt: 4, unit: 1) == 8)
-        #expect(policy.delay(afterAttempt: 30, unit: 1) == 300)
+        #expect(policy.delay(afterAttempt: 30, unit: 1) == 3600)
         #expect(policy.delay(afterAttempt: 30, unit: 0) == 0)
+    }
+
+    @Test func retriesGoOnForTheWholeWindowAndTheLastOneFallsOnTheDeadline() {
+        let policy = RetryPolicy()  // 24 hours
+        let queued = Date(timeIntervalSince1970: 0)
+        // Even the largest delays keep a response alive for 24 hours: count the tries.
+        var now = queued
+        var attempt = 1
+        while let next = policy.nextAttempt(afterAttempt: attempt, queuedAt: queued, now: now, unit: 1) {
+            now = next
+            attempt += 1
+        }
+        #expect(now == queued.addingTimeInterval(24 * 3600))
+        #expect(attempt > 30)
+        // Past the old 15 tries and 40 minutes it is still retried.
+        #expect(policy.nextAttempt(afterAttempt: 15, queuedAt: queued, now: queued.addingTimeInterval(2400), unit: 0.5) != nil)
+        // A Retry-After past the deadline is cut to it; at the deadline the response is dead.
+        let late = queued.addingTimeInterval(24 * 3600 - 10)
+        #expect(policy.nextAttempt(afterAttempt: 40, queuedAt: queued, now: late, unit: 0.5, requested: 600) == queued.addingTimeInterval(24 * 3600))
+        #expect(policy.nextAttempt(afterAttempt: 41, queuedAt: queued, now: queued.addingTimeInterval(24 * 3600), unit: 0.5) == nil)
+        // With a count as well, the count can end it first.
+        #expect(RetryPolicy(maximumAttempts: 3).nextAttempt(afterAttempt: 3, queuedAt: queued, now: queued, unit: 0.5) == nil)
     }
 }

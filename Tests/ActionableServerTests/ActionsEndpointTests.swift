@@ -212,6 +212,12 @@ struct ActionsEndpointTests {
         func markAllRead(user: String, at: Date, countingSince: Date) async throws -> Int { throw Down() }
         func badge(user: String, countingSince: Date) async throws -> Int { throw Down() }
         func unreadTotal(countingSince: Date) async throws -> Int { throw Down() }
+        func deliveries(matching filter: DeliveryFilter, after cursor: DeliveryCursor?, limit: Int) async throws -> DeliveryPage {
+            throw Down()
+        }
+        func requeue(id: String, at: Date) async throws -> RequeueResult { throw Down() }
+        func requeue(matching filter: DeliveryFilter, at: Date) async throws -> Int { throw Down() }
+        func deliveryCounts() async throws -> [DeliveryStatus: Int] { throw Down() }
     }
 
     @Test func storageFailuresAre503WithRetryAfter() async throws {

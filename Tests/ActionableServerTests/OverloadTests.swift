@@ -60,6 +60,12 @@ struct OverloadTests {
         }
         func badge(user: String, countingSince: Date) async throws -> Int { await inner.badge(user: user, countingSince: countingSince) }
         func unreadTotal(countingSince: Date) async throws -> Int { await inner.unreadTotal(countingSince: countingSince) }
+        func deliveries(matching filter: DeliveryFilter, after cursor: DeliveryCursor?, limit: Int) async throws -> DeliveryPage {
+            await inner.deliveries(matching: filter, after: cursor, limit: limit)
+        }
+        func requeue(id: String, at: Date) async throws -> RequeueResult { await inner.requeue(id: id, at: at) }
+        func requeue(matching filter: DeliveryFilter, at: Date) async throws -> Int { await inner.requeue(matching: filter, at: at) }
+        func deliveryCounts() async throws -> [DeliveryStatus: Int] { await inner.deliveryCounts() }
     }
 
     @Test(.timeLimit(.minutes(1)))

@@ -1,0 +1,61 @@
+import ActionableStore
+import Foundation
+import PostgresNIO
+
+/// What operators ask of PostgreSQL: pages of deliveries, and responses queued again. A
+/// re-queue is one conditional `UPDATE` (`status <> 'pending'`), so instances queueing the same
+/// response at once queue it once, and the claim's lease keeps two instances from delivering it
+/// in parallel.
+extension PostgresActionStore {
+    public func deliveries(matching filter: DeliveryFilter, after cursor: DeliveryCursor?, limit: Int) async throws -> DeliveryPage {
+        let (sql, values) = ActionTable.page(filter, after: cursor, limit: limit, .postgres)
+        let rows = try await client.query(PostgresQuery(unsafeSQL: sql, binds: try Self.bindings(values)), logger: logger)
+        var items: [StoredAction] = []
+        for try await row in rows { items.append(try Self.decode(row)) }
+        let more = items.count > limit
+        items = Array(items.prefix(limit))
+        return DeliveryPage(items: items, next: more ? items.last.map { DeliveryCursor(receivedAt: $0.receivedAt, id: $0.id) } : nil)
+    }
+
+    public func requeue(id: String, at: Date) async throws -> RequeueResult {
+        let updated = try await client.query(
+            PostgresQuery(
+                unsafeSQL: ActionTable.requeueOne(.postgres) + " RETURNING id",
+                binds: try Self.bindings([.real(at.timeIntervalSince1970), .text(id)])),
+            logger: logger)
+        for try await _ in updated { return .queued }
+        let status = try await client.query(
+            PostgresQuery(unsafeSQL: ActionTable.statusOf(.postgres), binds: try Self.bindings([.text(id)])), logger: logger)
+        for try await _ in status { return .alreadyPending }
+        return .notFound
+    }
+
+    public func requeue(matching filter: DeliveryFilter, at: Date) async throws -> Int {
+        let (sql, values) = ActionTable.requeueMatching(filter, at: at, .postgres)
+        let rows = try await client.query(
+            PostgresQuery(unsafeSQL: sql + " RETURNING id", binds: try Self.bindings(values)), logger: logger)
+        var count = 0
+        for try await _ in rows { count += 1 }
+        return count
+    }
+
+    public func deliveryCounts() async throws -> [DeliveryStatus: Int] {
+        let rows = try await client.query(PostgresQuery(unsafeSQL: ActionTable.countsByStatus), logger: logger)
+        var counts: [DeliveryStatus: Int] = [:]
+        for try await (status, count) in rows.decode((String, Int).self) {
+            if let status = DeliveryStatus(rawValue: status) { counts[status] = count }
+        }
+        return counts
+    }
+
+    private static func bindings(_ values: [ActionTable.Value]) throws -> PostgresBindings {
+        var bindings = PostgresBindings()
+        for value in values {
+            switch value {
+            case .text(let text): try bindings.append(text, context: .default)
+            case .real(let number): try bindings.append(number, context: .default)
+            }
+        }
+        return bindings
+    }
+}

@@ -1,0 +1,157 @@
+import Foundation
+
+/// Which stored responses an operator means: by state, category and time received.
+public struct DeliveryFilter: Hashable, Sendable {
+    public var status: DeliveryStatus?
+    public var category: String?
+    /// Received at or after.
+    public var since: Date?
+    /// Received before.
+    public var until: Date?
+
+    public init(status: DeliveryStatus? = nil, category: String? = nil, since: Date? = nil, until: Date? = nil) {
+        self.status = status
+        self.category = category
+        self.since = since
+        self.until = until
+    }
+}
+
+/// Where a page of deliveries ends: the last item's time and id. Pages are newest first, so
+/// responses received after the first page was read never move items between later pages.
+public struct DeliveryCursor: Hashable, Sendable {
+    public var receivedAt: Date
+    public var id: String
+
+    public init(receivedAt: Date, id: String) {
+        self.receivedAt = receivedAt
+        self.id = id
+    }
+
+    /// The cursor as an opaque URL-safe string.
+    public var token: String {
+        let text = "\(receivedAt.timeIntervalSince1970.bitPattern):\(id)"
+        return Data(text.utf8).base64EncodedString().replacingOccurrences(of: "+", with: "-")
+            .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+    }
+
+    /// The cursor of `token`; nil if it is not one.
+    public init?(token: String) {
+        var base64 = token.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
+        guard let data = Data(base64Encoded: base64), let text = String(data: data, encoding: .utf8),
+            let colon = text.firstIndex(of: ":"), let bits = UInt64(text[..<colon])
+        else { return nil }
+        let id = String(text[text.index(after: colon)...])
+        let time = Double(bitPattern: bits)
+        guard !id.isEmpty, time.isFinite else { return nil }
+        self.init(receivedAt: Date(timeIntervalSince1970: time), id: id)
+    }
+}
+
+/// One page of deliveries, newest first.
+public struct DeliveryPage: Hashable, Sendable {
+    public var items: [StoredAction]
+    /// Where the next page starts; nil on the last page.
+    public var next: DeliveryCursor?
+
+    public init(items: [StoredAction], next: DeliveryCursor?) {
+        self.items = items
+        self.next = next
+    }
+}
+
+/// What queueing one response again did.
+public enum RequeueResult: Hashable, Sendable {
+    /// Queued: pending again, due at once, with a fresh retry window and the same id.
+    case queued
+    /// It is pending already (being delivered, or waiting for its next try): nothing changed.
+    case alreadyPending
+    /// No response has that id.
+    case notFound
+}
+
+/// The SQL of the operator's queries, for every SQL driver.
+extension ActionTable {
+    /// A value bound to a statement's parameter.
+    public enum Value: Hashable, Sendable {
+        case text(String)
+        case real(Double)
+    }
+
+    /// The `WHERE` conditions of `filter` and their values; parameters are numbered from `first`.
+    static func conditions(_ filter: DeliveryFilter, _ dialect: SQLDialect, first: Int) -> (String, [Value]) {
+        var conditions: [String] = []
+        var values: [Value] = []
+        func add(_ condition: (String) -> String, _ value: Value) {
+            values.append(value)
+            conditions.append(condition(dialect.parameter(first + values.count - 1)))
+        }
+        if let status = filter.status { add({ "status = \($0)" }, .text(status.rawValue)) }
+        if let category = filter.category { add({ "category = \($0)" }, .text(category)) }
+        if let since = filter.since { add({ "received_at >= \($0)" }, .real(since.timeIntervalSince1970)) }
+        if let until = filter.until { add({ "received_at < \($0)" }, .real(until.timeIntervalSince1970)) }
+        return (conditions.isEmpty ? "TRUE" : conditions.joined(separator: " AND "), values)
+    }
+
+    /// A page of `filter`, newest first, after `cursor`; `limit + 1` rows are asked for, so the
+    /// driver knows whether another page follows.
+    public static func page(
+        _ filter: DeliveryFilter, after cursor: DeliveryCursor?, limit: Int, _ dialect: SQLDialect
+    )
+        -> (sql: String, values: [Value])
+    {
+        var (conditions, values) = Self.conditions(filter, dialect, first: 1)
+        if let cursor {
+            let time = dialect.parameter(values.count + 1)
+            let id = dialect.parameter(values.count + 2)
+            conditions += " AND (received_at < \(time) OR (received_at = \(time) AND id < \(id)))"
+            values += [.real(cursor.receivedAt.timeIntervalSince1970), .text(cursor.id)]
+        }
+        return (
+            "SELECT \(columns) FROM action_responses WHERE \(conditions) ORDER BY received_at DESC, id DESC LIMIT \(limit + 1)",
+            values
+        )
+    }
+
+    /// Queues one response again unless it is pending; parameters: at, id.
+    public static func requeueOne(_ dialect: SQLDialect) -> String {
+        let at = dialect.parameter(1)
+        return """
+            UPDATE action_responses SET status = 'pending', attempts = 0, next_attempt_at = \(at), queued_at = \(at),
+                lease_owner = NULL, lease_until = NULL, delivered_at = NULL
+            WHERE id = \(dialect.parameter(2)) AND status <> 'pending'
+            """
+    }
+
+    /// Queues every response of `filter` that is not pending.
+    public static func requeueMatching(_ filter: DeliveryFilter, at: Date, _ dialect: SQLDialect) -> (sql: String, values: [Value]) {
+        let (conditions, values) = Self.conditions(filter, dialect, first: 2)
+        let parameter = dialect.parameter(1)
+        return (
+            """
+            UPDATE action_responses SET status = 'pending', attempts = 0, next_attempt_at = \(parameter), queued_at = \(parameter),
+                lease_owner = NULL, lease_until = NULL, delivered_at = NULL
+            WHERE status <> 'pending' AND \(conditions)
+            """,
+            [.real(at.timeIntervalSince1970)] + values
+        )
+    }
+
+    /// The status of one response; parameter 1 is the id.
+    public static func statusOf(_ dialect: SQLDialect) -> String {
+        "SELECT status FROM action_responses WHERE id = \(dialect.parameter(1))"
+    }
+
+    /// How many responses are in each state (the status, then an integer count).
+    public static let countsByStatus = "SELECT status, CAST(COUNT(*) AS INTEGER) AS n FROM action_responses GROUP BY status"
+
+    /// The statements of schema version 3: when each response was queued, and an index for the
+    /// operator's newest-first pages.
+    public static func version3(_ dialect: SQLDialect) -> [String] {
+        [
+            "ALTER TABLE action_responses ADD COLUMN queued_at \(dialect.doubleType)",
+            "CREATE INDEX action_responses_received ON action_responses (received_at, id)",
+        ]
+    }
+}
