@@ -13,6 +13,7 @@ struct StatusController: Sendable {
     var routes: RouteCollection<ActionableRequestContext> {
         let routes = RouteCollection(context: ActionableRequestContext.self)
         routes.add(middleware: AdminTokenAuthenticator(adminToken: adminToken))
+        DeliveriesController(store: store, settings: settings).add(to: routes)
         routes.get("/v1/actions/:id") { _, context in
             let id = context.parameters.get("id") ?? ""
             let stored: StoredAction?

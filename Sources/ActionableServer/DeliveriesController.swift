@@ -1,0 +1,144 @@
+import ActionableCore
+import ActionableStore
+import Foundation
+import Hummingbird
+
+/// The operators' view of deliveries, behind the admin token:
+///
+/// - `GET /v1/deliveries?state=&category=&since=&until=&limit=&cursor=`: newest first, a page at
+///   a time (`{"items": [...], "nextCursor": "..."}`, no `nextCursor` on the last page);
+/// - `POST /v1/deliveries/{id}/retry`: a dead or delivered response queued again (same id, so
+///   the same `webhook-id`); 404 unknown, 409 while pending;
+/// - `POST /v1/deliveries/retry` with the filters as a JSON body: `{"queued": N}`.
+struct DeliveriesController: Sendable {
+    let store: any ActionStore
+    let settings: ServerSettings
+
+    /// The largest page.
+    static let maximumLimit = 500
+
+    func add(to routes: RouteCollection<ActionableRequestContext>) {
+        routes.get("/v1/deliveries") { request, context in
+            let filter = try Self.filter(from: request.uri.queryParameters)
+            let query = request.uri.queryParameters
+            let limit = try Self.limit(query["limit"].map(String.init))
+            var cursor: DeliveryCursor?
+            if let token = query["cursor"].map(String.init) {
+                guard let parsed = DeliveryCursor(token: token) else {
+                    throw Self.invalidQuery("cursor", "is not a cursor this server gave; start again without it")
+                }
+                cursor = parsed
+            }
+            let page = try await storage(context) { try await store.deliveries(matching: filter, after: cursor, limit: limit) }
+            var pairs: [(String, JSONValue)] = [("items", .array(page.items.map(Self.item)))]
+            if let next = page.next { pairs.append(("nextCursor", .string(next.token))) }
+            return Self.json(.object(pairs))
+        }
+        routes.post("/v1/deliveries/:id/retry") { _, context in
+            let id = context.parameters.get("id") ?? ""
+            switch try await storage(context) { try await store.requeue(id: id, at: Date()) } {
+            case .queued:
+                return Self.json(.object([("id", .string(id)), ("state", .string("pending"))]), status: .accepted)
+            case .alreadyPending:
+                throw Problem(
+                    .conflict, "delivery-pending", "The response is pending",
+                    "response \(id) is waiting for its next delivery attempt already; retry it once it is dead or delivered")
+            case .notFound:
+                throw Problem(.notFound, "not-found", "No such response", "no response has the id \(id)")
+            }
+        }
+        routes.post("/v1/deliveries/retry") { request, context in
+            let body = try await JSONRequestReader(maximumBodySize: settings.maximumBodySize, what: "a retry request")
+                .decode(RetryFilterBody.self, from: request)
+            let filter = try Self.filter(
+                state: body.state, category: body.category, since: body.since.map(\.text), until: body.until.map(\.text), pointer: "/")
+            let queued = try await storage(context) { try await store.requeue(matching: filter, at: Date()) }
+            return Self.json(.object([("queued", .int(queued))]))
+        }
+    }
+
+    /// One delivery as the API and the page show it.
+    static func item(_ action: StoredAction) -> JSONValue {
+        .object([
+            ("id", .string(action.id)),
+            ("category", .string(action.response.category.rawValue)),
+            ("action", .string(action.response.action.rawValue)),
+            ("notificationId", .string(action.response.notificationID)),
+            ("user", .string(action.response.user)),
+            ("state", .string(action.status.rawValue)),
+            ("attempts", .int(action.attempts)),
+            ("lastError", action.lastError.map(JSONValue.string) ?? .null),
+            ("receivedAt", .double(action.receivedAt.timeIntervalSince1970)),
+            ("nextAttemptAt", action.status == .pending ? .double(action.nextAttemptAt.timeIntervalSince1970) : .null),
+        ])
+    }
+
+    static func filter(from query: Parameters) throws -> DeliveryFilter {
+        try filter(
+            state: query["state"].map(String.init), category: query["category"].map(String.init),
+            since: query["since"].map(String.init), until: query["until"].map(String.init), pointer: "")
+    }
+
+    /// The filter of `state`, `category`, `since` and `until` (Unix seconds or ISO 8601).
+    static func filter(state: String?, category: String?, since: String?, until: String?, pointer: String) throws -> DeliveryFilter {
+        var filter = DeliveryFilter(category: category)
+        if let state {
+            guard let status = DeliveryStatus(rawValue: state) else {
+                throw invalidQuery("\(pointer)state", "must be pending, delivered or dead (got \"\(state)\")")
+            }
+            filter.status = status
+        }
+        filter.since = try since.map { try time($0, name: "\(pointer)since") }
+        filter.until = try until.map { try time($0, name: "\(pointer)until") }
+        return filter
+    }
+
+    private static func time(_ text: String, name: String) throws -> Date {
+        if let seconds = Double(text), seconds.isFinite { return Date(timeIntervalSince1970: seconds) }
+        if let date = ISO8601DateFormatter().date(from: text) { return date }
+        throw invalidQuery(name, "must be Unix seconds or an ISO 8601 time such as 2026-11-23T08:00:00Z (got \"\(text)\")")
+    }
+
+    private static func limit(_ text: String?) throws -> Int {
+        guard let text else { return 50 }
+        guard let limit = Int(text), (1...maximumLimit).contains(limit) else {
+            throw invalidQuery("limit", "must be a whole number from 1 to \(maximumLimit) (got \"\(text)\")")
+        }
+        return limit
+    }
+
+    private static func invalidQuery(_ name: String, _ detail: String) -> Problem {
+        Problem(.badRequest, "invalid-request", "Invalid request", "\(name) \(detail)", errors: [(name.hasPrefix("/") ? name : "/\(name)", detail)])
+    }
+
+    private func storage<T: Sendable>(_ context: ActionableRequestContext, _ call: () async throws -> T) async throws -> T {
+        do {
+            return try await call()
+        } catch {
+            context.logger.error("storage failed", metadata: ["error": "\(error)"])
+            throw Problem.storageUnavailable(settings, "the storage cannot be reached")
+        }
+    }
+
+    static func json(_ value: JSONValue, status: HTTPResponse.Status = .ok) -> Response {
+        Response(
+            status: status, headers: [.contentType: "application/json"], body: ResponseBody(byteBuffer: ByteBuffer(string: value.serialized())))
+    }
+}
+
+/// The body of `POST /v1/deliveries/retry`: the same filters as the list; times as Unix
+/// seconds or ISO 8601 text.
+struct RetryFilterBody: Decodable, Sendable {
+    /// A time given as a number or a string.
+    struct Time: Decodable, Sendable {
+        var text: String
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.singleValueContainer()
+            if let seconds = try? container.decode(Double.self) { text = String(seconds) } else { text = try container.decode(String.self) }
+        }
+    }
+    var state: String?
+    var category: String?
+    var since: Time?
+    var until: Time?
+}
