@@ -128,7 +128,7 @@ let package = Package(
             name: "actionable",
             dependencies: [
                 "ActionableCore", "ActionableLint", "ActionablePayload", "ActionableTokens", "ActionableServer",
-                "ActionableService", "ActionableCodegen",
+                "ActionableService", "ActionableCodegen", "ActionableDelivery",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Configuration", package: "swift-configuration"),

@@ -133,15 +133,15 @@ public struct DeliveryWorker: Sendable {
             case .done:
                 try await store.markDelivered(id: action.id, owner: owner, at: now)
             case .fail(let reason):
-                logger.warning("response is dead", metadata: ["response.id": "\(action.id)", "reason": "\(reason)"])
                 try await store.markDead(id: action.id, owner: owner, reason: reason)
+                logger.warning("response is dead", metadata: ["response.id": "\(action.id)", "reason": "\(reason)"])
             case .retry:
                 let reason = error ?? "the handler asked to retry"
                 guard let next else {
                     let window = Self.describe(now.timeIntervalSince(action.queuedAt))
-                    logger.warning("response is dead", metadata: ["response.id": "\(action.id)", "reason": "\(reason)"])
                     try await store.markDead(
                         id: action.id, owner: owner, reason: "gave up after \(action.attempts) attempts over \(window); last: \(reason)")
+                    logger.warning("response is dead", metadata: ["response.id": "\(action.id)", "reason": "\(reason)"])
                     return
                 }
                 try await store.reschedule(id: action.id, owner: owner, at: next, error: reason)

@@ -1,8 +1,6 @@
 import ActionableCore
 import ArgumentParser
-import AsyncHTTPClient
 import Foundation
-import NIOCore
 
 /// `actionable respond`: does what the app does when the user taps an action — reads the
 /// notification it received (the JSON `actionable payload` prints) and POSTs the answer.
@@ -42,29 +40,8 @@ struct RespondCommand: AsyncParsableCommand {
         if let text { body.append(("userText", .string(text))) }
         body.append(("payload", .object(pairs.filter { $0.0 != "aps" && $0.0 != "actionToken" })))
 
-        var request = HTTPClientRequest(url: url.hasSuffix("/") ? url + "v1/actions" : url + "/v1/actions")
-        request.method = .POST
-        request.headers.add(name: "Content-Type", value: "application/json")
-        request.body = .bytes(ByteBuffer(string: JSONValue.object(body).serialized()))
-        // A refused connection fails at once instead of being retried until the timeout.
-        var configuration = HTTPClient.Configuration()
-        configuration.connectionPool.retryConnectionEstablishment = false
-        configuration.timeout.connect = .seconds(5)
-        let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
-        let result: Result<(UInt, ByteBuffer), any Error>
-        do {
-            let response = try await client.execute(request, timeout: .seconds(10))
-            result = .success((response.status.code, try await response.body.collect(upTo: 1 << 20)))
-        } catch {
-            result = .failure(error)
-        }
-        try? await client.shutdown()
-        switch result {
-        case .failure(let error):
-            throw refuse("cannot reach \(url): \(error) (is actionable serve running there?)")
-        case .success(let (status, answer)):
-            print("HTTP \(status) \(String(buffer: answer))")
-            if !(200..<300).contains(Int(status)) { throw ExitCode(1) }
-        }
+        let (status, answer) = try await ServerCall.send(.post, "/v1/actions", to: url, body: JSONValue.object(body).serialized())
+        print("HTTP \(status) \(answer)")
+        if !(200..<300).contains(Int(status)) { throw ExitCode(1) }
     }
 }

@@ -53,6 +53,12 @@ struct ServeCommand: AsyncParsableCommand {
     var tlsCertificate: String?
     @Option(name: .customLong("tls-key"), help: "The PEM private key of --tls-certificate.")
     var tlsKey: String?
+    @Option(name: .customLong("retry-for"), help: "How long a failing delivery is retried before it is dead: 90s, 30m, 24h, 3d (default: 24h).")
+    var retryFor: String?
+    @Option(name: .customLong("retry-first-delay"), help: "The backoff before the first retry (default: 1s).")
+    var retryFirstDelay: String?
+    @Option(name: .customLong("retry-max-delay"), help: "The longest backoff between retries (default: 1h).")
+    var retryMaxDelay: String?
     @Option(name: .customLong("backend-token"), help: "The backend's bearer token for the badge endpoints (POST /v1/notifications, …).")
     var backendToken: String?
     @Option(

@@ -1,3 +1,4 @@
+import ActionableDelivery
 import ActionableServer
 import ActionableService
 import ActionableTokens
@@ -25,6 +26,9 @@ struct ResolvedServeSettings {
     var tlsKey: String?
     var backendToken: String?
     var badgeLifetime: TimeInterval
+    var retryFor: TimeInterval
+    var retryFirstDelay: TimeInterval
+    var retryMaxDelay: TimeInterval
 
     init(_ command: ServeCommand) async throws {
         let environment = ConfigReader(provider: EnvironmentVariablesProvider())
@@ -69,11 +73,20 @@ struct ResolvedServeSettings {
         tlsCertificate = string(command.tlsCertificate, "tls-certificate")
         tlsKey = string(command.tlsKey, "tls-key", secret: true)
         backendToken = string(command.backendToken, "backend-token", secret: true)
-        let lifetime = string(command.badgeLifetime, "badge-lifetime") ?? "30d"
-        guard let badgeLifetime = DurationArgument.seconds(lifetime) else {
-            throw ValidationError("--badge-lifetime \(lifetime): use a number and a unit, as in 90s, 30m, 12h or 30d")
+        func duration(_ flag: String?, _ name: String, default fallback: String) throws -> TimeInterval {
+            let text = string(flag, name) ?? fallback
+            guard let seconds = DurationArgument.seconds(text) else {
+                throw ValidationError("--\(name) \(text): use a number and a unit, as in 90s, 30m, 12h or 30d")
+            }
+            return seconds
         }
-        self.badgeLifetime = badgeLifetime
+        badgeLifetime = try duration(command.badgeLifetime, "badge-lifetime", default: "30d")
+        retryFor = try duration(command.retryFor, "retry-for", default: "24h")
+        retryFirstDelay = try duration(command.retryFirstDelay, "retry-first-delay", default: "1s")
+        retryMaxDelay = try duration(command.retryMaxDelay, "retry-max-delay", default: "1h")
+        if retryMaxDelay < retryFirstDelay {
+            throw ValidationError("--retry-max-delay must be at least --retry-first-delay")
+        }
         if let backendToken, backendToken.utf8.count < 16 {
             throw ValidationError("--backend-token must be at least 16 characters (it guards the badge ledger)")
         }
@@ -108,6 +121,7 @@ struct ResolvedServeSettings {
         }
         configuration.forwardSecret = forwardSecret
         configuration.deliveryLease = .seconds(deliveryLease)
+        configuration.retryPolicy = RetryPolicy(firstDelay: retryFirstDelay, maximumDelay: retryMaxDelay, retryFor: retryFor)
         configuration.server = ServerSettings(
             maximumBodySize: maxBodySize, adminToken: adminToken, maximumConcurrentAccepts: maxInFlight,
             backendToken: backendToken, badgeLifetime: badgeLifetime)

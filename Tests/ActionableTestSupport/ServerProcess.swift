@@ -13,7 +13,7 @@ public final class ServerProcess: Sendable {
         var closed = false
         var status: Int32?
         var reason: Process.TerminationReason?
-        var outputWaiters: [(text: String, continuation: CheckedContinuation<String, any Error>)] = []
+        var outputWaiters: [(text: String, times: Int, continuation: CheckedContinuation<String, any Error>)] = []
         var exitWaiters: [CheckedContinuation<Int32, Never>] = []
     }
 
@@ -55,7 +55,7 @@ public final class ServerProcess: Sendable {
                     let text = String(decoding: state.output, as: UTF8.self)
                     var ready: [(CheckedContinuation<String, any Error>, String)] = []
                     state.outputWaiters.removeAll { waiter in
-                        guard text.contains(waiter.text) else { return false }
+                        guard ServerProcess.count(of: waiter.text, in: text) >= waiter.times else { return false }
                         ready.append((waiter.continuation, text))
                         return true
                     }
@@ -95,15 +95,20 @@ public final class ServerProcess: Sendable {
 
     public var processIdentifier: Int32 { process.processIdentifier }
 
-    /// All output so far, once it contains `text` (the process's own signal, not a timer).
-    /// Throws if the process closes its output first.
-    public func output(containing text: String) async throws -> String {
+    /// How often `text` occurs in `output`.
+    static func count(of text: String, in output: String) -> Int {
+        output.components(separatedBy: text).count - 1
+    }
+
+    /// All output so far, once it contains `text` at least `times` times (the process's own
+    /// signal, not a timer). Throws if the process closes its output first.
+    public func output(containing text: String, times: Int = 1) async throws -> String {
         try await withCheckedThrowingContinuation { continuation in
             let result: Result<String, any Error>? = state.withLock { state in
                 let output = String(decoding: state.output, as: UTF8.self)
-                if output.contains(text) { return .success(output) }
+                if Self.count(of: text, in: output) >= times { return .success(output) }
                 if state.closed { return .failure(Exited(log: output)) }
-                state.outputWaiters.append((text, continuation))
+                state.outputWaiters.append((text, times, continuation))
                 return nil
             }
             if let result { continuation.resume(with: result) }

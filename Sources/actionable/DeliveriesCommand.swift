@@ -1,0 +1,168 @@
+import ActionableCore
+import ArgumentParser
+import Foundation
+
+/// `actionable deliveries list|retry`: the operators' view of deliveries from a terminal,
+/// through the server's admin API.
+struct DeliveriesCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "deliveries",
+        abstract: "List and retry deliveries of a running server (its admin API).",
+        discussion: """
+            actionable deliveries list --state dead --url https://actionable.internal --admin-token "$TOKEN"
+            actionable deliveries retry 0193a… --url …        (one response, by id)
+            actionable deliveries retry --state dead --category invite --url …   (every match)
+            The admin token can also come from ACTIONABLE_ADMIN_TOKEN.
+            """,
+        subcommands: [List.self, Retry.self]
+    )
+
+    /// Where the server is and how to sign in, shared by the subcommands.
+    struct Connection: ParsableArguments {
+        @Option(help: "The server.") var url = "http://127.0.0.1:8080"
+        @Option(name: .customLong("admin-token"), help: "The server's --admin-token (default: $ACTIONABLE_ADMIN_TOKEN).")
+        var adminToken: String?
+
+        func token() throws -> String {
+            guard let token = adminToken ?? ProcessInfo.processInfo.environment["ACTIONABLE_ADMIN_TOKEN"], !token.isEmpty else {
+                throw ValidationError("give --admin-token (or ACTIONABLE_ADMIN_TOKEN): the server's admin API needs it")
+            }
+            return token
+        }
+    }
+
+    /// The filters of both subcommands.
+    struct Filters: ParsableArguments {
+        @Option(help: "pending, delivered or dead.") var state: String?
+        @Option(help: "A category id.") var category: String?
+        @Option(help: "Received at or after: Unix seconds or ISO 8601 (2026-11-23T08:00:00Z).") var since: String?
+        @Option(help: "Received before: Unix seconds or ISO 8601.") var until: String?
+
+        func validate() throws {
+            if let state, !["pending", "delivered", "dead"].contains(state) {
+                throw ValidationError("--state must be pending, delivered or dead")
+            }
+        }
+
+        var query: [(String, String)] {
+            [("state", state), ("category", category), ("since", since), ("until", until)].compactMap { name, value in
+                value.map { (name, $0) }
+            }
+        }
+    }
+
+    enum Format: String, ExpressibleByArgument, CaseIterable { case table, json }
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List deliveries, newest first.")
+        @OptionGroup var connection: Connection
+        @OptionGroup var filters: Filters
+        @Option(help: "Items per page (1–500).") var limit = 50
+        @Option(help: "Start after this cursor (nextCursor of an earlier page).") var cursor: String?
+        @Flag(help: "Follow every page to the end.") var all = false
+        @Option(help: "table or json.") var format: Format = .table
+
+        func run() async throws {
+            let token = try connection.token()
+            var items: [JSONValue] = []
+            var next = cursor
+            repeat {
+                var query = filters.query + [("limit", String(limit))]
+                if let next { query.append(("cursor", next)) }
+                let page = try await DeliveriesCommand.call(.get, "/v1/deliveries?" + DeliveriesCommand.encode(query), connection, token)
+                guard case .array(let found)? = page["items"] else { throw refuse("the server's answer has no items: \(page.serialized())") }
+                items += found
+                if case .string(let cursor)? = page["nextCursor"] { next = cursor } else { next = nil }
+            } while all && next != nil
+            switch format {
+            case .json:
+                var pairs: [(String, JSONValue)] = [("items", .array(items))]
+                if let next { pairs.append(("nextCursor", .string(next))) }
+                print(JSONValue.object(pairs).serialized())
+            case .table:
+                print(DeliveriesCommand.table(items))
+                if let next { print("more: --cursor \(next)") }
+            }
+        }
+    }
+
+    struct Retry: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Queue one response again (by id), or every response the filters match.")
+        @Argument(help: "A response id; without it, the filters choose.") var id: String?
+        @OptionGroup var connection: Connection
+        @OptionGroup var filters: Filters
+
+        func validate() throws {
+            if id != nil && !filters.query.isEmpty { throw ValidationError("give a response id or filters, not both") }
+            if id == nil && filters.query.isEmpty {
+                throw ValidationError("give a response id, or filters such as --state dead (to retry everything, say --state dead explicitly)")
+            }
+        }
+
+        func run() async throws {
+            let token = try connection.token()
+            if let id {
+                let escaped = id.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(["/"])) ?? id
+                _ = try await DeliveriesCommand.call(.post, "/v1/deliveries/\(escaped)/retry", connection, token, body: "{}")
+                print("queued \(id)")
+            } else {
+                let body = JSONValue.object(filters.query.map { ($0.0, JSONValue.string($0.1)) }).serialized()
+                let answer = try await DeliveriesCommand.call(.post, "/v1/deliveries/retry", connection, token, body: body)
+                guard case .int(let queued)? = answer["queued"] else { throw refuse("unexpected answer: \(answer.serialized())") }
+                print("queued \(queued)")
+            }
+        }
+    }
+
+    /// Calls the admin API; a problem answer is printed and exits 1.
+    static func call(
+        _ method: ServerCall.Method, _ path: String, _ connection: Connection, _ token: String, body: String? = nil
+    )
+        async throws -> JSONValue
+    {
+        let (status, text) = try await ServerCall.send(method, path, to: connection.url, body: body, token: token)
+        let json = try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))
+        guard (200..<300).contains(Int(status)), let json else {
+            var detail = text
+            if case .string(let message)? = json?["detail"] { detail = message }
+            throw refuse("HTTP \(status): \(detail)")
+        }
+        return json
+    }
+
+    static func encode(_ query: [(String, String)]) -> String {
+        var allowed = CharacterSet.urlQueryAllowed
+        allowed.remove(charactersIn: "&=+:")
+        return query.map { "\($0.0)=\($0.1.addingPercentEncoding(withAllowedCharacters: allowed) ?? $0.1)" }.joined(separator: "&")
+    }
+
+    /// The items as aligned columns.
+    static func table(_ items: [JSONValue]) -> String {
+        let formatter = ISO8601DateFormatter()
+        var rows = [["ID", "STATE", "CATEGORY.ACTION", "USER", "ATTEMPTS", "RECEIVED", "LAST ERROR"]]
+        for item in items {
+            func text(_ key: String) -> String {
+                switch item[key] {
+                case .string(let value)?: return value
+                case .int(let value)?: return String(value)
+                default: return ""
+                }
+            }
+            var received = ""
+            if case .double(let seconds)? = item["receivedAt"] { received = formatter.string(from: Date(timeIntervalSince1970: seconds)) }
+            if case .int(let seconds)? = item["receivedAt"] { received = formatter.string(from: Date(timeIntervalSince1970: Double(seconds))) }
+            let error = text("lastError")
+            rows.append([
+                text("id"), text("state"), "\(text("category")).\(text("action"))", text("user"), text("attempts"), received,
+                error.count > 60 ? String(error.prefix(59)) + "…" : error,
+            ])
+        }
+        if items.isEmpty { return "no deliveries match" }
+        let widths = (0..<rows[0].count).map { column in rows.map { $0[column].count }.max() ?? 0 }
+        return rows.map { row in
+            zip(row, widths).map { $0.padding(toLength: $1, withPad: " ", startingAt: 0) }.joined(separator: "  ")
+                .trimmingCharacters(in: .whitespaces)
+        }.joined(separator: "\n")
+    }
+}

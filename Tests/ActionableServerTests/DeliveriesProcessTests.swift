@@ -1,0 +1,150 @@
+import ActionableSQLite
+import ActionableTestSupport
+import ActionableTokens
+import Foundation
+import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Deliveries for operators through real processes: a long outage ends delivered, a dead
+/// response is retried from the terminal with the same webhook-id, and two instances sharing
+/// PostgreSQL queue a response once.
+@Suite(.timeLimit(.minutes(2)))
+struct DeliveriesProcessTests {
+    static let secret = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
+    static let admin = "operator-token-0123456789"
+
+    static func start(
+        in directory: URL, upstream: Int, extra: [String] = [], port: Int? = nil
+    ) async throws -> (ServerProcess, Int) {
+        let port = try port ?? ServerProcess.freePort()
+        let server = try await ServerProcess.serve(
+            in: directory, port: port,
+            extra: ["--forward", "invite.*=http://127.0.0.1:\(upstream)/rsvp", "--forward-secret", secret, "--admin-token", admin] + extra)
+        return (server, port)
+    }
+
+    /// Alice's accept on notification `notification`, posted to `port`; the response id.
+    static func tap(_ notification: String, in directory: URL, port: Int) async throws -> String {
+        let (status, json) = try await ServeProcessTests.post(
+            try ServeProcessTests.acceptTap(notificationID: notification, in: directory), port: port)
+        #expect(status == 202)
+        return try #require(json["id"] as? String)
+    }
+
+    /// Returns once `a` or `b` has logged `text`. (The other's wait ends when its process does.)
+    static func either(_ a: ServerProcess, _ b: ServerProcess, logs text: String) async {
+        let (stream, continuation) = AsyncStream<Void>.makeStream()
+        for server in [a, b] {
+            Task {
+                if (try? await server.output(containing: text)) != nil { continuation.yield() }
+            }
+        }
+        for await _ in stream { return }
+    }
+
+    static func item(_ id: String, port: Int) async throws -> [String: Any] {
+        var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)/v1/actions/\(id)")!)
+        request.setValue("Bearer \(admin)", forHTTPHeaderField: "Authorization")
+        let (data, _) = try await URLSession.shared.data(for: request)
+        return (try JSONSerialization.jsonObject(with: data) as? [String: Any]) ?? [:]
+    }
+
+    @Test func anUpstreamDownForMoreThanTheOldFifteenTriesStillEndsDelivered() async throws {
+        let directory = try CommandLineRunner.temporaryDirectory([:], exampleCategories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // 25 failures in a row: the old schedule (15 tries, about 40 minutes) made this dead. The
+        // delays are shortened so the test takes seconds; the window is what counts.
+        try await ScriptedUpstream.run(answer: 204, failFirst: 25) { upstream, upstreamPort in
+            let (server, port) = try await Self.start(
+                in: directory, upstream: upstreamPort, extra: ["--retry-first-delay", "0.01s", "--retry-max-delay", "0.02s", "--retry-for", "1h"])
+            defer { server.signal() }
+            let id = try await Self.tap("n-outage", in: directory, port: port)
+            await upstream.delivered(id)
+            #expect(await upstream.tries(of: id) == 26)
+            // A graceful stop records the delivery in flight; then storage says what happened.
+            #expect(await server.stop() == 0)
+            let store = try await SQLiteActionStore(path: directory.appendingPathComponent(".actionable/actionable.sqlite").path)
+            let stored = try #require(try await store.action(id: id))
+            #expect(stored.status == .delivered)
+            #expect(stored.attempts == 26)
+        }
+    }
+
+    @Test func aDeadResponseIsRetriedFromTheTerminalWithTheSameWebhookID() async throws {
+        let directory = try CommandLineRunner.temporaryDirectory([:], exampleCategories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try await ScriptedUpstream.run(answer: 410) { upstream, upstreamPort in
+            let (server, port) = try await Self.start(in: directory, upstream: upstreamPort)
+            defer { server.signal() }
+            let id = try await Self.tap("n-dead", in: directory, port: port)
+            let other = try await Self.tap("n-dead-2", in: directory, port: port)
+            // 410 makes both dead; the server says so in its log once each is stored dead.
+            _ = try await server.output(containing: "response is dead", times: 2)
+            let list = try CommandLineRunner.run(
+                ["deliveries", "list", "--state", "dead", "--url", "http://127.0.0.1:\(port)", "--admin-token", Self.admin, "--format", "json"])
+            #expect(list.stdout.contains(id) && list.stdout.contains(other))
+            #expect(list.status == 0, "\(list.stderr)")
+            let table = try CommandLineRunner.run(["deliveries", "list", "--url", "http://127.0.0.1:\(port)", "--admin-token", Self.admin])
+            #expect(table.stdout.hasPrefix("ID"))
+            #expect(table.stdout.contains("dead"))
+            #expect(table.stdout.contains("invite.accept"))
+
+            await upstream.set(204)
+            let one = try CommandLineRunner.run(["deliveries", "retry", id, "--url", "http://127.0.0.1:\(port)", "--admin-token", Self.admin])
+            #expect(one.status == 0, "\(one.stderr)")
+            #expect(one.stdout == "queued \(id)\n")
+            await upstream.delivered(id)
+            #expect(await upstream.statuses(of: id) == [410, 204])  // the same webhook-id both times
+
+            let rest = try CommandLineRunner.run(
+                ["deliveries", "retry", "--state", "dead", "--url", "http://127.0.0.1:\(port)", "--admin-token", Self.admin])
+            #expect(rest.stdout == "queued 1\n")
+            await upstream.delivered(other)
+
+            // A pending or unknown response, or no token: a clear error and exit 1 or 2.
+            let unknown = try CommandLineRunner.run(["deliveries", "retry", "nope", "--url", "http://127.0.0.1:\(port)", "--admin-token", Self.admin])
+            #expect(unknown.status == 1)
+            #expect(unknown.stderr.contains("HTTP 404"))
+            let noToken = try CommandLineRunner.run(["deliveries", "list", "--url", "http://127.0.0.1:\(port)"])
+            #expect(noToken.status == 2)
+            let neither = try CommandLineRunner.run(["deliveries", "retry", "--url", "http://127.0.0.1:\(port)", "--admin-token", Self.admin])
+            #expect(neither.status == 2)
+            #expect(neither.stderr.contains("--state dead"))
+        }
+    }
+
+    @Test(
+        .enabled(
+            if: ProcessInfo.processInfo.environment["ACTIONABLE_TEST_POSTGRES_URL"] != nil,
+            "needs ACTIONABLE_TEST_POSTGRES_URL (scripts/test sets it)"))
+    func twoInstancesQueueOneDeadResponseOnceAndDeliverItOnce() async throws {
+        let directory = try CommandLineRunner.temporaryDirectory([:], exampleCategories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let url = TakeoverTests.isolated(try #require(ProcessInfo.processInfo.environment["ACTIONABLE_TEST_POSTGRES_URL"]))
+        try await ScriptedUpstream.run(answer: 410) { upstream, upstreamPort in
+            let (first, port) = try await Self.start(in: directory, upstream: upstreamPort, extra: ["--storage", url])
+            defer { first.signal() }
+            let (second, otherPort) = try await Self.start(in: directory, upstream: upstreamPort, extra: ["--storage", url])
+            defer { second.signal() }
+            let id = try await Self.tap("n-two", in: directory, port: port)
+            // Either instance may have delivered it: wait for whichever logs it dead.
+            await Self.either(first, second, logs: "response is dead")
+            await upstream.set(204)
+
+            async let a = BadgeLoad.post("/v1/deliveries/\(id)/retry", body: "{}", bearer: Self.admin, port: port)
+            async let b = BadgeLoad.post("/v1/deliveries/\(id)/retry", body: "{}", bearer: Self.admin, port: otherPort)
+            #expect(await [a, b].sorted() == [202, 409])
+            await upstream.delivered(id)
+            // Delivered once per re-queue. Stopping both instances lets every delivery in flight
+            // finish (a graceful stop), so any second delivery would be recorded by now.
+            first.signal()
+            second.signal()
+            #expect(await first.exit() == 0)
+            #expect(await second.exit() == 0)
+            #expect(await upstream.statuses(of: id) == [410, 204])
+        }
+    }
+}
