@@ -3,8 +3,10 @@ import ActionableStore
 import Foundation
 import GRDB
 
-/// Batches concurrent accepts into one transaction: whatever arrives while a commit is in
-/// flight goes into the next one. Each caller resumes only after its batch committed.
+/// Batches concurrent writes — accepts, and sends recorded in the badge ledger — into one
+/// transaction: whatever arrives while a commit is in flight goes into the next one. Each caller
+/// resumes only after its batch committed. Jobs run in arrival order inside the transaction, so
+/// the badge a record answers counts every write before it.
 ///
 /// The batches are written by a thread of its own, which goes from one commit straight to the
 /// next. Run from the cooperative pool instead, each round had to wait for a free thread there
@@ -14,12 +16,35 @@ import GRDB
 /// `@unchecked Sendable`: its mutable state (`pending`, `stopped`) is only touched with
 /// `condition` locked, and `pool` and `checkpointer` are themselves `Sendable`.
 final class GroupCommitter: @unchecked Sendable {
-    /// An accept waiting for its batch. The payload is serialized by the caller, so the
+    /// A write waiting for its batch. An accept's payload is serialized by the caller, so the
     /// writer's time goes to SQLite.
-    private struct Entry {
-        var action: NewAction
-        var payload: String
-        var continuation: CheckedContinuation<AcceptResult, any Error>
+    private enum Entry {
+        case accept(NewAction, payload: String, CheckedContinuation<AcceptResult, any Error>)
+        case record(SentNotification, countingSince: Date, CheckedContinuation<BadgeRecordResult, any Error>)
+
+        /// What a job produced inside the transaction, handed to its caller after the commit.
+        enum Outcome {
+            case accepted(AcceptResult)
+            case recorded(BadgeRecordResult)
+        }
+
+        func run(in db: Database) throws -> Outcome {
+            switch self {
+            case .accept(let action, let payload, _): return .accepted(try GroupCommitter.insert(action, payload: payload, in: db))
+            case .record(let sent, let since, _): return .recorded(try GroupCommitter.record(sent, countingSince: since, in: db))
+            }
+        }
+
+        func resume(with outcome: Result<Outcome, any Error>) {
+            switch (self, outcome) {
+            case (.accept(_, _, let continuation), .success(.accepted(let result))): continuation.resume(returning: result)
+            case (.record(_, _, let continuation), .success(.recorded(let result))): continuation.resume(returning: result)
+            case (.accept(_, _, let continuation), .failure(let error)): continuation.resume(throwing: error)
+            case (.record(_, _, let continuation), .failure(let error)): continuation.resume(throwing: error)
+            case (.accept(_, _, let continuation), _): continuation.resume(throwing: StoreError("a batched accept had no result"))
+            case (.record(_, _, let continuation), _): continuation.resume(throwing: StoreError("a batched record had no result"))
+            }
+        }
     }
 
     private let pool: DatabasePool
@@ -42,16 +67,26 @@ final class GroupCommitter: @unchecked Sendable {
     func submit(_ action: NewAction) async throws -> AcceptResult {
         let payload = JSONValue.object(action.response.payload).serialized()
         return try await withCheckedThrowingContinuation { continuation in
-            condition.lock()
-            guard !stopped else {
-                condition.unlock()
-                continuation.resume(throwing: StoreError("the store is closed"))
-                return
-            }
-            pending.append(Entry(action: action, payload: payload, continuation: continuation))
-            condition.signal()
-            condition.unlock()
+            enqueue(.accept(action, payload: payload, continuation))
         }
+    }
+
+    func record(_ sent: SentNotification, countingSince: Date) async throws -> BadgeRecordResult {
+        try await withCheckedThrowingContinuation { continuation in
+            enqueue(.record(sent, countingSince: countingSince, continuation))
+        }
+    }
+
+    private func enqueue(_ entry: Entry) {
+        condition.lock()
+        guard !stopped else {
+            condition.unlock()
+            entry.resume(with: .failure(StoreError("the store is closed")))
+            return
+        }
+        pending.append(entry)
+        condition.signal()
+        condition.unlock()
     }
 
     /// Lets the writer finish what is pending, then end.
@@ -75,11 +110,11 @@ final class GroupCommitter: @unchecked Sendable {
             pending.removeFirst(batch.count)
             condition.unlock()
             do {
-                let results = try pool.write { db in try batch.map { try Self.insert($0.action, payload: $0.payload, in: db) } }
-                for (entry, result) in zip(batch, results) { entry.continuation.resume(returning: result) }
+                let outcomes = try pool.write { db in try batch.map { try $0.run(in: db) } }
+                for (entry, outcome) in zip(batch, outcomes) { entry.resume(with: .success(outcome)) }
             } catch {
                 // The transaction rolled back: nothing of the batch is stored, every caller hears so.
-                for entry in batch { entry.continuation.resume(throwing: error) }
+                for entry in batch { entry.resume(with: .failure(error)) }
             }
             commits += 1
             if commits % Checkpointer.commitsPerCheckpoint == 0, let checkpointer {
@@ -92,8 +127,26 @@ final class GroupCommitter: @unchecked Sendable {
     private static let answerSQL = ActionTable.answerOfNotification(.sqlite)
     private static let markAnsweredSQL = BadgeTable.markAnswered(.sqlite)
 
+    /// Records a sent notification unless its id is known; the user's badge after it.
+    fileprivate static func record(_ sent: SentNotification, countingSince: Date, in db: Database) throws -> BadgeRecordResult {
+        try db.cachedStatement(sql: insertSentSQL).execute(arguments: [
+            sent.notificationID, sent.user, sent.category, sent.sentAt.timeIntervalSince1970,
+        ])
+        let created = db.changesCount == 1
+        if !created {
+            let owner = try String.fetchOne(db.cachedStatement(sql: userOfNotificationSQL), arguments: [sent.notificationID])
+            guard owner == sent.user else { return .otherUser }
+        }
+        let badge = try Int.fetchOne(db.cachedStatement(sql: countSQL), arguments: [sent.user, countingSince.timeIntervalSince1970]) ?? 0
+        return created ? .recorded(badge: badge) : .recordedBefore(badge: badge)
+    }
+
+    private static let insertSentSQL = BadgeTable.insertSent(.sqlite)
+    private static let userOfNotificationSQL = BadgeTable.userOfNotification(.sqlite)
+    private static let countSQL = BadgeTable.count(.sqlite)
+
     /// Inserts one response, or reports the answer already stored for its notification.
-    private static func insert(_ action: NewAction, payload: String, in db: Database) throws -> AcceptResult {
+    fileprivate static func insert(_ action: NewAction, payload: String, in db: Database) throws -> AcceptResult {
         let response = action.response
         let received = action.receivedAt.timeIntervalSince1970
         // Cached statements: compiled once per connection, not per insert.

@@ -127,21 +127,11 @@ public final class SQLiteActionStore: ActionStore {
         _ = try await pool.read { db in try Int.fetchOne(db, sql: "SELECT 1") }
     }
 
-    // MARK: - Badge ledger (each call one write transaction: the writer serializes them)
+    // MARK: - Badge ledger (reads and counts; records go through the group commit)
 
+    /// Group-committed with the accepts: a burst of sends shares one transaction and one fsync.
     public func recordSent(_ notification: SentNotification, countingSince: Date) async throws -> BadgeRecordResult {
-        try await pool.write { db in
-            try db.cachedStatement(sql: BadgeTable.insertSent(.sqlite)).execute(arguments: [
-                notification.notificationID, notification.user, notification.category, notification.sentAt.timeIntervalSince1970,
-            ])
-            let created = db.changesCount == 1
-            if !created {
-                let owner = try String.fetchOne(db, sql: BadgeTable.userOfNotification(.sqlite), arguments: [notification.notificationID])
-                guard owner == notification.user else { return .otherUser }
-            }
-            let badge = try Self.badge(of: notification.user, since: countingSince, in: db)
-            return created ? .recorded(badge: badge) : .recordedBefore(badge: badge)
-        }
+        try await committer.record(notification, countingSince: countingSince)
     }
 
     public func markRead(user: String, notificationIDs: [String], at: Date, countingSince: Date) async throws -> Int {
