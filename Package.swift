@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "ActionableService", targets: ["ActionableService"]),
         .library(name: "ActionableTesting", targets: ["ActionableTesting"]),
         .library(name: "ActionableClient", targets: ["ActionableClient"]),
+        .library(name: "ActionablePreview", targets: ["ActionablePreview"]),
         .executable(name: "actionable", targets: ["actionable"]),
         .executable(name: "actionable-generator", targets: ["actionable-generator"]),
         .plugin(name: "ActionableGenerator", targets: ["ActionableGenerator"]),
@@ -42,6 +43,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+        .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
     ],
     targets: [
         .target(
@@ -49,6 +51,10 @@ let package = Package(
             dependencies: [.product(name: "Yams", package: "Yams")]
         ),
         .target(name: "ActionableLint", dependencies: ["ActionableCore"]),
+        // The catalog drawn as iOS draws notifications (the admin page, `actionable preview`).
+        .target(
+            name: "ActionablePreview", dependencies: ["ActionableCore", .product(name: "Mustache", package: "swift-mustache")]
+        ),
         // The app side: Foundation only, for iOS 13+, macOS 10.15+ and Linux.
         .target(name: "ActionableClient"),
         .target(
@@ -96,7 +102,8 @@ let package = Package(
         .target(
             name: "ActionableServer",
             dependencies: [
-                "ActionableCore", "ActionableStore", "ActionableTokens",
+                "ActionableCore", "ActionableStore", "ActionableTokens", "ActionablePreview",
+                .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -128,7 +135,7 @@ let package = Package(
             name: "actionable",
             dependencies: [
                 "ActionableCore", "ActionableLint", "ActionablePayload", "ActionableTokens", "ActionableServer",
-                "ActionableService", "ActionableCodegen", "ActionableDelivery",
+                "ActionableService", "ActionableCodegen", "ActionableDelivery", "ActionablePreview",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Configuration", package: "swift-configuration"),

@@ -42,6 +42,11 @@ public enum ActionableServer {
         router.addRoutes(HealthController(store: store, settings: settings).routes)
         if let adminToken = settings.adminToken {
             router.addRoutes(StatusController(store: store, adminToken: adminToken, settings: settings).routes)
+            // The templates are compiled into the binary; a template that does not parse is a
+            // programming error caught by the tests, so the page is left out rather than the server.
+            if let page = try? AdminPageController(catalog: catalog, store: store, adminToken: adminToken, settings: settings) {
+                router.addRoutes(page.routes)
+            }
         }
         return router
     }

@@ -17,6 +17,9 @@ public struct ServerSettings: Sendable {
     public var backendToken: String?
     /// How long an unread notification counts on its user's badge (30 days by default).
     public var badgeLifetime: TimeInterval
+    /// Whether the admin page's session cookie is `Secure` (sent over HTTPS only): on when the
+    /// server serves TLS itself, or sits behind a proxy that terminates it.
+    public var secureAdminCookie: Bool = false
 
     /// `Retry-After` seconds sent with 503 when storage is unavailable.
     public var retryAfterSeconds: Int {

@@ -59,6 +59,10 @@ struct ServeCommand: AsyncParsableCommand {
     var retryFirstDelay: String?
     @Option(name: .customLong("retry-max-delay"), help: "The longest backoff between retries (default: 1h).")
     var retryMaxDelay: String?
+    @Flag(
+        name: .customLong("admin-secure-cookie"),
+        help: "Mark the admin page's cookie Secure (behind a proxy that terminates TLS; on by itself with --tls-certificate).")
+    var adminSecureCookie = false
     @Option(name: .customLong("backend-token"), help: "The backend's bearer token for the badge endpoints (POST /v1/notifications, …).")
     var backendToken: String?
     @Option(

@@ -29,6 +29,7 @@ struct ResolvedServeSettings {
     var retryFor: TimeInterval
     var retryFirstDelay: TimeInterval
     var retryMaxDelay: TimeInterval
+    var secureCookie: Bool
 
     init(_ command: ServeCommand) async throws {
         let environment = ConfigReader(provider: EnvironmentVariablesProvider())
@@ -73,6 +74,7 @@ struct ResolvedServeSettings {
         tlsCertificate = string(command.tlsCertificate, "tls-certificate")
         tlsKey = string(command.tlsKey, "tls-key", secret: true)
         backendToken = string(command.backendToken, "backend-token", secret: true)
+        secureCookie = command.adminSecureCookie
         func duration(_ flag: String?, _ name: String, default fallback: String) throws -> TimeInterval {
             let text = string(flag, name) ?? fallback
             guard let seconds = DurationArgument.seconds(text) else {
@@ -128,6 +130,7 @@ struct ResolvedServeSettings {
         if let tlsCertificate, let tlsKey {
             configuration.tls = .init(certificate: tlsCertificate, key: tlsKey)
         }
+        configuration.server.secureAdminCookie = tlsCertificate != nil || secureCookie
         return configuration
     }
 

@@ -1,0 +1,203 @@
+import ActionableCore
+import ActionablePreview
+import ActionableStore
+import Foundation
+import Hummingbird
+
+/// `GET /admin`: the operators' web page, rendered on the server with swift-mustache (no
+/// JavaScript): counts by state, the dead and pending responses with their last error and a
+/// Retry button, and the catalog preview.
+///
+/// Browsers sign in with the admin token through a form (`POST /admin/session`), which sets an
+/// HttpOnly, SameSite=Strict session cookie; every form carries the session's CSRF token.
+/// Scripts may send `Authorization: Bearer <admin token>` instead. Without either, the page
+/// shows the sign-in form and nothing else.
+struct AdminPageController: Sendable {
+    let catalog: Catalog
+    let store: any ActionStore
+    let adminToken: String
+    let settings: ServerSettings
+    let renderer: PreviewRenderer
+    let session: AdminSession
+
+    /// How many dead and pending responses the page lists.
+    static let listed = 50
+
+    init(catalog: Catalog, store: any ActionStore, adminToken: String, settings: ServerSettings) throws {
+        self.catalog = catalog
+        self.store = store
+        self.adminToken = adminToken
+        self.settings = settings
+        session = AdminSession(adminToken: adminToken)
+        renderer = try PreviewRenderer(extra: [
+            "sign-in": AdminTemplates.signIn, "admin": AdminTemplates.admin,
+            "rows-dead": AdminTemplates.rows("dead", has: "hasDead", retry: true),
+            "rows-pending": AdminTemplates.rows("pending", has: "hasPending", retry: false),
+        ])
+    }
+
+    /// Who is asking: an operator with a session (its nonce), one with the bearer token, or nobody.
+    enum Visitor {
+        case session(nonce: String)
+        case bearer
+        case nobody
+    }
+
+    var routes: RouteCollection<ActionableRequestContext> {
+        let routes = RouteCollection(context: ActionableRequestContext.self)
+        routes.get("/admin") { request, context in
+            switch visitor(request) {
+            case .nobody: return page(signIn(problem: nil))
+            case .bearer: return page(try await admin(csrf: nil, notice: nil, context: context))
+            case .session(let nonce):
+                let queued = request.uri.queryParameters["queued"].map(String.init)
+                let notice = queued.map { "Response \($0) is queued again; it will be delivered with the same webhook-id." }
+                return page(try await admin(csrf: session.csrfToken(forNonce: nonce), notice: notice, context: context))
+            }
+        }
+        routes.post("/admin/session") { request, _ in
+            let form = try await Self.form(request)
+            guard let token = form["token"], AdminTokenAuthenticator.constantTimeEqual(token, adminToken) else {
+                return page(signIn(problem: "That is not the server's admin token."), status: .unauthorized)
+            }
+            var response = Self.redirect("/admin")
+            response.headers[.setCookie] = cookie(session.newCookie(), maxAge: Int(AdminSession.lifetime))
+            return response
+        }
+        routes.post("/admin/logout") { request, _ in
+            let form = try await Self.form(request)
+            guard case .session(let nonce) = visitor(request), session.isValidCSRF(form["csrf"] ?? "", forNonce: nonce) else {
+                return page(signIn(problem: nil))
+            }
+            var response = Self.redirect("/admin")
+            response.headers[.setCookie] = cookie("", maxAge: 0)
+            return response
+        }
+        routes.post("/admin/deliveries/:id/retry") { request, context in
+            let id = context.parameters.get("id") ?? ""
+            let form = try await Self.form(request)
+            switch visitor(request) {
+            case .nobody:
+                return page(signIn(problem: "Sign in first."), status: .unauthorized)
+            case .session(let nonce) where !session.isValidCSRF(form["csrf"] ?? "", forNonce: nonce):
+                return page(
+                    signIn(problem: "The form's CSRF token does not belong to this session: nothing was changed. Reload the page and try again."),
+                    status: .forbidden)
+            case .session, .bearer:
+                switch try await storage(context, { try await store.requeue(id: id, at: Date()) }) {
+                case .queued:
+                    let escaped = id.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+                    return Self.redirect("/admin?queued=\(escaped)")
+                case .alreadyPending:
+                    throw Problem(.conflict, "delivery-pending", "The response is pending", "response \(id) is pending already")
+                case .notFound:
+                    throw Problem(.notFound, "not-found", "No such response", "no response has the id \(id)")
+                }
+            }
+        }
+        return routes
+    }
+
+    func visitor(_ request: Request) -> Visitor {
+        if let bearer = request.headers.bearer, AdminTokenAuthenticator.constantTimeEqual(bearer.token, adminToken) { return .bearer }
+        for header in request.headers[values: .cookie] {
+            for pair in header.split(separator: ";") {
+                let parts = pair.trimmingCharacters(in: .whitespaces).split(separator: "=", maxSplits: 1).map(String.init)
+                if parts.count == 2, parts[0] == AdminSession.cookieName, let nonce = session.nonce(ofCookie: parts[1]) {
+                    return .session(nonce: nonce)
+                }
+            }
+        }
+        return .nobody
+    }
+
+    private func cookie(_ value: String, maxAge: Int) -> String {
+        "\(AdminSession.cookieName)=\(value); Path=/admin; Max-Age=\(maxAge); HttpOnly; SameSite=Strict"
+            + (settings.secureAdminCookie ? "; Secure" : "")
+    }
+
+    private struct SignIn {
+        var problem: String?
+    }
+
+    private func signIn(problem: String?) -> String { renderer.render(SignIn(problem: problem), template: "sign-in") }
+
+    private struct Row {
+        var id, category, action, user, received: String
+        var attempts: Int
+        var lastError: String?
+        var next: String
+    }
+
+    private struct Count {
+        var state: String
+        var count: Int
+    }
+
+    private struct AdminPage {
+        var csrf: String?
+        var notice: String?
+        var counts: [Count]
+        var dead: [Row]
+        var hasDead: Bool
+        var pending: [Row]
+        var hasPending: Bool
+        var preview: CatalogPreview
+    }
+
+    private func admin(csrf: String?, notice: String?, context: ActionableRequestContext) async throws -> String {
+        let (counts, dead, pending) = try await storage(context) {
+            (
+                try await store.deliveryCounts(),
+                try await store.deliveries(matching: DeliveryFilter(status: .dead), after: nil, limit: Self.listed).items,
+                try await store.deliveries(matching: DeliveryFilter(status: .pending), after: nil, limit: Self.listed).items
+            )
+        }
+        let formatter = ISO8601DateFormatter()
+        func row(_ action: StoredAction) -> Row {
+            Row(
+                id: action.id, category: action.response.category.rawValue, action: action.response.action.rawValue,
+                user: action.response.user, received: formatter.string(from: action.receivedAt), attempts: action.attempts,
+                lastError: action.lastError, next: formatter.string(from: action.nextAttemptAt))
+        }
+        let data = AdminPage(
+            csrf: csrf, notice: notice, counts: DeliveryStatus.allCases.map { Count(state: $0.rawValue, count: counts[$0] ?? 0) },
+            dead: dead.map(row), hasDead: !dead.isEmpty, pending: pending.map(row), hasPending: !pending.isEmpty,
+            preview: CatalogPreview(catalog: catalog))
+        return renderer.render(data, template: "admin")
+    }
+
+    private func storage<T: Sendable>(_ context: ActionableRequestContext, _ call: () async throws -> T) async throws -> T {
+        do {
+            return try await call()
+        } catch {
+            context.logger.error("storage failed", metadata: ["error": "\(error)"])
+            throw Problem.storageUnavailable(settings, "the storage cannot be reached")
+        }
+    }
+
+    private func page(_ html: String, status: HTTPResponse.Status = .ok) -> Response {
+        Response(
+            status: status,
+            headers: [
+                .contentType: "text/html; charset=utf-8", .cacheControl: "no-store",
+                .contentSecurityPolicy: "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'",
+                .init("X-Frame-Options")!: "DENY",
+            ],
+            body: ResponseBody(byteBuffer: ByteBuffer(string: html)))
+    }
+
+    private static func redirect(_ location: String) -> Response {
+        Response(status: .seeOther, headers: [.location: location, .cacheControl: "no-store"])
+    }
+
+    /// A form body (`application/x-www-form-urlencoded`, at most 8 KiB) as name → value.
+    static func form(_ request: Request) async throws -> [String: String] {
+        let body = try await request.body.collect(upTo: 8 * 1024)
+        var components = URLComponents()
+        components.percentEncodedQuery = String(buffer: body).replacingOccurrences(of: "+", with: "%20")
+        var fields: [String: String] = [:]
+        for item in components.queryItems ?? [] where fields[item.name] == nil { fields[item.name] = item.value ?? "" }
+        return fields
+    }
+}

@@ -1,0 +1,66 @@
+/// The admin page's templates (swift-mustache), kept in the source. No JavaScript: every
+/// action is a form, and every form carries the session's CSRF token.
+enum AdminTemplates {
+    static let signIn = """
+        <!doctype html>
+        <html lang="en"><head><meta charset="utf-8"><title>Actionable — sign in</title>{{> style}}</head>
+        <body>
+        <header class="top"><h1>Actionable</h1></header>
+        <main>
+        <form class="signin" method="post" action="/admin/session">
+          <h2>Operators</h2>
+          {{#problem}}<p class="problem" id="problem">{{problem}}</p>{{/problem}}
+          <label for="token">Admin token (the server's --admin-token)</label>
+          <input id="token" name="token" type="password" autocomplete="current-password" required>
+          <button id="sign-in" type="submit">Sign in</button>
+        </form>
+        </main>
+        </body></html>
+        """
+
+    static let admin = """
+        <!doctype html>
+        <html lang="en"><head><meta charset="utf-8"><title>Actionable — deliveries</title>{{> style}}</head>
+        <body>
+        <header class="top"><h1>Actionable</h1>
+          {{#csrf}}<form method="post" action="/admin/logout"><input type="hidden" name="csrf" value="{{csrf}}"><button id="sign-out" type="submit">Sign out</button></form>{{/csrf}}
+        </header>
+        <main>
+        {{#notice}}<p class="notice" id="notice">{{notice}}</p>{{/notice}}
+        <h2>Deliveries</h2>
+        <div class="counts">
+        {{#counts}}<div class="count {{state}}" id="count-{{state}}"><div class="n">{{count}}</div><div>{{state}}</div></div>{{/counts}}
+        </div>
+        <h2>Dead</h2>
+        {{> rows-dead}}
+        <h2>Pending</h2>
+        {{> rows-pending}}
+        <h2>Catalog preview</h2>
+        {{#preview}}{{> preview}}{{/preview}}
+        </main>
+        </body></html>
+        """
+
+    /// A table of deliveries (`list`, shown when `has` is true) with a Retry form each (for
+    /// dead ones) or their next try (for pending ones).
+    static func rows(_ list: String, has: String, retry: Bool) -> String {
+        let header = retry ? "<th>Last error</th><th></th>" : "<th>Next try</th>"
+        let cells =
+            retry
+            ? """
+            <td class="error">{{lastError}}</td><td><form method="post" action="/admin/deliveries/{{id}}/retry">\
+            <input type="hidden" name="csrf" value="{{csrf}}"><button class="retry" type="submit">Retry</button></form></td>
+            """
+            : "<td>{{next}}{{#lastError}}<div class=\"error\">{{lastError}}</div>{{/lastError}}</td>"
+        return """
+            {{^\(has)}}<p class="empty" id="\(list)-empty">None.</p>{{/\(has)}}
+            {{#\(has)}}
+            <table id="\(list)"><tr><th>Response</th><th>Category.action</th><th>User</th><th>Received</th><th>Attempts</th>\(header)</tr>
+            {{#\(list)}}
+            <tr data-id="{{id}}"><td><code>{{id}}</code></td><td>{{category}}.{{action}}</td><td>{{user}}</td><td>{{received}}</td><td>{{attempts}}</td>\(cells)</tr>
+            {{/\(list)}}
+            </table>
+            {{/\(has)}}
+            """
+    }
+}
