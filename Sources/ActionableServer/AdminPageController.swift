@@ -2,6 +2,7 @@ import ActionableCore
 import ActionablePreview
 import ActionableStore
 import Foundation
+import HTTPTypes
 import Hummingbird
 
 /// `GET /admin`: the operators' web page, rendered on the server with swift-mustache (no
@@ -182,10 +183,13 @@ struct AdminPageController: Sendable {
             headers: [
                 .contentType: "text/html; charset=utf-8", .cacheControl: "no-store",
                 .contentSecurityPolicy: "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'",
-                .init("X-Frame-Options")!: "DENY",
+                Self.frameOptions: "DENY",
             ],
             body: ResponseBody(byteBuffer: ByteBuffer(string: html)))
     }
+
+    /// `X-Frame-Options`, which HTTPTypes has no constant for.
+    private static let frameOptions = HTTPField.Name("X-Frame-Options") ?? .contentSecurityPolicy
 
     private static func redirect(_ location: String) -> Response {
         Response(status: .seeOther, headers: [.location: location, .cacheControl: "no-store"])
