@@ -1,0 +1,199 @@
+#!/usr/bin/env python3
+"""The admin page in a real browser: Debian's headless Chromium driven through chromedriver by
+selenium, against a real `actionable serve` (SQLite) whose deliveries go to an upstream in this
+process.
+
+  sign in (a wrong token first), see a dead response with its error, press Retry, see it
+  delivered (the upstream got the same webhook-id again); a forged CSRF token changes nothing;
+  signed out, or in a fresh browser without a session, the page shows no data.
+
+Usage: check_admin_page.py ACTIONABLE_BINARY [--screenshots DIR]
+With --screenshots, the signed-in page and `actionable preview`'s file are saved there as
+admin.png and preview.png (docs/images keeps the ones the README shows).
+Waits are on events (the server's log, the upstream's requests, the page's elements), never on
+fixed sleeps.
+"""
+import argparse
+import http.server
+import os
+import queue
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import urllib.error
+import urllib.request
+
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support import expected_conditions as EC
+from selenium.webdriver.support.ui import WebDriverWait
+
+ADMIN = "operator-token-0123456789"
+SECRET = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
+failures = []
+
+
+def check(condition, message):
+    print(("ok   " if condition else "FAIL ") + message)
+    if not condition:
+        failures.append(message)
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Upstream(http.server.BaseHTTPRequestHandler):
+    """Answers 410 Gone until told otherwise; every request's webhook-id goes to a queue."""
+    status = 410
+    received = queue.Queue()
+
+    def do_POST(self):
+        self.rfile.read(int(self.headers.get("Content-Length", "0")))
+        status = Upstream.status
+        self.send_response(status)
+        self.end_headers()
+        Upstream.received.put((self.headers.get("webhook-id"), status))
+
+    def log_message(self, *args):
+        pass
+
+
+def wait_for_line(process, text, lines):
+    """Reads the server's output until a line contains text (the server's own signal)."""
+    for line in process.stdout:
+        lines.append(line)
+        if text in line:
+            return True
+    return False
+
+
+def browser():
+    options = webdriver.ChromeOptions()
+    for argument in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1280,1600"]:
+        options.add_argument(argument)
+    if os.path.exists("/usr/bin/chromium"):
+        options.binary_location = "/usr/bin/chromium"
+    service = Service(shutil.which("chromedriver") or "/usr/bin/chromedriver")
+    driver = webdriver.Chrome(options=options, service=service)
+    driver.set_page_load_timeout(30)
+    return driver
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("binary")
+    parser.add_argument("--screenshots")
+    arguments = parser.parse_args()
+    binary = os.path.abspath(arguments.binary)
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+    work = tempfile.mkdtemp(prefix="actionable-admin-")
+    shutil.copytree(os.path.join(root, "Categories"), os.path.join(work, "Categories"))
+    upstream = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Upstream)
+    threading.Thread(target=upstream.serve_forever, daemon=True).start()
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    server = subprocess.Popen(
+        [binary, "serve", "--port", str(port), "--admin-token", ADMIN, "--forward",
+         f"invite.*=http://127.0.0.1:{upstream.server_address[1]}/rsvp", "--forward-secret", SECRET],
+        cwd=work, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    lines = []
+    driver = None
+    try:
+        check(wait_for_line(server, "accepting action responses", lines), "serve starts")
+        # A tap, as the app sends it; the upstream answers 410, so the response is dead.
+        notification = subprocess.run(
+            [binary, "payload", "invite", "--body", "Dinner?", "--set", "inviteId=42", "--user", "alice"],
+            cwd=work, capture_output=True, text=True, check=True).stdout
+        respond = subprocess.run(
+            [binary, "respond", "accept", "--notification", "-", "--url", base],
+            input=notification, cwd=work, capture_output=True, text=True)
+        check(respond.returncode == 0 and "202" in respond.stdout, "the tap is accepted: " + respond.stdout.strip())
+        response_id = respond.stdout.split('"id":"')[1].split('"')[0]
+        check(Upstream.received.get(timeout=30) == (response_id, 410), "the upstream answered 410 Gone")
+        check(wait_for_line(server, "response is dead", lines), "the response is dead")
+
+        driver = browser()
+        wait = WebDriverWait(driver, 20)
+        driver.get(base + "/admin")
+        check(driver.find_elements(By.ID, "token") != [], "signed out: the sign-in form")
+        check(response_id not in driver.page_source and "count-dead" not in driver.page_source, "signed out: no data")
+
+        driver.find_element(By.ID, "token").send_keys("not-the-token")
+        driver.find_element(By.ID, "sign-in").click()
+        problem = wait.until(EC.presence_of_element_located((By.ID, "problem")))
+        check("not the server's admin token" in problem.text, "a wrong token is refused, with a message")
+        check(response_id not in driver.page_source, "a wrong token shows no data")
+
+        driver.find_element(By.ID, "token").send_keys(ADMIN)
+        driver.find_element(By.ID, "sign-in").click()
+        dead = wait.until(EC.presence_of_element_located((By.CSS_SELECTOR, f'#dead tr[data-id="{response_id}"]')))
+        check("410" in dead.find_element(By.CSS_SELECTOR, "td.error").text, "the dead response shows its last error")
+        check(driver.find_element(By.CSS_SELECTOR, "#count-dead .n").text == "1", "the dead count is 1")
+        cookie = driver.get_cookie("actionable_admin")
+        check(cookie is not None and cookie.get("httpOnly") and cookie.get("sameSite") == "Strict",
+              "the session cookie is HttpOnly and SameSite=Strict")
+        preview = driver.find_elements(By.CSS_SELECTOR, '#category-invite [data-locale="de"] li.destructive')
+        check(any("Ablehnen" in element.text for element in preview), "the preview draws German destructive actions in red")
+        if arguments.screenshots:
+            os.makedirs(arguments.screenshots, exist_ok=True)
+            driver.save_screenshot(os.path.join(arguments.screenshots, "admin.png"))
+
+        # A forged CSRF token with the real session cookie changes nothing.
+        request = urllib.request.Request(
+            f"{base}/admin/deliveries/{response_id}/retry", data=b"csrf=forged", method="POST",
+            headers={"Cookie": f"actionable_admin={cookie['value']}", "Content-Type": "application/x-www-form-urlencoded"})
+        try:
+            urllib.request.urlopen(request)
+            check(False, "a forged CSRF token is refused")
+        except urllib.error.HTTPError as error:
+            check(error.code == 403, f"a forged CSRF token is refused (403, got {error.code})")
+        driver.get(base + "/admin")
+        check(driver.find_elements(By.CSS_SELECTOR, f'#dead tr[data-id="{response_id}"]') != [], "after the forgery it is still dead")
+        check(Upstream.received.empty(), "after the forgery nothing was sent again")
+
+        # Retry, with the page's own form: delivered with the same webhook-id.
+        Upstream.status = 204
+        driver.find_element(By.CSS_SELECTOR, f'#dead tr[data-id="{response_id}"] button.retry').click()
+        notice = wait.until(EC.presence_of_element_located((By.ID, "notice")))
+        check(response_id in notice.text, "the page says the response is queued again")
+        check(Upstream.received.get(timeout=30) == (response_id, 204), "the upstream got it again with the same webhook-id")
+        # The delivered state is written right after the upstream's answer: reload until the page shows it.
+        wait.until(lambda d: d.get(base + "/admin") or d.find_element(By.CSS_SELECTOR, "#count-delivered .n").text == "1")
+        check(driver.find_elements(By.ID, "dead-empty") != [], "signed in: no dead response is left")
+
+        driver.find_element(By.ID, "sign-out").click()
+        wait.until(EC.presence_of_element_located((By.ID, "token")))
+        check(response_id not in driver.page_source, "signed out again: no data")
+        driver.delete_all_cookies()
+        driver.get(base + "/admin")
+        check("count-delivered" not in driver.page_source, "a browser without a session sees no data")
+
+        if arguments.screenshots:
+            preview_file = os.path.join(work, "preview.html")
+            subprocess.run([binary, "preview", os.path.join(work, "Categories"), "--output", preview_file], check=True,
+                           capture_output=True)
+            driver.get("file://" + preview_file)
+            driver.save_screenshot(os.path.join(arguments.screenshots, "preview.png"))
+    finally:
+        if driver:
+            driver.quit()
+        server.terminate()
+        server.wait(timeout=30)
+        upstream.shutdown()
+        shutil.rmtree(work, ignore_errors=True)
+    if failures:
+        print(f"{len(failures)} failed", file=sys.stderr)
+        sys.exit(1)
+    print("admin page: all checks passed")
+
+
+if __name__ == "__main__":
+    main()
