@@ -8,7 +8,8 @@ public struct ServerSettings: Sendable {
     public var requireActionTokens: Bool
     /// The `Retry-After` seconds of every 429 and 503 the server sends.
     public var retryAfter: RetryAfterPolicy
-    /// The bearer token of `GET /v1/actions/{id}`; without one the endpoint does not exist.
+    /// The operators' token (`GET /v1/actions/{id}`, `/v1/deliveries`, the `/admin` page);
+    /// without one those do not exist.
     public var adminToken: String?
     /// The most accepts in progress at once; past it requests get 429.
     public var maximumConcurrentAccepts: Int

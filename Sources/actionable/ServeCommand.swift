@@ -39,7 +39,7 @@ struct ServeCommand: AsyncParsableCommand {
     var forwardSecret: String?
     @Option(name: .customLong("max-body-size"), help: "The largest POST /v1/actions body, in bytes (default: 16384).")
     var maxBodySize: Int?
-    @Option(name: .customLong("admin-token"), help: "Enables GET /v1/actions/{id} for operators, with this bearer token.")
+    @Option(name: .customLong("admin-token"), help: "Enables the operators' API (GET /v1/deliveries, …) and the /admin page, with this token.")
     var adminToken: String?
     @Option(name: .customLong("max-in-flight"), help: "The most responses being accepted at once; past it, 429 (default: 1024).")
     var maxInFlight: Int?
