@@ -85,7 +85,7 @@ struct AdminPageController: Sendable {
                     signIn(problem: "The form's CSRF token does not belong to this session: nothing was changed. Reload the page and try again."),
                     status: .forbidden)
             case .session, .bearer:
-                switch try await storage(context, { try await store.requeue(id: id, at: Date()) }) {
+                switch try await settings.storage(context, "the storage cannot be reached", { try await store.requeue(id: id, at: Date()) }) {
                 case .queued:
                     let escaped = id.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
                     return Self.redirect("/admin?queued=\(escaped)")
@@ -147,7 +147,7 @@ struct AdminPageController: Sendable {
     }
 
     private func admin(csrf: String?, notice: String?, context: ActionableRequestContext) async throws -> String {
-        let (counts, dead, pending) = try await storage(context) {
+        let (counts, dead, pending) = try await settings.storage(context) {
             (
                 try await store.deliveryCounts(),
                 try await store.deliveries(matching: DeliveryFilter(status: .dead), after: nil, limit: Self.listed).items,
@@ -167,16 +167,6 @@ struct AdminPageController: Sendable {
             preview: CatalogPreview(catalog: catalog))
         return renderer.render(data, template: "admin")
     }
-
-    private func storage<T: Sendable>(_ context: ActionableRequestContext, _ call: () async throws -> T) async throws -> T {
-        do {
-            return try await call()
-        } catch {
-            context.logger.error("storage failed", metadata: ["error": "\(error)"])
-            throw Problem.storageUnavailable(settings, "the storage cannot be reached")
-        }
-    }
-
     private func page(_ html: String, status: HTTPResponse.Status = .ok) -> Response {
         Response(
             status: status,

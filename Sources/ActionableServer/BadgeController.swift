@@ -34,7 +34,10 @@ struct BadgeController: Sendable {
             if case .appUser(let own) = context.identity, own != user {
                 throw Problem(.forbidden, "other-user", "Another user's badge", "an app may read its own user's badge only")
             }
-            return Self.badge(try await storage(context) { try await store.badge(user: user, countingSince: countingSince) })
+            return Self.badge(
+                try await settings.storage(context, "the badge ledger cannot be reached") {
+                    try await store.badge(user: user, countingSince: countingSince)
+                })
         }
         return routes
     }
@@ -53,7 +56,9 @@ struct BadgeController: Sendable {
                 "category \"\(body.category)\" is not in the catalog\(hint)", errors: [("/category", "unknown category")])
         }
         let sent = SentNotification(notificationID: body.notificationId, user: body.user, category: body.category)
-        let result = try await storage(context) { try await store.recordSent(sent, countingSince: countingSince) }
+        let result = try await settings.storage(context, "the badge ledger cannot be reached") {
+            try await store.recordSent(sent, countingSince: countingSince)
+        }
         switch result {
         case .recorded(let badge):
             metrics?.badgeRecord("recorded")
@@ -99,11 +104,13 @@ struct BadgeController: Sendable {
                     errors: [("/notificationIds", "more than \(Self.maximumIDs) ids")])
             }
             for (index, id) in ids.enumerated() { try Self.check(id: id, at: "/notificationIds/\(index)") }
-            badge = try await storage(context) {
+            badge = try await settings.storage(context, "the badge ledger cannot be reached") {
                 try await store.markRead(user: user, notificationIDs: ids, at: at, countingSince: countingSince)
             }
         case (nil, true?):
-            badge = try await storage(context) { try await store.markAllRead(user: user, at: at, countingSince: countingSince) }
+            badge = try await settings.storage(context, "the badge ledger cannot be reached") {
+                try await store.markAllRead(user: user, at: at, countingSince: countingSince)
+            }
         default:
             throw Problem(
                 .badRequest, "invalid-request", "Invalid request", "send either \"notificationIds\": [...] or \"all\": true",
@@ -111,16 +118,6 @@ struct BadgeController: Sendable {
         }
         metrics?.badgeRead(context.identity == .backend ? "backend" : "app")
         return Self.badge(badge)
-    }
-
-    /// A store call; a storage failure is 503 with `Retry-After`.
-    private func storage<T: Sendable>(_ context: ActionableRequestContext, _ call: () async throws -> T) async throws -> T {
-        do {
-            return try await call()
-        } catch {
-            context.logger.error("storage failed", metadata: ["error": "\(error)"])
-            throw Problem.storageUnavailable(settings, "the badge ledger cannot be reached")
-        }
     }
 
     /// A user or notification id: not empty, at most ``maximumIDLength`` characters.

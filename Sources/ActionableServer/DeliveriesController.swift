@@ -29,14 +29,14 @@ struct DeliveriesController: Sendable {
                 }
                 cursor = parsed
             }
-            let page = try await storage(context) { try await store.deliveries(matching: filter, after: cursor, limit: limit) }
+            let page = try await settings.storage(context) { try await store.deliveries(matching: filter, after: cursor, limit: limit) }
             var pairs: [(String, JSONValue)] = [("items", .array(page.items.map(Self.item)))]
             if let next = page.next { pairs.append(("nextCursor", .string(next.token))) }
             return Self.json(.object(pairs))
         }
         routes.post("/v1/deliveries/:id/retry") { _, context in
             let id = context.parameters.get("id") ?? ""
-            switch try await storage(context) { try await store.requeue(id: id, at: Date()) } {
+            switch try await settings.storage(context) { try await store.requeue(id: id, at: Date()) } {
             case .queued:
                 return Self.json(.object([("id", .string(id)), ("state", .string("pending"))]), status: .accepted)
             case .alreadyPending:
@@ -52,7 +52,7 @@ struct DeliveriesController: Sendable {
                 .decode(RetryFilterBody.self, from: request)
             let filter = try Self.filter(
                 state: body.state, category: body.category, since: body.since.map(\.text), until: body.until.map(\.text), pointer: "/")
-            let queued = try await storage(context) { try await store.requeue(matching: filter, at: Date()) }
+            let queued = try await settings.storage(context) { try await store.requeue(matching: filter, at: Date()) }
             return Self.json(.object([("queued", .int(queued))]))
         }
     }
@@ -110,16 +110,6 @@ struct DeliveriesController: Sendable {
     private static func invalidQuery(_ name: String, _ detail: String) -> Problem {
         Problem(.badRequest, "invalid-request", "Invalid request", "\(name) \(detail)", errors: [(name.hasPrefix("/") ? name : "/\(name)", detail)])
     }
-
-    private func storage<T: Sendable>(_ context: ActionableRequestContext, _ call: () async throws -> T) async throws -> T {
-        do {
-            return try await call()
-        } catch {
-            context.logger.error("storage failed", metadata: ["error": "\(error)"])
-            throw Problem.storageUnavailable(settings, "the storage cannot be reached")
-        }
-    }
-
     static func json(_ value: JSONValue, status: HTTPResponse.Status = .ok) -> Response {
         Response(
             status: status, headers: [.contentType: "application/json"], body: ResponseBody(byteBuffer: ByteBuffer(string: value.serialized())))

@@ -18,3 +18,18 @@ extension Problem {
             headers: [.retryAfter: String(settings.retryAfter.overloaded)])
     }
 }
+
+extension ServerSettings {
+    /// Runs a storage call for a request: a failure is logged with the request's logger and
+    /// answered 503 with the storage `Retry-After` (the error's text stays in the log).
+    func storage<T: Sendable>(
+        _ context: ActionableRequestContext, _ detail: String = "the storage cannot be reached", _ call: () async throws -> T
+    ) async throws -> T {
+        do {
+            return try await call()
+        } catch {
+            context.logger.error("storage failed", metadata: ["error": "\(error)"])
+            throw Problem.storageUnavailable(self, detail)
+        }
+    }
+}

@@ -16,14 +16,8 @@ struct StatusController: Sendable {
         DeliveriesController(store: store, settings: settings).add(to: routes)
         routes.get("/v1/actions/:id") { _, context in
             let id = context.parameters.get("id") ?? ""
-            let stored: StoredAction?
-            do {
-                stored = try await store.action(id: id)
-            } catch {
-                context.logger.error("storage failed", metadata: ["error": "\(error)"])
-                throw Problem.storageUnavailable(settings, "the storage cannot be reached")
-            }
-            guard let stored else {
+            let found = try await settings.storage(context) { try await store.action(id: id) }
+            guard let stored = found else {
                 throw Problem(.notFound, "not-found", "No such response", "no response has the id \(id)")
             }
             let body = JSONValue.object([
