@@ -17,10 +17,14 @@ public enum ActionableServer {
         catalog: Catalog, store: any ActionStore, tokens: ActionTokens?, settings: ServerSettings = ServerSettings(),
         metrics: ServerMetrics? = nil, exposition: (@Sendable () -> String)? = nil, appTokens: AppTokens? = nil
     ) -> Router<ActionableRequestContext> {
-        let router = Router(context: ActionableRequestContext.self)
+        // HEAD is answered wherever GET is; a known path with another method gets 405 and Allow.
+        let router = Router(context: ActionableRequestContext.self, options: .autoGenerateHeadEndpoints)
         if let metrics { router.add(middleware: RequestMetricsMiddleware(metrics: metrics)) }
+        let known = KnownRoutes()
+        router.add(middleware: MethodNotAllowedMiddleware(known: known))
+        let routes = RouteRecorder(router: router, known: known)
         if let exposition {
-            router.get("/metrics") { _, _ in
+            routes.get("/metrics") { _, _ in
                 // The ledger's total is counted when it is asked for, not on every write.
                 if let metrics, let total = try? await store.unreadTotal(countingSince: Date().addingTimeInterval(-settings.badgeLifetime)) {
                     metrics.badgeUnread(total)
@@ -30,22 +34,22 @@ public enum ActionableServer {
                     body: ResponseBody(byteBuffer: ByteBuffer(string: exposition())))
             }
         }
-        router.addRoutes(
+        routes.addRoutes(
             ActionsController(
                 catalog: catalog, store: store, tokens: tokens, settings: settings, appTokens: appTokens,
                 metrics: metrics
             ).routes)
-        router.addRoutes(CatalogController(catalog: catalog).routes)
-        router.addRoutes(
+        routes.addRoutes(CatalogController(catalog: catalog).routes)
+        routes.addRoutes(
             BadgeController(catalog: catalog, store: store, settings: settings, metrics: metrics)
                 .routes(authenticator: BadgeAuthenticator(backendToken: settings.backendToken, appTokens: appTokens)))
-        router.addRoutes(HealthController(store: store, settings: settings).routes)
+        routes.addRoutes(HealthController(store: store, settings: settings).routes)
         if let adminToken = settings.adminToken {
-            router.addRoutes(StatusController(store: store, adminToken: adminToken, settings: settings).routes)
+            routes.addRoutes(StatusController(store: store, adminToken: adminToken, settings: settings).routes)
             // The templates are compiled into the binary; a template that does not parse is a
             // programming error caught by the tests, so the page is left out rather than the server.
             if let page = try? AdminPageController(catalog: catalog, store: store, adminToken: adminToken, settings: settings) {
-                router.addRoutes(page.routes)
+                routes.addRoutes(page.routes)
             }
         }
         return router

@@ -1,0 +1,85 @@
+import HTTPTypes
+import Hummingbird
+import Synchronization
+
+/// The methods each known path answers, filled as routes are added (``RouteRecorder``) and read
+/// by ``MethodNotAllowedMiddleware``.
+final class KnownRoutes: Sendable {
+    private struct Entry {
+        var segments: [Substring]
+        var methods: Set<HTTPRequest.Method>
+    }
+
+    private let entries = Mutex<[Entry]>([])
+
+    /// Records that `path` (a route pattern: `:name` and `{name}` segments match anything) takes `method`.
+    func add(_ path: String, _ method: HTTPRequest.Method) {
+        let segments = Self.segments(path)
+        entries.withLock { entries in
+            if let index = entries.firstIndex(where: { $0.segments == segments }) {
+                entries[index].methods.insert(method)
+            } else {
+                entries.append(Entry(segments: segments, methods: [method]))
+            }
+        }
+    }
+
+    /// The methods routes matching `path` take (HEAD wherever GET), sorted; empty for an unknown path.
+    func methods(for path: String) -> [HTTPRequest.Method] {
+        let requested = Self.segments(path)
+        var methods = Set<HTTPRequest.Method>()
+        entries.withLock { entries in
+            for entry in entries where entry.segments.count == requested.count {
+                let matches = zip(entry.segments, requested).allSatisfy { pattern, segment in
+                    pattern.hasPrefix(":") || pattern.hasPrefix("{") || pattern == segment
+                }
+                if matches { methods.formUnion(entry.methods) }
+            }
+        }
+        if methods.contains(.get) { methods.insert(.head) }
+        return methods.sorted { $0.rawValue < $1.rawValue }
+    }
+
+    private static func segments(_ path: String) -> [Substring] {
+        path.split(separator: "/", omittingEmptySubsequences: true)
+    }
+}
+
+/// Adds routes to a router and records their paths and methods in ``KnownRoutes``.
+struct RouteRecorder<Context: RequestContext>: RouterMethods {
+    let router: Router<Context>
+    let known: KnownRoutes
+
+    @discardableResult func on<Responder: HTTPResponder>(_ path: RouterPath, method: HTTPRequest.Method, responder: Responder) -> Self
+    where Responder.Context == Context {
+        known.add(path.description, method)
+        router.on(path, method: method, responder: responder)
+        return self
+    }
+
+    @discardableResult func add(middleware: any MiddlewareProtocol<Request, Response, Context>) -> Self {
+        router.add(middleware: middleware)
+        return self
+    }
+}
+
+/// Turns the router's "not found" into `405 Method Not Allowed` with an `Allow` header when the
+/// path exists with other methods, and into a `404` problem document when it does not.
+struct MethodNotAllowedMiddleware<Context: RequestContext>: RouterMiddleware {
+    let known: KnownRoutes
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        do {
+            return try await next(request, context)
+        } catch let error as HTTPError where error.status == .notFound && context.coreContext.endpointPath.value == "NotFound" {
+            let allowed = known.methods(for: request.uri.path)
+            guard !allowed.isEmpty else {
+                throw Problem(.notFound, "not-found", "Not found", "no endpoint has the path \(request.uri.path)")
+            }
+            let list = allowed.map(\.rawValue).joined(separator: ", ")
+            throw Problem(
+                .methodNotAllowed, "method-not-allowed", "Method not allowed",
+                "\(request.uri.path) takes \(list), not \(request.method.rawValue)", headers: [.allow: list])
+        }
+    }
+}
