@@ -104,6 +104,7 @@ let package = Package(
             dependencies: [
                 "ActionableCore", "ActionableStore", "ActionableTokens", "ActionablePreview",
                 .product(name: "Mustache", package: "swift-mustache"),
+                .product(name: "Yams", package: "Yams"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdAuth", package: "hummingbird-auth"),

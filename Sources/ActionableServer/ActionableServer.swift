@@ -40,6 +40,7 @@ public enum ActionableServer {
                 metrics: metrics
             ).routes)
         routes.addRoutes(CatalogController(catalog: catalog).routes)
+        routes.addRoutes(OpenAPIDocument.routes(catalog: catalog))
         routes.addRoutes(
             BadgeController(catalog: catalog, store: store, settings: settings, metrics: metrics)
                 .routes(authenticator: BadgeAuthenticator(backendToken: settings.backendToken, appTokens: appTokens)))

@@ -24,21 +24,29 @@ final class KnownRoutes: Sendable {
         }
     }
 
-    /// The methods routes matching `path` take (HEAD wherever GET), sorted; empty for an unknown path.
+    /// The methods of the route that `path` resolves to (HEAD wherever GET), sorted; empty for
+    /// an unknown path. As in the router, a literal segment wins over a capture, so
+    /// `/v1/badge/read` is the read route, not `/v1/badge/{user}`.
     func methods(for path: String) -> [HTTPRequest.Method] {
         let requested = Self.segments(path)
-        var methods = Set<HTTPRequest.Method>()
-        entries.withLock { entries in
-            for entry in entries where entry.segments.count == requested.count {
-                let matches = zip(entry.segments, requested).allSatisfy { pattern, segment in
-                    pattern.hasPrefix(":") || pattern.hasPrefix("{") || pattern == segment
-                }
-                if matches { methods.formUnion(entry.methods) }
+        let best: Entry? = entries.withLock { entries in
+            let matching = entries.filter { entry in
+                entry.segments.count == requested.count
+                    && zip(entry.segments, requested).allSatisfy { pattern, segment in Self.isCapture(pattern) || pattern == segment }
+            }
+            // The most specific: literal segments first, compared left to right.
+            return matching.max { lhs, rhs in
+                let left = lhs.segments.map { Self.isCapture($0) ? 0 : 1 }
+                let right = rhs.segments.map { Self.isCapture($0) ? 0 : 1 }
+                return left.lexicographicallyPrecedes(right)
             }
         }
+        var methods = best?.methods ?? []
         if methods.contains(.get) { methods.insert(.head) }
         return methods.sorted { $0.rawValue < $1.rawValue }
     }
+
+    private static func isCapture(_ segment: Substring) -> Bool { segment.hasPrefix(":") || segment.hasPrefix("{") }
 
     private static func segments(_ path: String) -> [Substring] {
         path.split(separator: "/", omittingEmptySubsequences: true)

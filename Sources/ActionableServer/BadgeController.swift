@@ -97,7 +97,7 @@ struct BadgeController: Sendable {
         let at = Date()
         let badge: Int
         switch (body.notificationIds, body.all) {
-        case (let ids?, nil), (let ids?, false?):
+        case (let ids?, nil):
             guard ids.count <= Self.maximumIDs else {
                 throw Problem(
                     .badRequest, "invalid-request", "Invalid request", "at most \(Self.maximumIDs) notification ids at once",
@@ -113,7 +113,7 @@ struct BadgeController: Sendable {
             }
         default:
             throw Problem(
-                .badRequest, "invalid-request", "Invalid request", "send either \"notificationIds\": [...] or \"all\": true",
+                .badRequest, "invalid-request", "Invalid request", "send either \"notificationIds\": [...] or \"all\": true, not both",
                 errors: [("/notificationIds", "either notificationIds or all: true")])
         }
         metrics?.badgeRead(context.identity == .backend ? "backend" : "app")

@@ -95,7 +95,10 @@ struct DeliveriesController: Sendable {
 
     private static func time(_ text: String, name: String) throws -> Date {
         if let seconds = Double(text), seconds.isFinite { return Date(timeIntervalSince1970: seconds) }
-        if let date = ISO8601DateFormatter().date(from: text) { return date }
+        let formatter = ISO8601DateFormatter()
+        if let date = formatter.date(from: text) { return date }
+        formatter.formatOptions.insert(.withFractionalSeconds)
+        if let date = formatter.date(from: text) { return date }
         throw invalidQuery(name, "must be Unix seconds or an ISO 8601 time such as 2026-11-23T08:00:00Z (got \"\(text)\")")
     }
 
@@ -117,8 +120,24 @@ struct DeliveriesController: Sendable {
 }
 
 /// The body of `POST /v1/deliveries/retry`: the same filters as the list; times as Unix
-/// seconds or ISO 8601 text.
+/// seconds or ISO 8601 text. A field given as `null` is refused, as the contract says.
 struct RetryFilterBody: Decodable, Sendable {
+    enum CodingKeys: String, CodingKey { case state, category, since, until }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        for key in [CodingKeys.state, .category, .since, .until] where container.contains(key) {
+            if try container.decodeNil(forKey: key) {
+                throw DecodingError.typeMismatch(
+                    String.self, .init(codingPath: [key], debugDescription: "\(key.stringValue) may be left out, but not null"))
+            }
+        }
+        state = try container.decodeIfPresent(String.self, forKey: .state)
+        category = try container.decodeIfPresent(String.self, forKey: .category)
+        since = try container.decodeIfPresent(Time.self, forKey: .since)
+        until = try container.decodeIfPresent(Time.self, forKey: .until)
+    }
+
     /// A time given as a number or a string.
     struct Time: Decodable, Sendable {
         var text: String

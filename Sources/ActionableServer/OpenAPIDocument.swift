@@ -1,0 +1,51 @@
+import ActionableCore
+import Foundation
+import Hummingbird
+import Yams
+
+/// The published HTTP contract (`openapi.yaml`, OpenAPI 3.1), served as JSON at
+/// `GET /openapi.json` so that clients can generate code from it and gateways can validate
+/// against it. The served document is the deployment's own: the category fields list the
+/// catalog's categories. The tests check every answer against it (schemathesis).
+public enum OpenAPIDocument {
+    /// The document as JSON text for `catalog`; nil if the embedded YAML does not convert (a
+    /// test keeps it valid).
+    public static func json(for catalog: Catalog) -> String? {
+        guard var document = (try? Yams.load(yaml: yaml)) as? [String: Any] else { return nil }
+        let categories = catalog.categories.map(\.id.rawValue)
+        if !categories.isEmpty {
+            for schema in ["ActionRequest", "NotificationRecord"] {
+                document = setting(categories, at: ["components", "schemas", schema, "properties", "category", "enum"], in: document)
+            }
+        }
+        guard JSONSerialization.isValidJSONObject(document),
+            let data = try? JSONSerialization.data(withJSONObject: document, options: [.sortedKeys])
+        else { return nil }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// `dictionary` with `value` at `path` (the dictionaries on the way exist in the document).
+    private static func setting(_ value: Any, at path: [String], in dictionary: [String: Any]) -> [String: Any] {
+        guard let key = path.first else { return dictionary }
+        var dictionary = dictionary
+        if path.count == 1 {
+            dictionary[key] = value
+        } else {
+            dictionary[key] = setting(value, at: Array(path.dropFirst()), in: dictionary[key] as? [String: Any] ?? [:])
+        }
+        return dictionary
+    }
+
+    static func routes(catalog: Catalog) -> RouteCollection<ActionableRequestContext> {
+        let routes = RouteCollection(context: ActionableRequestContext.self)
+        let json = Self.json(for: catalog)
+        routes.get("/openapi.json") { _, _ in
+            guard let json else {
+                throw Problem(.internalServerError, "no-document", "No document", "the embedded OpenAPI document does not parse")
+            }
+            return Response(
+                status: .ok, headers: [.contentType: "application/json"], body: ResponseBody(byteBuffer: ByteBuffer(string: json)))
+        }
+        return routes
+    }
+}
