@@ -42,13 +42,10 @@ struct ActionsController: Sendable {
 
     func accept(_ request: Request, context: ActionableRequestContext) async throws -> Response {
         let decoded = try await reader.decode(ActionRequestBody.self, from: request)
-        let payload = (decoded.payload ?? [:]).sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
         let appUser: String?
         if case .appUser(let user) = context.identity { appUser = user } else { appUser = nil }
         let (notificationID, user) = try await authorize(decoded, appUser: appUser)
-        let response = ActionResponse(
-            category: CategoryID(decoded.category), action: ActionID(decoded.action), notificationID: notificationID,
-            user: user, userText: decoded.userText, payload: payload)
+        let response = decoded.response(notificationID: notificationID, user: user)
         do {
             try catalog.validate(response)
         } catch {
