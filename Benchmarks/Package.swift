@@ -1,7 +1,12 @@
 // swift-tools-version: 6.1
 // Benchmarks live in their own package so that the main package (and CI) never builds
 // package-benchmark. Run from this directory: `swift package benchmark` (see BENCHMARKS.md).
+import Foundation
 import PackageDescription
+
+/// The main package is this directory's parent; SwiftPM names a path dependency after its
+/// directory, whatever the clone or worktree is called.
+let main = URL(fileURLWithPath: Context.packageDirectory).deletingLastPathComponent().lastPathComponent.lowercased()
 
 let package = Package(
     name: "ActionableBenchmarks",
@@ -19,13 +24,13 @@ let package = Package(
         .executableTarget(name: "generate-categories", dependencies: ["CategoryGenerator"]),
         // The server load benchmark (server-load.sh): the ceiling, and the bodies wrk sends.
         .executableTarget(name: "ceiling-server", dependencies: [.product(name: "Hummingbird", package: "hummingbird")]),
-        .executableTarget(name: "action-bodies", dependencies: [.product(name: "ActionableTokens", package: "main")]),
+        .executableTarget(name: "action-bodies", dependencies: [.product(name: "ActionableTokens", package: main)]),
         // ActionableClient's reports per second (client-reports.sh).
-        .executableTarget(name: "client-reports", dependencies: [.product(name: "ActionableClient", package: "main")]),
+        .executableTarget(name: "client-reports", dependencies: [.product(name: "ActionableClient", package: main)]),
         .executableTarget(
             name: "router-profile",
             dependencies: [
-                .product(name: "ActionableCore", package: "main"), .product(name: "ActionableRouter", package: "main"),
+                .product(name: "ActionableCore", package: main), .product(name: "ActionableRouter", package: main),
             ]
         ),
         .executableTarget(
@@ -33,8 +38,8 @@ let package = Package(
             dependencies: [
                 "CategoryGenerator",
                 .product(name: "Benchmark", package: "benchmark"),
-                .product(name: "ActionableCore", package: "main"),
-                .product(name: "ActionableLint", package: "main"),
+                .product(name: "ActionableCore", package: main),
+                .product(name: "ActionableLint", package: main),
                 .product(name: "Yams", package: "Yams"),
             ],
             path: "Benchmarks/LintBenchmarks",
@@ -44,8 +49,8 @@ let package = Package(
             name: "RouterBenchmarks",
             dependencies: [
                 .product(name: "Benchmark", package: "benchmark"),
-                .product(name: "ActionableCore", package: "main"),
-                .product(name: "ActionableRouter", package: "main"),
+                .product(name: "ActionableCore", package: main),
+                .product(name: "ActionableRouter", package: main),
                 .product(name: "RoutingKit", package: "routing-kit"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -56,9 +61,9 @@ let package = Package(
             name: "PayloadBenchmarks",
             dependencies: [
                 .product(name: "Benchmark", package: "benchmark"),
-                .product(name: "ActionableCore", package: "main"),
-                .product(name: "ActionablePayload", package: "main"),
-                .product(name: "ActionableTokens", package: "main"),
+                .product(name: "ActionableCore", package: main),
+                .product(name: "ActionablePayload", package: main),
+                .product(name: "ActionableTokens", package: main),
             ],
             path: "Benchmarks/PayloadBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
