@@ -150,18 +150,28 @@ public final class ServerProcess: Sendable {
 }
 
 extension ServerProcess {
-    /// A TCP port on 127.0.0.1 that nothing listens on at the moment of the call (the kernel
-    /// picks it for a socket bound to port 0, then the socket is closed).
+    /// A TCP port on 127.0.0.1 that nothing listens on at the moment of the call, for a
+    /// process the test starts next. It is drawn from 20000–31999, below Linux's ephemeral range
+    /// (32768 and up): the kernel hands those out for every `port: 0` listener and outgoing
+    /// connection of the tests running beside this one, and one of them could take a port
+    /// between this check and the process's own bind.
     public static func freePort() throws -> Int {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(descriptor) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) } }
-        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) } }
-        return Int(UInt16(bigEndian: address.sin_port))
+        for _ in 0..<200 {
+            let port = Int.random(in: 20000..<32000)
+            let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            address.sin_port = UInt16(port).bigEndian
+            let bound = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            close(descriptor)
+            if bound == 0 { return port }
+        }
+        throw PortsExhausted()
     }
+
+    /// No free port was found in the range.
+    public struct PortsExhausted: Error {}
 }
