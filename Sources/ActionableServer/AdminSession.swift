@@ -1,3 +1,4 @@
+import ActionableCore
 import Crypto
 import Foundation
 
@@ -19,7 +20,7 @@ struct AdminSession: Sendable {
     /// A new session's cookie value, valid until `now + lifetime`.
     func newCookie(now: Date = Date()) -> String {
         let expiry = Int(now.timeIntervalSince1970 + Self.lifetime)
-        let nonce = Self.base64URL(Data(SymmetricKey(size: .bits128).withUnsafeBytes { Array($0) }))
+        let nonce = Base64URL.encode(Data(SymmetricKey(size: .bits128).withUnsafeBytes { Array($0) }))
         let body = "\(expiry).\(nonce)"
         return "\(body).\(mac(body))"
     }
@@ -28,7 +29,7 @@ struct AdminSession: Sendable {
     func nonce(ofCookie value: String, now: Date = Date()) -> String? {
         let parts = value.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         guard parts.count == 3, let expiry = Int(parts[0]), Double(expiry) > now.timeIntervalSince1970,
-            let given = Self.data(base64URL: parts[2])
+            let given = Base64URL.decode(parts[2])
         else { return nil }
         guard HMAC<SHA256>.isValidAuthenticationCode(given, authenticating: Data("\(parts[0]).\(parts[1])".utf8), using: key) else {
             return nil
@@ -41,22 +42,11 @@ struct AdminSession: Sendable {
 
     /// Whether `token` is the CSRF token of the session with `nonce` (compared in constant time).
     func isValidCSRF(_ token: String, forNonce nonce: String) -> Bool {
-        guard let given = Self.data(base64URL: token) else { return false }
+        guard let given = Base64URL.decode(token) else { return false }
         return HMAC<SHA256>.isValidAuthenticationCode(given, authenticating: Data("csrf|\(nonce)".utf8), using: key)
     }
 
     private func mac(_ text: String) -> String {
-        Self.base64URL(Data(HMAC<SHA256>.authenticationCode(for: Data(text.utf8), using: key)))
-    }
-
-    static func base64URL(_ data: Data) -> String {
-        data.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
-    }
-
-    static func data(base64URL text: String) -> Data? {
-        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
-        return Data(base64Encoded: base64)
+        Base64URL.encode(Data(HMAC<SHA256>.authenticationCode(for: Data(text.utf8), using: key)))
     }
 }

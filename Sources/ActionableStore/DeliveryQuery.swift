@@ -1,3 +1,4 @@
+import ActionableCore
 import Foundation
 
 /// Which stored responses an operator means: by state, category and time received.
@@ -31,15 +32,12 @@ public struct DeliveryCursor: Hashable, Sendable {
     /// The cursor as an opaque URL-safe string.
     public var token: String {
         let text = "\(receivedAt.timeIntervalSince1970.bitPattern):\(id)"
-        return Data(text.utf8).base64EncodedString().replacingOccurrences(of: "+", with: "-")
-            .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+        return Base64URL.encode(Data(text.utf8))
     }
 
     /// The cursor of `token`; nil if it is not one.
     public init?(token: String) {
-        var base64 = token.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
-        guard let data = Data(base64Encoded: base64), let text = String(data: data, encoding: .utf8),
+        guard let data = Base64URL.decode(token), let text = String(data: data, encoding: .utf8),
             let colon = text.firstIndex(of: ":"), let bits = UInt64(text[..<colon])
         else { return nil }
         let id = String(text[text.index(after: colon)...])
