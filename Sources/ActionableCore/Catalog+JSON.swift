@@ -32,6 +32,7 @@ extension NotificationCategory {
                     ("minimal", .array(contexts.minimal.map { .string($0.rawValue) })),
                 ])
             ))
+        pairs.append(("retired", .bool(retired)))
         return .object(pairs)
     }
 }
@@ -58,6 +59,7 @@ extension NotificationAction {
             inputPairs.append(("maxLength", .int(input.maxLength)))
             pairs.append(("input", .object(inputPairs)))
         }
+        pairs.append(("retired", .bool(retired)))
         return .object(pairs)
     }
 }

@@ -7,9 +7,11 @@ struct CategoryDecoder {
 
     static let topLevelKeys = [
         "version", "category", "description", "options", "hiddenPreviewsBodyPlaceholder", "summaryFormat",
-        "intents", "payload", "actions", "contexts",
+        "intents", "payload", "actions", "contexts", "retired",
     ]
-    static let actionKeys = ["id", "title", "activation", "destructive", "authenticationRequired", "icon", "input"]
+    static let actionKeys = [
+        "id", "title", "activation", "destructive", "authenticationRequired", "icon", "input", "retired",
+    ]
     static let inputKeys = ["button", "placeholder", "maxLength"]
     static let iconKeys = ["system", "template"]
     static let payloadFieldKeys = ["type", "required", "maxLength"]
@@ -52,6 +54,8 @@ struct CategoryDecoder {
                 category.actions = decodeActions(value)
             case "contexts":
                 explicitContexts = decodeContexts(value)
+            case "retired":
+                category.retired = reader.bool(value, name: "retired") ?? false
             default:
                 break  // unreachable: mapping(_:) only returns allowed keys
             }
@@ -63,7 +67,7 @@ struct CategoryDecoder {
             return nil
         }
         category.id = id
-        let derived = Contexts.derived(from: category.actions.map(\.id))
+        let derived = Contexts.derived(from: category.actions.filter { !$0.retired }.map(\.id))
         if let explicitContexts {
             let defaultContext = explicitContexts.default ?? derived.default
             let minimal = explicitContexts.minimal ?? Array(defaultContext.prefix(Contexts.maximumMinimal))
@@ -171,6 +175,7 @@ struct CategoryDecoder {
             case "authenticationRequired":
                 action.authenticationRequired = reader.bool(value, name: "authenticationRequired") ?? false
             case "icon": action.icon = decodeIcon(value)
+            case "retired": action.retired = reader.bool(value, name: "retired") ?? false
             default: action.input = decodeInput(value)
             }
         }

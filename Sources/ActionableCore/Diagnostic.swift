@@ -1,13 +1,26 @@
 /// How serious a diagnostic is.
 public enum Severity: String, Sendable, Hashable, Comparable, CaseIterable, Codable {
+    /// Worth knowing, never a failure (`actionable diff` reports additions this way).
+    case info
     /// Reported, but does not fail a run unless `--strict` is given.
     case warning
     /// Fails the run.
     case error
 
     public static func < (lhs: Severity, rhs: Severity) -> Bool {
-        lhs == .warning && rhs == .error
+        lhs.rank < rhs.rank
     }
+
+    private var rank: Int {
+        switch self {
+        case .info: 0
+        case .warning: 1
+        case .error: 2
+        }
+    }
+
+    /// The word compilers and Xcode use: `error`, `warning`, or `note` for ``info``.
+    public var compilerName: String { self == .info ? "note" : rawValue }
 }
 
 /// One finding about a category file: where, how serious, which rule, and what to do.
@@ -42,8 +55,8 @@ extension Diagnostic: Comparable {
 }
 
 extension Diagnostic: CustomStringConvertible {
-    /// The Xcode form: `path:line:column: error: message (rule)`.
+    /// The Xcode form: `path:line:column: error: message (rule)` (`note:` for information).
     public var description: String {
-        "\(location): \(severity.rawValue): \(message) (\(rule))"
+        "\(location): \(severity.compilerName): \(message) (\(rule))"
     }
 }

@@ -15,6 +15,10 @@ public struct NotificationAction: Hashable, Sendable {
     public var icon: ActionIcon?
     /// Present for a text-input action.
     public var input: TextInput?
+    /// A retired action is no longer registered by apps (generated code leaves it out, and no
+    /// context may name it), but the server still accepts and routes its taps, which come from
+    /// app versions installed before it was retired.
+    public var retired: Bool
 
     /// Creates an action; the defaults are those of a category file.
     public init(
@@ -24,7 +28,8 @@ public struct NotificationAction: Hashable, Sendable {
         destructive: Bool = false,
         authenticationRequired: Bool = false,
         icon: ActionIcon? = nil,
-        input: TextInput? = nil
+        input: TextInput? = nil,
+        retired: Bool = false
     ) {
         self.id = id
         self.title = title
@@ -33,6 +38,7 @@ public struct NotificationAction: Hashable, Sendable {
         self.authenticationRequired = authenticationRequired
         self.icon = icon
         self.input = input
+        self.retired = retired
     }
 
     /// The options iOS would be given for this action.

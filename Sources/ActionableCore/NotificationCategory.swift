@@ -18,6 +18,9 @@ public struct NotificationCategory: Hashable, Sendable {
     public var actions: [NotificationAction]
     /// The actions shown in the default (alert) and minimal (banner) contexts.
     public var contexts: Contexts
+    /// A retired category is no longer registered by apps, but the server still accepts and
+    /// routes taps on its actions, which come from app versions installed before it was retired.
+    public var retired: Bool
 
     /// Creates a category. Without `contexts`, the defaults of ``Contexts/derived(from:)`` apply.
     public init(
@@ -29,7 +32,8 @@ public struct NotificationCategory: Hashable, Sendable {
         intents: [String] = [],
         payload: PayloadSchema = PayloadSchema(),
         actions: [NotificationAction] = [],
-        contexts: Contexts? = nil
+        contexts: Contexts? = nil,
+        retired: Bool = false
     ) {
         self.id = id
         self.description = description
@@ -39,7 +43,14 @@ public struct NotificationCategory: Hashable, Sendable {
         self.intents = intents
         self.payload = payload
         self.actions = actions
-        self.contexts = contexts ?? .derived(from: actions.map(\.id))
+        self.contexts = contexts ?? .derived(from: actions.filter { !$0.retired }.map(\.id))
+        self.retired = retired
+    }
+
+    /// The actions an app registers: every action not retired, in display order (none when the
+    /// category itself is retired).
+    public var registeredActions: [NotificationAction] {
+        retired ? [] : actions.filter { !$0.retired }
     }
 
     /// The action called `id`, if declared.
@@ -70,6 +81,7 @@ public struct Contexts: Hashable, Sendable {
     }
 
     /// The contexts when a file gives none: the first four actions, and the first two of those.
+    /// Pass only the actions an app registers (retired actions are never in a context).
     public static func derived(from actions: [ActionID]) -> Contexts {
         let first = Array(actions.prefix(maximumDefault))
         return Contexts(default: first, minimal: Array(first.prefix(maximumMinimal)))

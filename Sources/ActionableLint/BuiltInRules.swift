@@ -11,6 +11,7 @@ public enum BuiltInRules {
         TooManyActionsRule.self,
         ContextTooManyActionsRule.self,
         ContextUnknownActionRule.self,
+        RetiredInContextRule.self,
         EmptyTitleRule.self,
         ReservedPayloadKeyRule.self,
         MinimalNotPrefixRule.self,

@@ -25,15 +25,21 @@ public struct LintConfiguration: Hashable, Sendable {
         self.severities = severities
     }
 
-    /// The severity of `rule` under this configuration, or `nil` when disabled.
+    /// The severity of lint rule `rule` under this configuration, or `nil` when disabled.
     public func severity(of rule: String) -> Severity? {
+        severity(of: rule, default: BuiltInRules.descriptions[rule]?.severity ?? .error)
+    }
+
+    /// The severity of `rule`, whose default is `defaultSeverity`, or `nil` when disabled.
+    public func severity(of rule: String, default defaultSeverity: Severity) -> Severity? {
         if disabledRules.contains(rule) { return nil }
-        return severities[rule] ?? BuiltInRules.descriptions[rule]?.severity ?? .error
+        return severities[rule] ?? defaultSeverity
     }
 
     /// Parses a configuration file. Unknown keys and rule identifiers are errors with a suggestion,
-    /// so a typo never silently leaves a rule on. Throws ``ConfigurationError``.
-    public init(yaml text: String, path: String) throws {
+    /// so a typo never silently leaves a rule on. `rules` are the identifiers the file may name
+    /// (the lint rules unless given). Throws ``ConfigurationError``.
+    public init(yaml text: String, path: String, rules known: [String] = BuiltInRules.identifiers) throws {
         let root: Node?
         do {
             root = try Yams.compose(yaml: text)
@@ -45,7 +51,6 @@ public struct LintConfiguration: Hashable, Sendable {
         guard case .mapping(let mapping) = root else {
             throw ConfigurationError("\(path): expected a mapping with disabled_rules and severities")
         }
-        let known = BuiltInRules.identifiers
         func checkRule(_ node: Node) throws -> String {
             guard let id = node.string else { throw ConfigurationError("\(path):\(Self.position(node)): expected a rule id") }
             guard known.contains(id) else {
@@ -69,12 +74,12 @@ public struct LintConfiguration: Hashable, Sendable {
                 for element in sequence { disabledRules.insert(try checkRule(element)) }
             case "severities":
                 guard case .mapping(let entries) = value else {
-                    throw ConfigurationError("\(path):\(Self.position(value)): severities must map rule ids to error or warning")
+                    throw ConfigurationError("\(path):\(Self.position(value)): severities must map rule ids to error, warning or info")
                 }
                 for (rule, severity) in entries {
                     let id = try checkRule(rule)
                     guard let name = severity.string, let parsed = Severity(rawValue: name) else {
-                        throw ConfigurationError("\(path):\(Self.position(severity)): severity must be error or warning")
+                        throw ConfigurationError("\(path):\(Self.position(severity)): severity must be error, warning or info")
                     }
                     severities[id] = parsed
                 }
@@ -87,15 +92,15 @@ public struct LintConfiguration: Hashable, Sendable {
         }
     }
 
-    /// Reads a configuration file.
-    public init(contentsOf path: String) throws {
+    /// Reads a configuration file; `rules` as in ``init(yaml:path:rules:)``.
+    public init(contentsOf path: String, rules: [String] = BuiltInRules.identifiers) throws {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw ConfigurationError("\(path): cannot be read")
         }
         guard data.count <= 1 << 20, let text = String(data: data, encoding: .utf8) else {
             throw ConfigurationError("\(path): not a UTF-8 text file of at most 1 MiB")
         }
-        try self.init(yaml: text, path: path)
+        try self.init(yaml: text, path: path, rules: rules)
     }
 
     private static func position(_ node: Node) -> String {

@@ -125,6 +125,8 @@ public struct LintResult: Hashable, Sendable {
     public var errorCount: Int { diagnostics.count { $0.severity == .error } }
     /// The number of warnings.
     public var warningCount: Int { diagnostics.count { $0.severity == .warning } }
+    /// The number of information diagnostics (never a failure).
+    public var infoCount: Int { diagnostics.count { $0.severity == .info } }
 
     /// The exit status of `actionable lint`: 1 when there are errors (or warnings under
     /// `strict`), otherwise 0.

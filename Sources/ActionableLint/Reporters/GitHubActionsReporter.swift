@@ -6,9 +6,12 @@ enum GitHubActionsReporter {
         result.diagnostics.map { diagnostic in
             let location = diagnostic.location
             let properties = "file=\(escapeProperty(location.file)),line=\(location.line),col=\(location.column)"
-            return "::\(diagnostic.severity.rawValue) \(properties)::\(escapeData(diagnostic.message)) (\(diagnostic.rule))\n"
+            return "::\(command(diagnostic.severity)) \(properties)::\(escapeData(diagnostic.message)) (\(diagnostic.rule))\n"
         }.joined()
     }
+
+    /// The workflow commands are `error`, `warning` and `notice`.
+    static func command(_ severity: Severity) -> String { severity == .info ? "notice" : severity.rawValue }
 
     /// Escaping of a command's message, as `@actions/core` does it.
     static func escapeData(_ text: String) -> String {

@@ -1,6 +1,6 @@
 import ActionableCore
 
-/// `{"diagnostics":[{"file","line","column","severity","rule","message"}],"summary":{"files","errors","warnings"}}`.
+/// `{"diagnostics":[{"file","line","column","severity","rule","message"}],"summary":{"files","errors","warnings","infos"}}`.
 enum JSONReporter {
     static func report(_ result: LintResult) -> String {
         let diagnostics = result.diagnostics.map { diagnostic -> JSONValue in
@@ -21,6 +21,7 @@ enum JSONReporter {
                     ("files", .int(result.fileCount)),
                     ("errors", .int(result.errorCount)),
                     ("warnings", .int(result.warningCount)),
+                    ("infos", .int(result.infoCount)),
                 ])
             ),
         ])

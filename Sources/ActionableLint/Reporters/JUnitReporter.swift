@@ -1,26 +1,28 @@
 import ActionableCore
 
 /// JUnit XML: one `<testcase>` per checked file; errors become `<failure>`s,
-/// warnings are listed in `<system-out>` (JUnit has no warning element).
+/// warnings and information are listed in `<system-out>` (JUnit has no warning element).
 enum JUnitReporter {
-    static func report(_ result: LintResult) -> String {
+    static func report(_ result: LintResult, tool: ReportTool) -> String {
+        let name = escape(tool.name)
+        let className = escape(tool.name.replacing(" ", with: "."))
         var byFile: [String: [Diagnostic]] = [:]
         for diagnostic in result.diagnostics { byFile[diagnostic.location.file, default: []].append(diagnostic) }
         let files = result.files + byFile.keys.filter { !result.files.contains($0) }.sorted()
         var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-        xml += "<testsuites name=\"actionable lint\" tests=\"\(result.fileCount)\" failures=\"\(result.errorCount)\">\n"
+        xml += "<testsuites name=\"\(name)\" tests=\"\(result.fileCount)\" failures=\"\(result.errorCount)\">\n"
         xml +=
-            "  <testsuite name=\"actionable lint\" tests=\"\(result.fileCount)\" failures=\"\(result.errorCount)\" "
+            "  <testsuite name=\"\(name)\" tests=\"\(result.fileCount)\" failures=\"\(result.errorCount)\" "
             + "errors=\"0\" skipped=\"0\">\n"
         for file in files {
             let diagnostics = byFile[file] ?? []
-            xml += "    <testcase classname=\"actionable.lint\" name=\"\(escape(file))\">\n"
+            xml += "    <testcase classname=\"\(className)\" name=\"\(escape(file))\">\n"
             for diagnostic in diagnostics where diagnostic.severity == .error {
                 xml +=
                     "      <failure type=\"\(escape(diagnostic.rule))\" message=\"\(escape(diagnostic.message))\">"
                     + escape(diagnostic.description) + "</failure>\n"
             }
-            let warnings = diagnostics.filter { $0.severity == .warning }
+            let warnings = diagnostics.filter { $0.severity != .error }
             if !warnings.isEmpty {
                 xml +=
                     "      <system-out>" + warnings.map { escape($0.description) }.joined(separator: "\n")

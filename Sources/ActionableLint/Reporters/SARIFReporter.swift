@@ -1,26 +1,25 @@
 import ActionableCore
 
-/// SARIF 2.1.0 (OASIS): one run whose driver lists every built-in rule, one result per diagnostic.
+/// SARIF 2.1.0 (OASIS): one run whose driver lists every rule of the tool, one result per diagnostic.
 enum SARIFReporter {
     static let schemaURI = "https://json.schemastore.org/sarif-2.1.0.json"
     static let informationURI = "https://github.com/actionable/actionable"
 
-    static func report(_ result: LintResult) -> String {
-        let ids = BuiltInRules.identifiers
-        let rules = BuiltInRules.all.map { rule -> JSONValue in
-            let description = rule.description
-            return .object([
-                ("id", .string(description.identifier)),
-                ("name", .string(pascalCase(description.identifier))),
-                ("shortDescription", .object([("text", .string(plain(description.summary)))])),
-                ("defaultConfiguration", .object([("level", .string(description.severity.rawValue))])),
+    static func report(_ result: LintResult, tool: ReportTool) -> String {
+        let ids = tool.rules.map(\.identifier)
+        let rules = tool.rules.map { rule -> JSONValue in
+            .object([
+                ("id", .string(rule.identifier)),
+                ("name", .string(pascalCase(rule.identifier))),
+                ("shortDescription", .object([("text", .string(plain(rule.summary)))])),
+                ("defaultConfiguration", .object([("level", .string(level(rule.severity)))])),
             ])
         }
         let results = result.diagnostics.map { diagnostic -> JSONValue in
             var pairs: [(String, JSONValue)] = [("ruleId", .string(diagnostic.rule))]
             if let index = ids.firstIndex(of: diagnostic.rule) { pairs.append(("ruleIndex", .int(index))) }
             pairs += [
-                ("level", .string(diagnostic.severity.rawValue)),
+                ("level", .string(level(diagnostic.severity))),
                 ("message", .object([("text", .string(diagnostic.message))])),
                 (
                     "locations",
@@ -90,6 +89,9 @@ enum SARIFReporter {
         }
         return output
     }
+
+    /// SARIF's levels are `error`, `warning` and `note`.
+    static func level(_ severity: Severity) -> String { severity == .info ? "note" : severity.rawValue }
 
     static func pascalCase(_ id: String) -> String {
         id.split(separator: "_").map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()

@@ -32,7 +32,7 @@ public struct MinimalNotPrefixRule: FileRule {
         let declared = Set(category.actions.map(\.id))
         // Unknown entries are context_unknown_action's to report.
         guard minimal.allSatisfy(declared.contains) else { return [] }
-        let prefix = Array(category.actions.prefix(minimal.count).map(\.id))
+        let prefix = Array(category.actions.filter { !$0.retired }.prefix(minimal.count).map(\.id))
         guard minimal != prefix else { return [] }
         return [
             Violation(
