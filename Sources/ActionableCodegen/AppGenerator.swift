@@ -13,6 +13,8 @@ import ActionableCore
 /// - every string a person reads through `NSLocalizedString` with a stable key
 ///   (see ``LocalizationKeys``).
 ///
+/// Retired categories and actions are left out: the app no longer registers them.
+///
 /// Where a file gives no text-input button title, the button says "Send"; without a placeholder
 /// the field has none. `maxLength` has no iOS API: the server enforces it.
 public struct AppGenerator: Sendable {
@@ -24,7 +26,7 @@ public struct AppGenerator: Sendable {
 
     /// The Swift source for `categories`, in category-id order whatever their order here.
     public func generate(_ categories: [SourceCategory]) throws(GenerationError) -> String {
-        let sorted = try NameCollisions.checkedInOrder(categories)
+        let sorted = try NameCollisions.checkedInOrder(categories).registered
         let access = options.access.rawValue
         let needsJSON = sorted.contains { $0.category.payload.fields.contains { $0.type == .object || $0.type == .array } }
         var writer = SwiftWriter()

@@ -32,3 +32,15 @@ public struct SourceCategory: Hashable, Sendable {
         self.category = category
     }
 }
+
+extension [SourceCategory] {
+    /// What an app registers: retired categories left out, and retired actions left out of the
+    /// others (taps from app versions that still have them reach the server, which accepts them).
+    var registered: [SourceCategory] {
+        filter { !$0.category.retired }.map { source in
+            var source = source
+            source.category.actions = source.category.registeredActions
+            return source
+        }
+    }
+}

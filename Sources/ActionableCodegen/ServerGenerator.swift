@@ -42,6 +42,9 @@ public struct ServerGenerator: Sendable {
             writer.line("/// The category's action identifiers.")
             writer.block("\(access) enum Action") { writer in
                 for action in category.actions {
+                    if action.retired {
+                        writer.line("/// Retired: apps no longer show it; taps from older app versions still arrive.")
+                    }
                     writer.line(
                         "\(access) static let \(SwiftName.member(action.id.rawValue)): ActionID = \(action.id.rawValue.swiftLiteral)")
                 }

@@ -13,7 +13,7 @@ public struct StringCatalogGenerator: Sendable {
 
     /// The String Catalog of `categories`.
     public func generate(_ categories: [SourceCategory]) throws(GenerationError) -> String {
-        let sorted = try NameCollisions.checkedInOrder(categories)
+        let sorted = try NameCollisions.checkedInOrder(categories).registered
         let entries = sorted.flatMap { Self.entries(of: $0.category) }
         let source = entries.lazy.compactMap { $0.text.locales.first }.first ?? "en"
         let strings = entries.sorted { $0.key < $1.key }.map { entry -> (String, JSONValue) in

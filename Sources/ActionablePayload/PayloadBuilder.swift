@@ -49,6 +49,14 @@ public struct PayloadBuilder: Sendable {
             let hint = catalog.suggestion(for: category).map { " (did you mean \"\($0)\"?)" } ?? ""
             throw PayloadError(.unknownCategory, ["category \"\(category)\" is not in the catalog\(hint)"])
         }
+        guard !declared.retired else {
+            throw PayloadError(
+                .retiredCategory,
+                [
+                    "category \"\(category)\" is retired: apps no longer register it, so a new notification would "
+                        + "show no buttons; send the category that replaces it (taps from older app versions are still accepted)"
+                ])
+        }
         let apsProblems = Self.problems(in: aps)
         guard apsProblems.isEmpty else { throw PayloadError(.invalidAPS, apsProblems) }
         let violations = declared.payload.violations(of: fields)

@@ -5,7 +5,7 @@ public struct PayloadError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The kind of failure. New kinds may be added; switch with a default.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         private enum Base: String, Hashable, Sendable {
-            case unknownCategory, payloadMismatch, tooLarge, invalidAPS, customPayloadNotAnObject, notificationOfAnotherUser
+            case unknownCategory, retiredCategory, payloadMismatch, tooLarge, invalidAPS, customPayloadNotAnObject, notificationOfAnotherUser
         }
 
         private let base: Base
@@ -13,6 +13,8 @@ public struct PayloadError: Error, Hashable, Sendable, CustomStringConvertible {
 
         /// The category is not in the catalog.
         public static let unknownCategory = Code(.unknownCategory)
+        /// The category is retired: apps no longer register it, so a new notification would show no buttons.
+        public static let retiredCategory = Code(.retiredCategory)
         /// The custom keys do not match the category's payload schema.
         public static let payloadMismatch = Code(.payloadMismatch)
         /// The encoded payload is over the push type's limit.

@@ -50,14 +50,14 @@ public struct CatalogPreview: Sendable {
 
     public var categories: [Category]
 
-    /// The preview of `catalog`.
+    /// The preview of `catalog`. Retired categories are left out: apps no longer show them.
     public init(catalog: Catalog) {
-        categories = catalog.categories.map(Self.category)
+        categories = catalog.categories.filter { !$0.retired }.map(Self.category)
     }
 
     static func category(_ category: NotificationCategory) -> Category {
         var locales: [String] = []
-        for action in category.actions {
+        for action in category.registeredActions {
             for text in [action.title, action.input?.button, action.input?.placeholder].compactMap({ $0 }) {
                 for locale in text.locales where !locales.contains(locale) { locales.append(locale) }
             }

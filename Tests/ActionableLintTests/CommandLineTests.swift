@@ -89,3 +89,101 @@ struct CommandLineTests {
         #expect(run.stderr.contains("duplicate_action"))
     }
 }
+
+/// `actionable diff` as CI runs it: two directories, or one against a git revision.
+struct DiffCommandLineTests {
+    static let invite = "category: invite\nactions:\n  - id: accept\n    title: Accept\n  - id: maybe\n    title: Maybe\n"
+
+    func run(_ arguments: [String], in directory: URL) throws -> CommandLineRunner.Run {
+        try CommandLineRunner.run(arguments, in: directory)
+    }
+
+    @Test func exitStatusesFollowLint() throws {
+        let directory = try CommandLineRunner.temporaryDirectory([
+            "old/invite.yaml": Self.invite,
+            "removed/invite.yaml": "category: invite\nactions:\n  - id: accept\n    title: Accept\n",
+            "retitled/invite.yaml": Self.invite.replacing("title: Maybe", with: "title: Perhaps"),
+            "added/invite.yaml": Self.invite + "  - id: later\n    title: Later\n",
+        ])
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let removed = try run(["diff", "old", "removed"], in: directory)
+        #expect(removed.status == 1)
+        #expect(removed.stdout.hasPrefix("old/invite.yaml:5:5: error: action \"maybe\" was removed"))
+        #expect(removed.stderr.contains("Found 1 breaking change(s), 0 warning(s) and 0 safe change(s)."))
+        #expect(try run(["diff", "old", "retitled"], in: directory).status == 0)
+        #expect(try run(["diff", "old", "retitled", "--strict"], in: directory).status == 1)
+        let added = try run(["diff", "old", "added", "--strict", "--format", "json"], in: directory)
+        #expect(added.status == 0)
+        #expect(added.stdout.contains("\"rule\": \"action_added\""))
+        #expect(added.stdout.contains("\"infos\": 1"))
+    }
+
+    @Test(arguments: [["diff"], ["diff", "a"], ["diff", "a", "b", "c"], ["diff", "a", "b", "--baseline", "HEAD"], ["diff", "missing", "old"]])
+    func usageErrorsExitTwo(arguments: [String]) throws {
+        let directory = try CommandLineRunner.temporaryDirectory(["old/invite.yaml": Self.invite])
+        defer { try? FileManager.default.removeItem(at: directory) }
+        #expect(try run(arguments, in: directory).status == 2)
+    }
+
+    @Test func aConfigurationInNewChangesSeverities() throws {
+        let directory = try CommandLineRunner.temporaryDirectory([
+            "old/invite.yaml": Self.invite,
+            "new/invite.yaml": Self.invite.replacing("title: Maybe", with: "title: Perhaps"),
+            "new/.actionable-diff.yml": "severities: { title_changed: error }\n",
+            "typo.yml": "disabled_rules: [title_change]\n",
+        ])
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let run = try run(["diff", "old", "new"], in: directory)
+        #expect(run.status == 1)
+        #expect(run.stdout.contains("error: the title of action \"maybe\""))
+        let typo = try self.run(["diff", "old", "new", "--config", "typo.yml"], in: directory)
+        #expect(typo.status == 2)
+        #expect(typo.stderr.contains("did you mean \"title_changed\""))
+    }
+
+    /// A repository whose main branch has the catalog, and a working tree that removes an action,
+    /// retires another and adds a category.
+    @Test func baselineReadsTheOldCatalogFromGit() throws {
+        let directory = try CommandLineRunner.temporaryDirectory([
+            "Categories/invite.yaml": Self.invite,
+            "Categories/nested/news.yaml": "category: news\nactions: [{id: read, title: Read}, {id: later, title: Later}]\n",
+        ])
+        defer { try? FileManager.default.removeItem(at: directory) }
+        for command in [
+            ["init", "-q", "-b", "main"], ["add", "."],
+            ["-c", "user.name=CI", "-c", "user.email=ci@example.com", "commit", "-q", "-m", "catalog"],
+        ] {
+            #expect(try CommandLineRunner.runTool("git", command, in: directory) == 0)
+        }
+        try "category: invite\nactions:\n  - id: accept\n    title: Accept\n".write(
+            to: directory.appendingPathComponent("Categories/invite.yaml"), atomically: true, encoding: .utf8)
+        try "category: news\nactions: [{id: read, title: Read}, {id: later, title: Later, retired: true}]\n".write(
+            to: directory.appendingPathComponent("Categories/nested/news.yaml"), atomically: true, encoding: .utf8)
+        try "category: alert\n".write(to: directory.appendingPathComponent("Categories/alert.yaml"), atomically: true, encoding: .utf8)
+
+        let run = try run(["diff", "--baseline", "main", "--format", "xcode"], in: directory)
+        #expect(run.status == 1, "\(run.stderr)")
+        let lines = run.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.count == 3, "\(run.stdout)")
+        #expect(lines.contains { $0.hasPrefix("main:Categories/invite.yaml:5:5: error: action \"maybe\" was removed") })
+        #expect(lines.contains { $0.hasPrefix("Categories/nested/news.yaml:2:62: note: action \"later\" of category \"news\" was retired") })
+        #expect(lines.contains { $0.hasPrefix("Categories/alert.yaml:1:11: note: category \"alert\" was added") })
+
+        let subdirectory = try self.run(["diff", "nested", "--baseline", "main"], in: directory.appendingPathComponent("Categories"))
+        #expect(subdirectory.status == 0, "\(subdirectory.stdout)\(subdirectory.stderr)")
+        #expect(subdirectory.stdout.contains("main:nested") == false)
+        #expect(subdirectory.stdout.contains("nested/news.yaml:2:62: note:"))
+
+        let unknown = try self.run(["diff", "--baseline", "origin/main"], in: directory)
+        #expect(unknown.status == 2)
+        #expect(unknown.stderr.contains("no such commit"))
+
+        try FileManager.default.createDirectory(
+            at: directory.appendingPathComponent("Fresh"), withIntermediateDirectories: true)
+        try "category: fresh\n".write(to: directory.appendingPathComponent("Fresh/fresh.yaml"), atomically: true, encoding: .utf8)
+        let fresh = try self.run(["diff", "Fresh", "--baseline", "main"], in: directory)
+        #expect(fresh.status == 0)
+        #expect(fresh.stderr.contains("does not exist at main"))
+        #expect(fresh.stdout.contains("category \"fresh\" was added"))
+    }
+}

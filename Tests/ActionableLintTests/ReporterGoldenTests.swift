@@ -57,7 +57,7 @@ struct ReporterGoldenTests {
         let diagnostics = try #require(object["diagnostics"] as? [[String: Any]])
         #expect(Set(diagnostics[0].keys) == ["file", "line", "column", "severity", "rule", "message"])
         let summary = try #require(object["summary"] as? [String: Int])
-        #expect(summary == ["files": 3, "errors": 2, "warnings": Self.fixtureResult().warningCount])
+        #expect(summary == ["files": 3, "errors": 2, "warnings": Self.fixtureResult().warningCount, "infos": 0])
     }
 
     @Test func githubCommandsEscapePropertiesAndData() {

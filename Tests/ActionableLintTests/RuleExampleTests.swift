@@ -57,6 +57,7 @@ struct RuleExampleTests {
             ("reserved_payload_key", .error), ("minimal_not_prefix", .warning),
             ("destructive_without_authentication", .warning), ("deprecated_option", .warning),
             ("action_id_reused", .warning), ("missing_translation", .warning), ("file_name_mismatch", .warning),
+            ("retired_in_context", .error),
         ]
         for (id, severity) in specified {
             let description = try #require(BuiltInRules.descriptions[id], "missing rule \(id)")

@@ -44,6 +44,19 @@ public enum CommandLineRunner {
             stderr: String(decoding: errData, as: UTF8.self))
     }
 
+    /// Runs another program (found on the PATH) in `directory`, its output discarded; returns its status.
+    public static func runTool(_ name: String, _ arguments: [String], in directory: URL) throws -> Int32 {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [name] + arguments
+        process.currentDirectoryURL = directory
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+
     /// A new temporary directory holding `files` (relative path → text) and, with
     /// `exampleCategories`, a copy of the repository's `Categories/`.
     public static func temporaryDirectory(_ files: [String: String], exampleCategories: Bool = false) throws -> URL {

@@ -15,25 +15,17 @@ public struct TooManyActionsRule: FileRule {
         nonTriggering: [
             Example(
                 "category: many\ncontexts: { default: [a0], minimal: [a0] }\nactions:\n"
-                    + (0..<10).map { "  - { id: a\($0), title: A\($0) }\n" }.joined()),
-            // Retired actions are not registered, so they do not count.
-            Example(
-                "category: many\ncontexts: { default: [a0], minimal: [a0] }\nactions:\n"
-                    + (0..<10).map { "  - { id: a\($0), title: A\($0) }\n" }.joined()
-                    + "  - { id: old, title: Old, retired: true }\n"),
+                    + (0..<10).map { "  - { id: a\($0), title: A\($0) }\n" }.joined())
         ]
     )
 
-    /// Counts the actions an app registers: retired ones are not.
     public func validate(_ category: NotificationCategory, in file: CategoryFile) -> [Violation] {
-        let registered = category.actions.indices.filter { !category.actions[$0].retired }
-        guard registered.count > NotificationCategory.maximumActions else { return [] }
-        let excess = registered.count - NotificationCategory.maximumActions
+        guard category.actions.count > NotificationCategory.maximumActions else { return [] }
         return [
             Violation(
-                file.sourceMap.location(of: "/actions/\(registered[NotificationCategory.maximumActions])"),
-                "category \"\(category.id)\" has \(registered.count) actions that are not retired; iOS shows at most "
-                    + "\(NotificationCategory.maximumActions), so remove or retire \(excess)")
+                file.sourceMap.location(of: "/actions/\(NotificationCategory.maximumActions)"),
+                "category \"\(category.id)\" has \(category.actions.count) actions; iOS shows at most "
+                    + "\(NotificationCategory.maximumActions), so remove \(category.actions.count - NotificationCategory.maximumActions)")
         ]
     }
 }
