@@ -11,6 +11,7 @@ struct CatalogJSONTests {
                 category: c
                 actions:
                   - { id: a, title: { de: A-de, en: A-en } }
+                  - { id: old, title: Old, retired: true }
                   - { id: r, title: Reply, input: {} }
                 payload: { k: string }
                 """.utf8))
@@ -20,9 +21,11 @@ struct CatalogJSONTests {
                 {"version":1,"categories":[{"category":"c","options":[],"intents":[],\
                 "payload":{"k":{"type":"string","required":false}},\
                 "actions":[{"id":"a","title":{"de":"A-de","en":"A-en"},"activation":"background","destructive":false,\
-                "authenticationRequired":false},{"id":"r","title":"Reply","activation":"background","destructive":false,\
-                "authenticationRequired":false,"input":{"maxLength":1000}}],\
-                "contexts":{"default":["a","r"],"minimal":["a","r"]}}]}
+                "authenticationRequired":false,"retired":false},\
+                {"id":"old","title":"Old","activation":"background","destructive":false,"authenticationRequired":false,\
+                "retired":true},{"id":"r","title":"Reply","activation":"background","destructive":false,\
+                "authenticationRequired":false,"input":{"maxLength":1000},"retired":false}],\
+                "contexts":{"default":["a","r"],"minimal":["a","r"]},"retired":false}]}
                 """)
     }
 

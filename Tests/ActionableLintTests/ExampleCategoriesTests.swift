@@ -40,5 +40,8 @@ struct ReadmeRuleTableTests {
             let severity = try #require(BuiltInRules.descriptions[id]).severity.rawValue
             #expect(readme.contains("| `\(id)` | \(severity) |"), "README lacks the row for \(id)")
         }
+        for rule in DiffRules.all {
+            #expect(readme.contains("| `\(rule.identifier)` | \(rule.severity.rawValue) |"), "README lacks the row for \(rule.identifier)")
+        }
     }
 }

@@ -30,7 +30,7 @@ struct LintConfigurationTests {
     @Test(arguments: [
         ("disabled_rules: [file_name_mismatc]\n", "c.yml:1:18: unknown rule \"file_name_mismatc\" (did you mean \"file_name_mismatch\"?)"),
         ("disabled_rule: [a]\n", "c.yml:1:1: unknown key \"disabled_rule\" (did you mean \"disabled_rules\"?)"),
-        ("severities: { schema: fatal }\n", "c.yml:1:23: severity must be error or warning"),
+        ("severities: { schema: fatal }\n", "c.yml:1:23: severity must be error, warning or info"),
         (
             "disabled_rules: [syntax]\n",
             "c.yml:1:18: the syntax rule cannot be disabled or downgraded: a file that cannot be parsed cannot be checked"
