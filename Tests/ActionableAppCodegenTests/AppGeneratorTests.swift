@@ -49,6 +49,20 @@ struct AppGeneratorTests {
         )
     }
 
+    @Test func retiredCategoriesAndActionsAreLeftOutOfTheAppButNotTheServer() throws {
+        let sources = try Self.edgeSources()
+        #expect(sources.contains { $0.category.retired })
+        #expect(sources.contains { $0.category.actions.contains(where: \.retired) })
+        let app = try AppGenerator(options: GenerationOptions(name: "EdgeCategories")).generate(sources)
+        #expect(!app.contains("snooze") && !app.contains("Snooze"))
+        #expect(!app.contains("retired-survey") && !app.contains("RetiredSurvey"))
+        let strings = try StringCatalogGenerator().generate(sources)
+        #expect(!strings.contains("snooze") && !strings.contains("Plus tard"))
+        let server = try ServerGenerator().generate(sources)
+        #expect(server.contains(#"static let snooze: ActionID = "snooze""#))
+        #expect(server.contains(#"static let identifier: CategoryID = "retired-survey""#))
+    }
+
     @Test func registerRegistersExactlyTheCatalog() async throws {
         try await Self.check(register: { NotificationCategories.register(on: $0) }, catalog: Catalog(try Self.exampleSources().map(\.category)))
     }
@@ -68,11 +82,15 @@ struct AppGeneratorTests {
         center.setNotificationCategories([])
         register(center)
         let registered = await center.notificationCategories()
-        #expect(Set(registered.map(\.identifier)) == Set(catalog.categories.map(\.id.rawValue)))
+        // Retired categories and actions are never registered.
+        let live = catalog.categories.filter { !$0.retired }
+        #expect(Set(registered.map(\.identifier)) == Set(live.map(\.id.rawValue)))
 
-        for category in catalog.categories {
+        for category in live {
             let unCategory = try #require(registered.first { $0.identifier == category.id.rawValue })
-            let order = category.contexts.default + category.actions.map(\.id).filter { !category.contexts.default.contains($0) }
+            let order =
+                category.contexts.default
+                + category.registeredActions.map(\.id).filter { !category.contexts.default.contains($0) }
             #expect(unCategory.actions.map(\.identifier) == order.map(\.rawValue))
             #expect(unCategory.options.rawValue == UInt(category.options.rawValue))
             #expect(unCategory.intentIdentifiers == category.intents)

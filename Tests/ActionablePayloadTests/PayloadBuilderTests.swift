@@ -52,6 +52,16 @@ struct PayloadBuilderTests {
         #expect(payload.category == "invite")
     }
 
+    @Test func aRetiredCategoryCannotBeBuilt() throws {
+        let catalog = try Catalog(yaml: "category: survey\nretired: true\nactions: [{ id: answer, title: Answer }]\n")
+        #expect {
+            try PayloadBuilder(catalog: catalog).build(category: "survey", aps: APS(alert: .body("x")))
+        } throws: { error in
+            let error = error as? PayloadError
+            return error?.code == .retiredCategory && error?.description.contains("is retired") == true
+        }
+    }
+
     @Test func anUnknownCategoryCannotBeBuilt() {
         #expect {
             try builder.build(category: "invit", aps: APS(alert: .body("x")), custom: Invite(inviteId: "1"))

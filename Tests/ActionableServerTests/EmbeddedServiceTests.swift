@@ -51,6 +51,11 @@ struct EmbeddedServiceTests {
         }
     }
 
+    static func get(_ url: String, client: HTTPClient = .shared) async throws -> String {
+        let response = try await client.execute(HTTPClientRequest(url: url), timeout: .seconds(10))
+        return String(buffer: try await response.body.collect(upTo: 1 << 20))
+    }
+
     static func post(_ body: String, to url: String, client: HTTPClient = .shared) async throws -> (UInt, String) {
         var request = HTTPClientRequest(url: url)
         request.method = .POST
