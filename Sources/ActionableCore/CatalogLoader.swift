@@ -62,13 +62,11 @@ public struct CatalogLoader: Sendable {
         case .failure(let diagnostic): return failed(diagnostic)
         }
         if let diagnostic = checkAliases(text, path: path) { return failed(diagnostic) }
-        let root: Node?
-        do {
-            Self.configureNestingLimit()
-            let parser = try Parser(yaml: text, resolver: .basic, constructor: .default, encoding: .utf8)
-            root = try parser.singleRoot()
+        let root: YAMLNode?
+        do throws(Diagnostic) {
+            root = try YAMLComposer(path: path, text: text).compose()
         } catch {
-            return failed(YAMLErrorTranslator.diagnostic(for: error, path: path, text: text))
+            return failed(error)
         }
         guard let root else {
             return failed(

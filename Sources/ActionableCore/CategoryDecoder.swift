@@ -1,5 +1,3 @@
-import Yams
-
 /// Turns the root node of a category file into a ``NotificationCategory``, recording positions
 /// and reporting every schema problem it meets.
 struct CategoryDecoder {
@@ -22,7 +20,7 @@ struct CategoryDecoder {
 
     init(file: String) { reader = NodeReader(file: file) }
 
-    mutating func decode(_ root: Node) -> NotificationCategory? {
+    mutating func decode(_ root: YAMLNode) -> NotificationCategory? {
         guard let entries = reader.mapping(root, named: "a category file", allowed: Self.topLevelKeys) else {
             return nil
         }
@@ -78,12 +76,12 @@ struct CategoryDecoder {
         return category
     }
 
-    private func describeScalar(_ node: Node) -> String {
+    private func describeScalar(_ node: YAMLNode) -> String {
         if case .scalar(let scalar) = node { return "\"\(scalar.string)\"" }
         return NodeReader.describe(node)
     }
 
-    private mutating func decodeOptions(_ node: Node) -> CategoryOptions {
+    private mutating func decodeOptions(_ node: YAMLNode) -> CategoryOptions {
         let names = CategoryOptions.named.map(\.name)
         var options: CategoryOptions = []
         for (name, element) in reader.stringList(node, name: "options") ?? [] {
@@ -97,7 +95,7 @@ struct CategoryDecoder {
         return options
     }
 
-    private mutating func decodePayload(_ node: Node) -> PayloadSchema {
+    private mutating func decodePayload(_ node: YAMLNode) -> PayloadSchema {
         guard let entries = reader.mapping(node, named: "payload", allowed: nil) else {
             return PayloadSchema()
         }
@@ -118,7 +116,7 @@ struct CategoryDecoder {
             var type: PayloadType?
             var required = false
             var maxLength: Int?
-            var maxLengthNode: Node?
+            var maxLengthNode: YAMLNode?
             for key in keys {
                 switch key.key {
                 case "type": type = reader.choice(key.value, name: name, choices: types).flatMap(PayloadType.init)
@@ -142,8 +140,8 @@ struct CategoryDecoder {
         return PayloadSchema(fields: fields)
     }
 
-    private mutating func decodeActions(_ node: Node) -> [NotificationAction] {
-        guard case .sequence(let sequence) = node else {
+    private mutating func decodeActions(_ node: YAMLNode) -> [NotificationAction] {
+        guard case .sequence(let sequence, _) = node else {
             reader.error("actions must be a sequence, found \(NodeReader.describe(node))", at: node)
             return []
         }
@@ -154,7 +152,7 @@ struct CategoryDecoder {
         return actions
     }
 
-    private mutating func decodeAction(_ node: Node) -> NotificationAction? {
+    private mutating func decodeAction(_ node: YAMLNode) -> NotificationAction? {
         guard let entries = reader.mapping(node, named: "an action", allowed: Self.actionKeys) else {
             return nil
         }
@@ -191,7 +189,7 @@ struct CategoryDecoder {
         return action
     }
 
-    private mutating func decodeIcon(_ node: Node) -> ActionIcon? {
+    private mutating func decodeIcon(_ node: YAMLNode) -> ActionIcon? {
         guard let entries = reader.mapping(node, named: "icon", allowed: Self.iconKeys) else { return nil }
         guard entries.count == 1, let entry = entries.first else {
             reader.error("icon needs exactly one of system (an SF Symbol name) or template (an image name)", at: node)
@@ -201,7 +199,7 @@ struct CategoryDecoder {
         return entry.key == "system" ? .system(name) : .template(name)
     }
 
-    private mutating func decodeInput(_ node: Node) -> TextInput? {
+    private mutating func decodeInput(_ node: YAMLNode) -> TextInput? {
         guard let entries = reader.mapping(node, named: "input", allowed: Self.inputKeys) else { return nil }
         var input = TextInput()
         for entry in entries {
@@ -218,7 +216,7 @@ struct CategoryDecoder {
         return input
     }
 
-    private mutating func decodeContexts(_ node: Node) -> (default: [ActionID]?, minimal: [ActionID]?)? {
+    private mutating func decodeContexts(_ node: YAMLNode) -> (default: [ActionID]?, minimal: [ActionID]?)? {
         guard let entries = reader.mapping(node, named: "contexts", allowed: Self.contextKeys) else {
             return nil
         }

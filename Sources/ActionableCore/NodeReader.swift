@@ -1,6 +1,4 @@
-import Yams
-
-/// Typed access to Yams nodes that records positions and reports `schema` diagnostics instead of
+/// Typed access to YAML nodes that records positions and reports `schema` diagnostics instead of
 /// throwing, so one pass finds every problem of a file.
 struct NodeReader {
     let file: String
@@ -10,27 +8,26 @@ struct NodeReader {
         self.file = file
     }
 
-    func location(_ node: Node) -> SourceLocation {
+    func location(_ node: YAMLNode) -> SourceLocation {
         let mark = node.mark
-        return SourceLocation(file: file, line: mark?.line ?? 1, column: mark?.column ?? 1)
+        return SourceLocation(file: file, line: mark.line, column: mark.column)
     }
 
-    mutating func error(_ message: String, at node: Node, rule: String = "schema") {
+    mutating func error(_ message: String, at node: YAMLNode, rule: String = "schema") {
         diagnostics.append(Diagnostic(location: location(node), severity: .error, rule: rule, message: message))
     }
 
     /// What kind of node this is, for messages.
-    static func describe(_ node: Node) -> String {
+    static func describe(_ node: YAMLNode) -> String {
         switch node {
         case .scalar(let scalar): return ScalarValue(scalar).typeName
         case .mapping: return "a mapping"
         case .sequence: return "a sequence"
-        case .alias: return "an alias"
         }
     }
 
     /// The kind of node, with a scalar's text: `a string "yes"`.
-    static func describeValue(_ node: Node) -> String {
+    static func describeValue(_ node: YAMLNode) -> String {
         guard case .scalar(let scalar) = node else { return describe(node) }
         let value = ScalarValue(scalar)
         if case .null = value { return "nothing" }
@@ -40,13 +37,13 @@ struct NodeReader {
     /// The entries of a mapping whose keys are all among `allowed`; unknown and non-string keys
     /// are reported (with a suggestion) and left out. `nil` when `node` is not a mapping.
     mutating func mapping(
-        _ node: Node, named name: @autoclosure () -> String, allowed: [String]?
-    ) -> [(key: String, keyNode: Node, value: Node)]? {
-        guard case .mapping(let mapping) = node else {
+        _ node: YAMLNode, named name: @autoclosure () -> String, allowed: [String]?
+    ) -> [(key: String, keyNode: YAMLNode, value: YAMLNode)]? {
+        guard case .mapping(let mapping, _) = node else {
             error("\(name()) must be a mapping, found \(Self.describe(node))", at: node)
             return nil
         }
-        var entries: [(key: String, keyNode: Node, value: Node)] = []
+        var entries: [(key: String, keyNode: YAMLNode, value: YAMLNode)] = []
         entries.reserveCapacity(mapping.count)
         for (keyNode, value) in mapping {
             guard case .scalar(let scalar) = keyNode else {
@@ -65,7 +62,7 @@ struct NodeReader {
         return entries
     }
 
-    mutating func string(_ node: Node, name: @autoclosure () -> String) -> String? {
+    mutating func string(_ node: YAMLNode, name: @autoclosure () -> String) -> String? {
         guard case .scalar(let scalar) = node else {
             error("\(name()) must be a string, found \(Self.describe(node))", at: node)
             return nil
@@ -78,13 +75,13 @@ struct NodeReader {
         return text
     }
 
-    mutating func bool(_ node: Node, name: @autoclosure () -> String) -> Bool? {
+    mutating func bool(_ node: YAMLNode, name: @autoclosure () -> String) -> Bool? {
         if case .scalar(let scalar) = node, case .bool(let value) = ScalarValue(scalar) { return value }
         error("\(name()) must be true or false, found \(Self.describeValue(node))", at: node)
         return nil
     }
 
-    mutating func integer(_ node: Node, name: @autoclosure () -> String, range: ClosedRange<Int>) -> Int? {
+    mutating func integer(_ node: YAMLNode, name: @autoclosure () -> String, range: ClosedRange<Int>) -> Int? {
         guard case .scalar(let scalar) = node, case .int(let value) = ScalarValue(scalar) else {
             error("\(name()) must be an integer, found \(Self.describeValue(node))", at: node)
             return nil
@@ -97,7 +94,7 @@ struct NodeReader {
     }
 
     /// A string that must be one of `choices`.
-    mutating func choice(_ node: Node, name: @autoclosure () -> String, choices: [String]) -> String? {
+    mutating func choice(_ node: YAMLNode, name: @autoclosure () -> String, choices: [String]) -> String? {
         guard let text = string(node, name: name()) else { return nil }
         guard choices.contains(text) else {
             let hint = Suggestion.didYouMean(text, in: choices)
@@ -107,12 +104,12 @@ struct NodeReader {
         return text
     }
 
-    mutating func stringList(_ node: Node, name: @autoclosure () -> String) -> [(String, Node)]? {
-        guard case .sequence(let sequence) = node else {
+    mutating func stringList(_ node: YAMLNode, name: @autoclosure () -> String) -> [(String, YAMLNode)]? {
+        guard case .sequence(let sequence, _) = node else {
             error("\(name()) must be a sequence, found \(Self.describe(node))", at: node)
             return nil
         }
-        var values: [(String, Node)] = []
+        var values: [(String, YAMLNode)] = []
         for element in sequence {
             if let text = string(element, name: "each entry of \(name())") { values.append((text, element)) }
         }
@@ -120,7 +117,7 @@ struct NodeReader {
     }
 
     /// A string a person reads: plain, or a map locale -> string.
-    mutating func localized(_ node: Node, name: @autoclosure () -> String) -> LocalizedString? {
+    mutating func localized(_ node: YAMLNode, name: @autoclosure () -> String) -> LocalizedString? {
         if case .mapping = node {
             guard let entries = mapping(node, named: name(), allowed: nil) else { return nil }
             guard !entries.isEmpty else {

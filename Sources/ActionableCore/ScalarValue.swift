@@ -1,8 +1,6 @@
-import Yams
-
 /// A YAML scalar typed by the YAML 1.2 core schema.
 ///
-/// The loader parses with `Resolver.basic` (no regular expressions per scalar, ≈2.5× faster), so
+/// The loader composes nodes without Yams' resolver (no regular expressions per scalar), so
 /// it types plain scalars itself: only plain (unquoted) scalars can be null, booleans or numbers;
 /// quoted and block scalars are always strings. `yes`/`no`/`on`/`off` are strings, as in YAML 1.2.
 enum ScalarValue: Equatable {
@@ -12,9 +10,9 @@ enum ScalarValue: Equatable {
     case float(Double)
     case string(String)
 
-    init(_ scalar: Node.Scalar) {
+    init(_ scalar: YAMLNode.Scalar) {
         let text = scalar.string
-        guard scalar.style == .plain || scalar.style == .any else {
+        guard scalar.isPlain else {
             self = .string(text)
             return
         }

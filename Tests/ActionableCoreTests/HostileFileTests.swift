@@ -130,6 +130,16 @@ struct HostileFileTests {
         #expect(file.diagnostics.first?.location.column == 1)
     }
 
+    @Test func anAliasReadsItsAnchorsValueAndAnUndefinedOneIsPositioned() throws {
+        let file = load("category: a\nactions:\n  - { id: one, title: &t Shared }\n  - { id: two, title: *t }\n")
+        #expect(file.diagnostics.isEmpty)
+        #expect(file.category?.actions.map(\.title) == [.plain("Shared"), .plain("Shared")])
+        let undefined = load("category: a\nactions:\n  - { id: one, title: &t Shared }\n  - { id: two, title: *nope }\n")
+        #expect(undefined.diagnostics.map(\.rule) == ["syntax"])
+        #expect(undefined.diagnostics.first?.location == SourceLocation(file: "hostile.yaml", line: 4, column: 23))
+        #expect(undefined.diagnostics.first?.message.contains("undefined alias \"nope\"") == true)
+    }
+
     @Test func aSecondDocumentIsRefused() {
         let file = load("category: a\n---\ncategory: b\n")
         #expect(file.diagnostics.map(\.rule) == ["syntax"])
