@@ -7,8 +7,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 sizes=("${@:-1000 10000}")
-swift build -c release --product actionable >/dev/null
-(cd Benchmarks && swift build -c release --product generate-categories >/dev/null)
+# Both binaries from the benchmark package's release build (it depends on this package).
+(cd Benchmarks && swift build -c release --product actionable >/dev/null && swift build -c release --product generate-categories >/dev/null)
+actionable=Benchmarks/.build/release/actionable
 for n in ${sizes[@]}; do
     old="${TMPDIR:-/tmp}/actionable-diff-old-$n"
     new="${TMPDIR:-/tmp}/actionable-diff-new-$n"
@@ -25,12 +26,12 @@ for n in ${sizes[@]}; do
             sed -i "s/    destructive: \(true\|false\)/    retired: true/; s/, category$i.decline//" "$file"
         fi
     done
-    ./.build/release/actionable lint "$new" >/dev/null
-    echo "## N = $n ($(./.build/release/actionable diff "$old" "$new" 2>&1 >/dev/null | tail -1))"
+    $actionable lint "$new" >/dev/null
+    echo "## N = $n ($($actionable diff "$old" "$new" 2>&1 >/dev/null | tail -1))"
     table="$(mktemp)"
     hyperfine --warmup 1 --runs 10 --style none -i --export-markdown "$table" \
-        -n "actionable lint (one catalog)" "./.build/release/actionable lint $old" \
-        -n "actionable diff (two catalogs)" "./.build/release/actionable diff $old $new"
+        -n "actionable lint (one catalog)" "$actionable lint $old" \
+        -n "actionable diff (two catalogs)" "$actionable diff $old $new"
     cat "$table"
     rm -f "$table"
 done
