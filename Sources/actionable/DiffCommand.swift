@@ -24,11 +24,7 @@ struct DiffCommand: ParsableCommand {
     @Option(help: "Read OLD from git at this revision (for example origin/main).")
     var baseline: String?
 
-    @Option(help: "Output format: \(Reporter.allCases.map(\.rawValue).joined(separator: ", ")).")
-    var format: Reporter = .xcode
-
-    @Flag(help: "Fail on warnings too.")
-    var strict = false
+    @OptionGroup var report: ReportOptions
 
     @Option(help: "A configuration file (default: \(CatalogDiff.configurationFileName) in NEW).")
     var config: String?
@@ -62,13 +58,13 @@ struct DiffCommand: ParsableCommand {
             printError("error: \(error)")
             throw ExitCode(2)
         }
-        FileHandle.standardOutput.write(Data(format.report(result, tool: DiffRules.tool).utf8))
-        if format == .xcode {
+        FileHandle.standardOutput.write(Data(report.format.report(result, tool: DiffRules.tool).utf8))
+        if report.format == .xcode {
             printError(
                 "Found \(result.errorCount) breaking change(s), \(result.warningCount) warning(s) and "
                     + "\(result.infoCount) safe change(s).")
         }
-        let status = result.exitStatus(strict: strict)
+        let status = result.exitStatus(strict: report.strict)
         if status != 0 { throw ExitCode(status) }
     }
 

@@ -3,8 +3,6 @@ import ActionableLint
 import ArgumentParser
 import Foundation
 
-extension Reporter: ExpressibleByArgument {}
-
 /// `actionable lint [PATH ...] [--format ...] [--strict] [--config FILE]`.
 struct LintCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -19,11 +17,7 @@ struct LintCommand: ParsableCommand {
     @Argument(help: "Category files or directories (searched at any depth).")
     var paths: [String] = ["Categories"]
 
-    @Option(help: "Output format: \(Reporter.allCases.map(\.rawValue).joined(separator: ", ")).")
-    var format: Reporter = .xcode
-
-    @Flag(help: "Fail on warnings too.")
-    var strict = false
+    @OptionGroup var report: ReportOptions
 
     @Option(help: "A lint configuration file (default: .actionable-lint.yml beside the files).")
     var config: String?
@@ -43,11 +37,11 @@ struct LintCommand: ParsableCommand {
             printError("error: \(error)")
             throw ExitCode(2)
         }
-        FileHandle.standardOutput.write(Data(format.report(result).utf8))
-        if format == .xcode {
+        FileHandle.standardOutput.write(Data(report.format.report(result).utf8))
+        if report.format == .xcode {
             printError("Found \(result.errorCount) error(s) and \(result.warningCount) warning(s) in \(result.fileCount) file(s).")
         }
-        let status = result.exitStatus(strict: strict)
+        let status = result.exitStatus(strict: report.strict)
         if status != 0 { throw ExitCode(status) }
     }
 

@@ -13,32 +13,9 @@ struct DiffRuleTests {
     )
         -> (result: LintResult, markers: Set<ActionableCore.SourceLocation>)
     {
-        var markers = Set<ActionableCore.SourceLocation>()
-        func load(_ side: Example, prefix: String) -> [CategoryFile] {
-            side.files.map { name, text in
-                let path = prefix + name
-                var clean = ""
-                var line = 1
-                var column = 1
-                for scalar in text.unicodeScalars {
-                    if Character(scalar) == Example.marker {
-                        markers.insert(ActionableCore.SourceLocation(file: path, line: line, column: column))
-                        continue
-                    }
-                    clean.unicodeScalars.append(scalar)
-                    if scalar == "\n" {
-                        line += 1
-                        column = 1
-                    } else {
-                        column += 1
-                    }
-                }
-                return CatalogLoader().loadFile(path: path, contents: Array(clean.utf8))
-            }
-        }
-        let old = load(example.old, prefix: "old/")
-        let new = load(example.new, prefix: "new/")
-        return (CatalogDiff(configuration: configuration).diff(old: old, new: new), markers)
+        let old = ExampleRunner.load(example.old, prefix: "old/")
+        let new = ExampleRunner.load(example.new, prefix: "new/")
+        return (CatalogDiff(configuration: configuration).diff(old: old.files, new: new.files), old.markers.union(new.markers))
     }
 
     @Test("triggering pairs report exactly at the markers", arguments: DiffRules.identifiers)

@@ -9,10 +9,18 @@ struct ExampleRunner {
     }
 
     static func run(_ example: Example, configuration: LintConfiguration = LintConfiguration()) -> Outcome {
+        let (files, markers) = load(example)
+        return Outcome(result: Linter(configuration: configuration).lint(files), markers: markers)
+    }
+
+    /// The example's files with their markers removed (each named `prefix` + its name), and where
+    /// the markers were.
+    static func load(_ example: Example, prefix: String = "") -> (files: [CategoryFile], markers: Set<SourceLocation>) {
         var markers = Set<SourceLocation>()
         var files: [CategoryFile] = []
         let loader = CatalogLoader()
         for (name, text) in example.files {
+            let name = prefix + name
             var clean = ""
             var line = 1
             var column = 1
@@ -31,6 +39,6 @@ struct ExampleRunner {
             }
             files.append(loader.loadFile(path: name, contents: Array(clean.utf8)))
         }
-        return Outcome(result: Linter(configuration: configuration).lint(files), markers: markers)
+        return (files, markers)
     }
 }

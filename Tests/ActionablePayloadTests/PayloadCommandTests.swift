@@ -27,6 +27,17 @@ struct PayloadCommandTests {
                 + "\n")
     }
 
+    @Test func aRetiredCategoryIsRefused() throws {
+        let directory = try CommandLineRunner.temporaryDirectory([
+            "Categories/survey.yaml": "category: survey\nretired: true\nactions: [{ id: answer, title: Answer }]\n"
+        ])
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let run = try run(["payload", "survey", "--body", "b"], in: directory)
+        #expect(run.status == 1)
+        #expect(run.err.contains("category \"survey\" is retired"))
+        #expect(run.out.isEmpty)
+    }
+
     @Test func aTokenIsMintedForTheUserWithTheGivenKey() async throws {
         let key = "k1=0123456789abcdef0123456789abcdef"
         let run = try run([

@@ -22,6 +22,20 @@ struct PreviewCommandTests {
         #expect(stdout.stdout.contains(#"id="category-invite""#))
     }
 
+    @Test func retiredCategoriesAndActionsAreNotDrawn() throws {
+        let directory = try CommandLineRunner.temporaryDirectory([
+            "Categories/invite.yaml":
+                "category: invite\nactions:\n  - { id: accept, title: Accept }\n  - { id: maybe, title: Perhaps, retired: true }\n",
+            "Categories/survey.yaml": "category: survey\nretired: true\nactions: [{ id: answer, title: Answer }]\n",
+        ])
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let run = try CommandLineRunner.run(["preview", "Categories", "--output", "-"], in: directory)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.contains(#"data-action="accept""#))
+        #expect(!run.stdout.contains("maybe") && !run.stdout.contains("Perhaps"))
+        #expect(!run.stdout.contains("survey"))
+    }
+
     @Test func aCatalogWithLintErrorsIsRefused() throws {
         let directory = try CommandLineRunner.temporaryDirectory([
             "Categories/bad.yaml": "category: bad\nactions:\n  - { id: a, title: A }\n  - { id: a, title: B }\n"
