@@ -501,6 +501,82 @@ components:
         status: { enum: [accepted, duplicate] }
     Catalog:
       type: object
+      description: The normalized catalog. Every default is filled in; categories are sorted by id.
+      required: [version, categories]
+      additionalProperties: false
+      properties:
+        version: { const: 1 }
+        categories:
+          type: array
+          items: { $ref: '#/components/schemas/CatalogCategory' }
+    CatalogCategory:
+      type: object
+      required: [category, options, intents, payload, actions, contexts, retired]
+      additionalProperties: false
+      properties:
+        category: { type: string }
+        description: { type: string }
+        options:
+          type: array
+          items: { enum: [customDismissAction, allowInCarPlay, hiddenPreviewsShowTitle, hiddenPreviewsShowSubtitle, allowAnnouncement] }
+        hiddenPreviewsBodyPlaceholder: { $ref: '#/components/schemas/LocalizedText' }
+        summaryFormat: { $ref: '#/components/schemas/LocalizedText' }
+        intents:
+          type: array
+          items: { type: string }
+        payload:
+          type: object
+          additionalProperties:
+            type: object
+            required: [type, required]
+            additionalProperties: false
+            properties:
+              type: { enum: [string, integer, number, boolean, object, array] }
+              required: { type: boolean }
+              maxLength: { type: integer, minimum: 1 }
+        actions:
+          type: array
+          items: { $ref: '#/components/schemas/CatalogAction' }
+        contexts:
+          type: object
+          required: [default, minimal]
+          additionalProperties: false
+          properties:
+            default: { type: array, items: { type: string }, maxItems: 4 }
+            minimal: { type: array, items: { type: string }, maxItems: 2 }
+        retired:
+          type: boolean
+          description: No longer registered by apps; taps on its actions are still accepted.
+    CatalogAction:
+      type: object
+      required: [id, title, activation, destructive, authenticationRequired, retired]
+      additionalProperties: false
+      properties:
+        id: { type: string }
+        title: { $ref: '#/components/schemas/LocalizedText' }
+        activation: { enum: [background, foreground] }
+        destructive: { type: boolean }
+        authenticationRequired: { type: boolean }
+        icon:
+          oneOf:
+            - { type: object, required: [system], additionalProperties: false, properties: { system: { type: string } } }
+            - { type: object, required: [template], additionalProperties: false, properties: { template: { type: string } } }
+        input:
+          type: object
+          required: [maxLength]
+          additionalProperties: false
+          properties:
+            button: { $ref: '#/components/schemas/LocalizedText' }
+            placeholder: { $ref: '#/components/schemas/LocalizedText' }
+            maxLength: { type: integer, minimum: 1 }
+        retired:
+          type: boolean
+          description: No longer registered by apps (never in a context); its taps are still accepted and routed.
+    LocalizedText:
+      description: A plain string, or an object from locale to string (the first is the development language).
+      oneOf:
+        - { type: string }
+        - { type: object, minProperties: 1, additionalProperties: { type: string } }
     NotificationRecord:
       type: object
       required: [user, notificationId, category]
