@@ -1,6 +1,7 @@
 import ActionableCore
 
-/// JUnit XML: one `<testcase>` per checked file; errors become `<failure>`s,
+/// JUnit XML: one `<testcase>` per checked file (and per other file a diagnostic names, such as
+/// the old file of a removal `actionable diff` reports); errors become `<failure>`s,
 /// warnings and information are listed in `<system-out>` (JUnit has no warning element).
 enum JUnitReporter {
     static func report(_ result: LintResult, tool: ReportTool) -> String {
@@ -10,9 +11,9 @@ enum JUnitReporter {
         for diagnostic in result.diagnostics { byFile[diagnostic.location.file, default: []].append(diagnostic) }
         let files = result.files + byFile.keys.filter { !result.files.contains($0) }.sorted()
         var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-        xml += "<testsuites name=\"\(name)\" tests=\"\(result.fileCount)\" failures=\"\(result.errorCount)\">\n"
+        xml += "<testsuites name=\"\(name)\" tests=\"\(files.count)\" failures=\"\(result.errorCount)\">\n"
         xml +=
-            "  <testsuite name=\"\(name)\" tests=\"\(result.fileCount)\" failures=\"\(result.errorCount)\" "
+            "  <testsuite name=\"\(name)\" tests=\"\(files.count)\" failures=\"\(result.errorCount)\" "
             + "errors=\"0\" skipped=\"0\">\n"
         for file in files {
             let diagnostics = byFile[file] ?? []
