@@ -10,11 +10,14 @@ struct DiffCommand: ParsableCommand {
         commandName: "diff",
         abstract: "Report catalog changes that break installed apps or deployed backends.",
         discussion: """
-            actionable diff OLD NEW                    compare two directories of category files
-            actionable diff [NEW] --baseline REF       compare NEW (default Categories) with itself at git revision REF
-            Errors break apps or backends already out there (a removal without retiring first, a new required \
-            payload key, ...); warnings change what people see; info is safe. Exit status: 0 no errors (warnings \
-            allowed unless --strict), 1 errors (or warnings under --strict), 2 usage error or an unreadable path.
+            Compares two directories of category files (OLD NEW), or NEW (default Categories) with \
+            itself at a git revision (--baseline REF, for example origin/main in a pull request).
+
+            Errors break apps or backends already out there (a removal without retiring first, a new \
+            required payload key, ...); warnings change what people see; information is safe.
+
+            Exit status: 0 no errors (warnings allowed unless --strict), 1 errors (or warnings under \
+            --strict), 2 usage error, an unreadable path or an unknown revision.
             """
     )
 
