@@ -45,7 +45,9 @@ struct NodeReader {
         }
         var entries: [(key: String, keyNode: YAMLNode, value: YAMLNode)] = []
         entries.reserveCapacity(mapping.count)
-        for (keyNode, value) in mapping {
+        for pair in mapping {
+            let keyNode = pair.key
+            let value = pair.value
             guard case .scalar(let scalar) = keyNode else {
                 error("keys in \(name()) must be strings, found \(Self.describe(keyNode))", at: keyNode)
                 continue

@@ -10,7 +10,7 @@ enum ScalarValue: Equatable {
     case float(Double)
     case string(String)
 
-    init(_ scalar: YAMLNode.Scalar) {
+    init(_ scalar: YAMLScalar) {
         let text = scalar.string
         guard scalar.isPlain else {
             self = .string(text)

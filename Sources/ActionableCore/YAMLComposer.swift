@@ -54,13 +54,13 @@ private struct Session {
     /// The next event's kind, start, and the part of it the composer needs.
     private enum Event {
         case streamStart, streamEnd
-        case documentStart(YAMLNode.Mark)
+        case documentStart(YAMLMark)
         case documentEnd
-        case alias(anchor: String, YAMLNode.Mark)
-        case scalar(YAMLNode.Scalar, anchor: String?)
-        case sequenceStart(anchor: String?, YAMLNode.Mark)
+        case alias(anchor: String, YAMLMark)
+        case scalar(YAMLScalar, anchor: String?)
+        case sequenceStart(anchor: String?, YAMLMark)
         case sequenceEnd
-        case mappingStart(anchor: String?, YAMLNode.Mark)
+        case mappingStart(anchor: String?, YAMLMark)
         case mappingEnd
     }
 
@@ -68,7 +68,7 @@ private struct Session {
         var event = yaml_event_t()
         guard yaml_parser_parse(parser, &event) == 1 else { throw parserError() }
         defer { yaml_event_delete(&event) }
-        let mark = YAMLNode.Mark(line: Int(event.start_mark.line) + 1, column: Int(event.start_mark.column) + 1)
+        let mark = YAMLMark(line: Int(event.start_mark.line) + 1, column: Int(event.start_mark.column) + 1)
         func string(_ pointer: UnsafeMutablePointer<yaml_char_t>?) -> String? {
             pointer.map { String(cString: $0) }
         }
@@ -82,7 +82,7 @@ private struct Session {
             let scalar = event.data.scalar
             let value = String(decoding: UnsafeBufferPointer(start: scalar.value, count: Int(scalar.length)), as: UTF8.self)
             return .scalar(
-                YAMLNode.Scalar(string: value, isPlain: scalar.style == YAML_PLAIN_SCALAR_STYLE, mark: mark),
+                YAMLScalar(string: value, isPlain: scalar.style == YAML_PLAIN_SCALAR_STYLE, mark: mark),
                 anchor: string(scalar.anchor))
         case YAML_SEQUENCE_START_EVENT: return .sequenceStart(anchor: string(event.data.sequence_start.anchor), mark)
         case YAML_SEQUENCE_END_EVENT: return .sequenceEnd
@@ -126,8 +126,8 @@ private struct Session {
             }
             return register(.sequence(elements, mark), anchor)
         case .mappingStart(let anchor, let mark):
-            var pairs: [(key: YAMLNode, value: YAMLNode)] = []
-            var keys: [String: YAMLNode.Mark] = [:]
+            var pairs: [YAMLPair] = []
+            var keys: [String: YAMLMark] = [:]
             while true {
                 let event = try next()
                 if case .mappingEnd = event { break }
@@ -141,7 +141,7 @@ private struct Session {
                     }
                     keys[scalar.string] = scalar.mark
                 }
-                pairs.append((key, value))
+                pairs.append(YAMLPair(key: key, value: value))
             }
             return register(.mapping(pairs, mark), anchor)
         default:
@@ -154,7 +154,7 @@ private struct Session {
         return node
     }
 
-    private func error(_ message: String, at mark: YAMLNode.Mark?) -> Diagnostic {
+    private func error(_ message: String, at mark: YAMLMark?) -> Diagnostic {
         Diagnostic(
             location: SourceLocation(file: path, line: mark?.line ?? 1, column: mark?.column ?? 1), severity: .error,
             rule: "syntax", message: message)
@@ -166,11 +166,11 @@ private struct Session {
         let problem = state.problem.map { String(cString: $0) } ?? "cannot parse the file"
         if state.error == YAML_READER_ERROR {
             let (line, column) = YAMLErrorTranslator.position(ofByte: Int(state.problem_offset), in: text)
-            return error(YAMLErrorTranslator.message(problem: problem, context: nil), at: YAMLNode.Mark(line: line, column: column))
+            return error(YAMLErrorTranslator.message(problem: problem, context: nil), at: YAMLMark(line: line, column: column))
         }
         let context = state.context.map { String(cString: $0) }
         return error(
             YAMLErrorTranslator.message(problem: problem, context: context),
-            at: YAMLNode.Mark(line: Int(state.problem_mark.line) + 1, column: Int(state.problem_mark.column) + 1))
+            at: YAMLMark(line: Int(state.problem_mark.line) + 1, column: Int(state.problem_mark.column) + 1))
     }
 }
