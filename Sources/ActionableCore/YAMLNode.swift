@@ -1,7 +1,7 @@
 /// A node of a category file: what the decoder reads. Composed by ``YAMLComposer`` straight from
 /// libYAML's events, with the position of every node; aliases are resolved to the node their
 /// anchor names (shared, not copied).
-indirect enum YAMLNode {
+enum YAMLNode {
     case scalar(YAMLScalar)
     /// Key-value pairs in file order; the composer has refused duplicate scalar keys.
     case mapping([YAMLPair], YAMLMark)
