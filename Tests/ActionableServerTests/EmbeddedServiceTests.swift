@@ -51,6 +51,16 @@ struct EmbeddedServiceTests {
         }
     }
 
+    /// In memory, on a free port, with the test key: the configuration of an embedded service.
+    static func configuration(categories: URL) -> ActionableConfiguration {
+        var configuration = ActionableConfiguration()
+        configuration.categories = categories.path
+        configuration.port = 0
+        configuration.storage = "memory:"
+        configuration.tokenKeys = [key]
+        return configuration
+    }
+
     static func get(_ url: String, client: HTTPClient = .shared) async throws -> String {
         let response = try await client.execute(HTTPClientRequest(url: url), timeout: .seconds(10))
         return String(buffer: try await response.body.collect(upTo: 1 << 20))
@@ -69,11 +79,7 @@ struct EmbeddedServiceTests {
     func anEmbeddedServiceAcceptsATapAndRunsItsOwnHandler() async throws {
         let directory = try CommandLineRunner.temporaryDirectory([:], exampleCategories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        var configuration = ActionableConfiguration()
-        configuration.categories = directory.appendingPathComponent("Categories").path
-        configuration.port = 0
-        configuration.storage = "memory:"
-        configuration.tokenKeys = [Self.key]
+        let configuration = Self.configuration(categories: directory.appendingPathComponent("Categories"))
         let (handled, handledContinuation) = AsyncStream<ActionResponse>.makeStream()
 
         let user = try await Self.withRunning({ onRunning in

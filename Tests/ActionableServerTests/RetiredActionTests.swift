@@ -18,11 +18,7 @@ struct RetiredActionTests {
         text = text.replacing("default: [accept, decline, maybe, comment]", with: "default: [accept, decline, comment]")
         try text.write(to: invite, atomically: true, encoding: .utf8)
 
-        var configuration = ActionableConfiguration()
-        configuration.categories = directory.appendingPathComponent("Categories").path
-        configuration.port = 0
-        configuration.storage = "memory:"
-        configuration.tokenKeys = [EmbeddedServiceTests.key]
+        let configuration = EmbeddedServiceTests.configuration(categories: directory.appendingPathComponent("Categories"))
         let (handled, handledContinuation) = AsyncStream<ActionResponse>.makeStream()
 
         let routed = try await EmbeddedServiceTests.withRunning({ onRunning in
