@@ -65,9 +65,12 @@ struct DiffRuleTests {
         ]
         let warnings = [
             "title_changed", "icon_changed", "activation_changed", "destructive_changed", "authentication_changed",
-            "minimal_context_changed",
+            "input_text_changed", "minimal_context_changed",
         ]
-        let infos = ["category_added", "action_added", "payload_key_added", "action_retired", "category_retired", "retired_removed"]
+        let infos = [
+            "category_added", "action_added", "payload_key_added", "action_retired", "category_retired", "unretired",
+            "retired_removed",
+        ]
         #expect(DiffRules.identifiers == errors + warnings + infos)
         for id in errors { #expect(DiffRules.byIdentifier[id]?.severity == .error, "\(id)") }
         for id in warnings { #expect(DiffRules.byIdentifier[id]?.severity == .warning, "\(id)") }

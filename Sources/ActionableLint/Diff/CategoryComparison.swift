@@ -14,6 +14,11 @@ struct CategoryComparison {
                 "category \"\(id)\" was retired: apps stop registering it from their next version, and taps from "
                     + "installed versions are still accepted")
         }
+        if old.category.retired && !new.category.retired {
+            report.add(
+                "unretired", new.location("/category"),
+                "category \"\(id)\" is no longer retired: apps register it again from their next version")
+        }
         if old.category.options.contains(.customDismissAction) && !new.category.options.contains(.customDismissAction) {
             let location = new.file.sourceMap.contains("/options") ? new.location("/options") : new.location("/category", key: true)
             report.add(
@@ -133,6 +138,10 @@ struct ActionComparison {
                 "\(name) was retired: apps stop showing it from their next version, and taps from installed "
                     + "versions are still accepted")
         }
+        if old.retired && !new.retired {
+            report.add(
+                "unretired", location(""), "\(name) is no longer retired: apps show it again from their next version")
+        }
         compareInput(into: &report)
         // What a person sees only matters while apps still register the action.
         guard category.isRegistered && !new.retired else { return }
@@ -141,6 +150,20 @@ struct ActionComparison {
                 "title_changed", location("/title"),
                 "the title of \(name) changed from \(describe(old.title)) to \(describe(new.title)); installed apps "
                     + "show the old title until they are updated")
+        }
+        if let before = old.input, let after = new.input {
+            if before.button != after.button {
+                report.add(
+                    "input_text_changed", location("/input/button"),
+                    "the send button of \(name) changed from \(describe(before.button)) to \(describe(after.button)); "
+                        + "installed apps show the old text until they are updated")
+            }
+            if before.placeholder != after.placeholder {
+                report.add(
+                    "input_text_changed", location("/input/placeholder"),
+                    "the placeholder of \(name) changed from \(describe(before.placeholder)) to \(describe(after.placeholder)); "
+                        + "installed apps show the old text until they are updated")
+            }
         }
         if old.icon != new.icon {
             report.add(
@@ -205,6 +228,10 @@ struct ActionComparison {
         case .plain(let text): return "\"\(text)\""
         case .localized(let entries): return "{" + entries.map { "\($0.locale): \"\($0.value)\"" }.joined(separator: ", ") + "}"
         }
+    }
+
+    private func describe(_ text: LocalizedString?) -> String {
+        text.map(describe) ?? "none"
     }
 
     private func describe(_ icon: ActionIcon?) -> String {

@@ -199,6 +199,20 @@ public enum DiffRules {
                     new: "category: invite\nactions: [{ id: accept, title: Accept, authenticationRequired: ↓false }]\n")
             ]),
         DiffRule(
+            identifier: "input_text_changed",
+            summary: "a text input's button or placeholder text changed",
+            severity: .warning,
+            triggering: [
+                DiffExample(
+                    old: "category: invite\nactions: [{ id: comment, title: Comment, input: { button: Send, placeholder: Add a note } }]\n",
+                    new: "category: invite\nactions: [{ id: comment, title: Comment, input: { button: ↓Post, placeholder: ↓Your note } }]\n")
+            ],
+            nonTriggering: [
+                DiffExample(
+                    old: "category: invite\nactions: [{ id: comment, title: Comment, input: { button: Send } }]\n",
+                    new: "category: invite\nactions: [{ id: comment, title: Comment, input: { button: Send, maxLength: 2000 } }]\n")
+            ]),
+        DiffRule(
             identifier: "minimal_context_changed",
             summary: "an action moved into or out of the `minimal` context",
             severity: .warning,
@@ -262,6 +276,18 @@ public enum DiffRules {
                 DiffExample(
                     old: "category: invite\nactions: [{ id: accept, title: Accept }]\n",
                     new: "category: invite\n↓retired: true\nactions: [{ id: accept, title: Accept }]\n")
+            ]),
+        DiffRule(
+            identifier: "unretired",
+            summary: "a retired action or category no longer retired (apps register it again from their next version)",
+            severity: .info,
+            triggering: [
+                DiffExample(
+                    old: "category: invite\nactions: [{ id: accept, title: Accept }, { id: maybe, title: Maybe, retired: true }]\n",
+                    new: "category: invite\nactions: [{ id: accept, title: Accept }, ↓{ id: maybe, title: Maybe }]\n"),
+                DiffExample(
+                    old: "category: invite\nretired: true\n",
+                    new: "category: ↓invite\n"),
             ]),
         DiffRule(
             identifier: "retired_removed",
