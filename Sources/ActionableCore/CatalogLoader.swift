@@ -34,10 +34,17 @@ public struct CatalogLoader: Sendable {
 
     /// Loads one file from disk.
     public func loadFile(at path: String) -> CategoryFile {
+        loadFile(at: path, reportedAs: path)
+    }
+
+    /// Loads one file from disk, naming it `name` in the result and its diagnostics (a file
+    /// extracted from git to a scratch directory is reported by its place in the repository).
+    public func loadFile(at path: String, reportedAs name: String) -> CategoryFile {
         switch readBounded(path) {
-        case .success(let bytes): return load(path: path, contents: bytes)
-        case .failure(let diagnostic):
-            return CategoryFile(path: path, category: nil, sourceMap: SourceMap(file: path), diagnostics: [diagnostic])
+        case .success(let bytes): return load(path: name, contents: bytes)
+        case .failure(var diagnostic):
+            diagnostic.location.file = name
+            return CategoryFile(path: name, category: nil, sourceMap: SourceMap(file: name), diagnostics: [diagnostic])
         }
     }
 

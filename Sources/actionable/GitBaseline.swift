@@ -46,11 +46,7 @@ struct GitBaseline {
         let paths = try loader.categoryFiles(in: [root])
         let label = "\(reference):\(directory.hasSuffix("/") ? String(directory.dropLast()) : directory)"
         let files = ParallelChunks.flatMap(count: paths.count) { range in
-            paths[range].map { path in
-                let name = label + path.dropFirst(root.count)
-                guard let data = FileManager.default.contents(atPath: path) else { return loader.loadFile(at: path) }
-                return loader.loadFile(path: name, contents: Array(data))
-            }
+            paths[range].map { loader.loadFile(at: $0, reportedAs: label + $0.dropFirst(root.count)) }
         }
         return (files, nil)
     }

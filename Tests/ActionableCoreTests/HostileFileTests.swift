@@ -90,6 +90,19 @@ struct HostileFileTests {
         #expect(file.diagnostics.first?.message.contains("larger than 16 bytes") == true)
     }
 
+    @Test func aFileReadFromDiskCanBeReportedUnderAnotherName() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("reported-\(UUID()).yaml").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        FileManager.default.createFile(atPath: path, contents: Data("category: abcdefghijklmnop\n".utf8))
+        let loaded = loader.loadFile(at: path, reportedAs: "main:Categories/a.yaml")
+        #expect(loaded.path == "main:Categories/a.yaml")
+        #expect(loaded.category?.id == "abcdefghijklmnop")
+        // Refused by the size bound while it is read, and still under the reported name.
+        let tooLarge = CatalogLoader(limits: LoaderLimits(maximumFileSize: 16)).loadFile(at: path, reportedAs: "main:Categories/a.yaml")
+        #expect(tooLarge.diagnostics.first?.message.contains("larger than 16 bytes") == true)
+        #expect(tooLarge.diagnostics.first?.location == SourceLocation(file: "main:Categories/a.yaml", line: 1, column: 1))
+    }
+
     @Test func binaryBytesAreReportedAsBinary() {
         let bytes: [UInt8] = Array("category: x\n".utf8) + [0x00, 0xFF, 0xFE, 0x00, 0x01]
         let file = loader.loadFile(path: "bin.yaml", contents: bytes)
