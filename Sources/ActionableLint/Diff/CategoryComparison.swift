@@ -152,17 +152,14 @@ struct ActionComparison {
                     + "show the old title until they are updated")
         }
         if let before = old.input, let after = new.input {
-            if before.button != after.button {
+            let texts = [
+                ("send button", "button", before.button, after.button), ("placeholder", "placeholder", before.placeholder, after.placeholder),
+            ]
+            for (part, key, was, now) in texts where was != now {
                 report.add(
-                    "input_text_changed", location("/input/button"),
-                    "the send button of \(name) changed from \(describe(before.button)) to \(describe(after.button)); "
-                        + "installed apps show the old text until they are updated")
-            }
-            if before.placeholder != after.placeholder {
-                report.add(
-                    "input_text_changed", location("/input/placeholder"),
-                    "the placeholder of \(name) changed from \(describe(before.placeholder)) to \(describe(after.placeholder)); "
-                        + "installed apps show the old text until they are updated")
+                    "input_text_changed", location("/input/" + key),
+                    "the \(part) of \(name) changed from \(describe(was)) to \(describe(now)); installed apps show the "
+                        + "old text until they are updated")
             }
         }
         if old.icon != new.icon {
