@@ -6,7 +6,7 @@ import CYaml
 ///
 /// The loader used to compose with Yams' `Parser`, whose nodes carry a tag object and are
 /// checked for duplicates by hashing every key node; composing only what the decoder reads cut
-/// the time to lint 10,000 files by a third (BENCHMARKS.md). Yams still parses everything else
+/// the CPU time to lint 10,000 files by more than half (BENCHMARKS.md). Yams still parses everything else
 /// (the lint configuration, the positions of ``SourceMap``).
 struct YAMLComposer {
     let path: String
@@ -31,8 +31,8 @@ struct YAMLComposer {
     }
 }
 
-/// One parse: the libYAML parser (at a fixed address, as libYAML points into it), the current
-/// event, and the anchors seen so far.
+/// One parse: the libYAML parser (at a fixed address, as libYAML points into it), the text (for
+/// the position of a reader error), and the anchors seen so far.
 private struct Session {
     let path: String
     let text: String
