@@ -44,7 +44,7 @@ public struct CatalogDiff: Sendable {
         }
         for (id, entry) in after where before[id] == nil {
             report.add(
-                "category_added", entry.file.sourceMap.location(of: "/category"),
+                "category_added", entry.location("/category"),
                 "category \"\(id)\" was added; apps register it from their next version")
         }
         return LintResult(diagnostics: report.diagnostics.sorted(), files: new.map(\.path))
