@@ -18,7 +18,7 @@ import urllib.request
 import yaml
 from openapi_spec_validator import validate
 
-TOKEN = "schemathesis-token-0123456789"
+TOKEN = "schemathesis-token-0123456789abcdef"
 
 
 def free_port():

@@ -66,7 +66,14 @@ public struct Forwarder: Sendable {
         request.headers.add(name: "webhook-signature", value: signer.signature(id: context.responseID, timestamp: timestamp, body: body))
         request.headers.add(name: "Idempotency-Key", value: context.responseID)
         request.body = .bytes(ByteBuffer(bytes: body))
-        let reply = try await client.execute(request, timeout: timeout, logger: context.logger)
+        let reply: HTTPClientResponse
+        do {
+            reply = try await client.execute(request, timeout: timeout, logger: context.logger)
+        } catch {
+            // The error's text goes to the log and to lastError: never the whole URL.
+            throw UpstreamUnreachable(
+                description: "\(UpstreamAddress.redacted(url)) could not be reached: \(UpstreamAddress.scrub("\(error)", url: url))")
+        }
         _ = try? await reply.body.collect(upTo: 64 * 1024)  // drain, so the connection can be reused
         let status = Int(reply.status.code)
         switch status {
@@ -77,7 +84,7 @@ public struct Forwarder: Sendable {
             context.logger.info("upstream asked to retry", metadata: ["status": "\(status)"])
             return .retry(after: retryAfter)
         default:
-            return .fail(reason: "the upstream \(url) answered HTTP \(status), which is not retried")
+            return .fail(reason: "the upstream \(UpstreamAddress.redacted(url)) answered HTTP \(status), which is not retried")
         }
     }
 

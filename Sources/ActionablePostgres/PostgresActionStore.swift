@@ -59,7 +59,7 @@ public final class PostgresActionStore: ActionStore {
         guard let host = configuration.host else { return }
         var options = PostgresConnection.Configuration(
             host: host, port: configuration.port ?? 5432, username: configuration.username, password: configuration.password,
-            database: configuration.database, tls: try SSLMode(url: url).connectionTLS())
+            database: configuration.database, tls: try SSLMode(url: url, host: host).connectionTLS())
         options.options.connectTimeout = .seconds(10)
         options.options.additionalStartupParameters = configuration.options.additionalStartupParameters
         var quiet = logger
@@ -114,7 +114,7 @@ public final class PostgresActionStore: ActionStore {
         if let unknown = query.keys.sorted().first(where: { $0 != "sslmode" && $0 != "schema" }) {
             throw StoreError("storage URL parameter \"\(unknown)\" is unknown; use sslmode or schema")
         }
-        let mode = try SSLMode(url: url)
+        let mode = try SSLMode(url: url, host: host)
         return PostgresClient.Configuration(
             host: host, port: components.port ?? 5432, username: user,
             password: components.password, database: database.isEmpty ? nil : database, tls: mode.tls)
@@ -125,9 +125,12 @@ public final class PostgresActionStore: ActionStore {
         case disable, prefer, require
         case verifyFull = "verify-full"
 
-        /// The mode of `url`'s `sslmode` parameter (`prefer` when absent).
-        init(url: String) throws {
-            let value = PostgresActionStore.query(url)["sslmode"] ?? "prefer"
+        /// The mode of `url`'s `sslmode` parameter. When it is absent: `prefer` for a loopback
+        /// `host` (a local server rarely has a certificate), `verify-full` for any other, so that
+        /// credentials never go to a server whose certificate was not checked unless the URL says
+        /// `sslmode=require`, `prefer` or `disable`.
+        init(url: String, host: String) throws {
+            let value = PostgresActionStore.query(url)["sslmode"] ?? (LoopbackHost.contains(host) ? "prefer" : "verify-full")
             guard let mode = SSLMode(rawValue: value) else {
                 throw StoreError("sslmode=\(value) is not supported; use disable, prefer, require or verify-full")
             }

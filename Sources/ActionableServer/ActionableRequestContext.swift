@@ -1,15 +1,24 @@
 import Hummingbird
 import HummingbirdAuth
+import NIOCore
 
-/// The server's request context: Hummingbird's core storage and who authenticated, if anyone.
-public struct ActionableRequestContext: AuthRequestContext, RequestContext {
+/// The server's request context: Hummingbird's core storage, the client's address and who
+/// authenticated, if anyone.
+public struct ActionableRequestContext: AuthRequestContext, RequestContext, RemoteAddressRequestContext {
     public var coreContext: CoreRequestContextStorage
     /// Who the authenticator middleware of the route recognised (`nil` on open routes).
     public var identity: Caller?
+    /// The peer of the connection (the proxy's address behind a reverse proxy).
+    public let remoteAddress: SocketAddress?
 
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
+        remoteAddress = source.channel.remoteAddress
     }
+
+    /// The client's IP address without its port, as a throttle key ("unknown" when the
+    /// connection has none, as in tests that drive the router directly).
+    var clientAddress: String { remoteAddress?.ipAddress ?? "unknown" }
 }
 
 /// Who made a request, as an authenticator established it.

@@ -11,7 +11,8 @@ public enum ActionableServer {
     /// The router over `catalog` and `store`; `tokens` verifies action tokens (required unless
     /// `settings` turns them off).
     /// With `metrics`, requests are counted and timed, and `GET /metrics` serves `exposition`
-    /// (the Prometheus text of the registry the metrics go to). With `appTokens`, every action
+    /// (the Prometheus text of the registry the metrics go to) to callers with the admin token
+    /// (401 for anyone else, and for everyone when there is no admin token). With `appTokens`, every action
     /// response also needs the app's own bearer JWT, whose `sub` must be the action token's user.
     public static func router(
         catalog: Catalog, store: any ActionStore, tokens: ActionTokens?, settings: ServerSettings = ServerSettings(),
@@ -19,20 +20,16 @@ public enum ActionableServer {
     ) -> Router<ActionableRequestContext> {
         // HEAD is answered wherever GET is; a known path with another method gets 405 and Allow.
         let router = Router(context: ActionableRequestContext.self, options: .autoGenerateHeadEndpoints)
+        router.add(middleware: ProblemMiddleware())
         if let metrics { router.add(middleware: RequestMetricsMiddleware(metrics: metrics)) }
         let known = KnownRoutes()
         router.add(middleware: MethodNotAllowedMiddleware(known: known))
         let routes = RouteRecorder(router: router, known: known)
         if let exposition {
-            routes.get("/metrics") { _, _ in
-                // The ledger's total is counted when it is asked for, not on every write.
-                if let metrics, let total = try? await store.unreadTotal(countingSince: Date().addingTimeInterval(-settings.badgeLifetime)) {
-                    metrics.badgeUnread(total)
-                }
-                return Response(
-                    status: .ok, headers: [.contentType: "text/plain; version=0.0.4"],
-                    body: ResponseBody(byteBuffer: ByteBuffer(string: exposition())))
-            }
+            // Behind the admin token here; `metricsRouter` serves it openly on its own listener.
+            routes.addRoutes(
+                MetricsController(exposition: exposition, metrics: metrics, store: store, settings: settings)
+                    .routes(access: settings.adminToken.map { .adminToken($0) } ?? .closed))
         }
         routes.addRoutes(
             ActionsController(
@@ -53,6 +50,20 @@ public enum ActionableServer {
                 routes.addRoutes(page.routes)
             }
         }
+        return router
+    }
+
+    /// The router of the separate metrics listener (`--metrics-address`): `GET /metrics` only,
+    /// without credentials — bind it to loopback or a private network.
+    public static func metricsRouter(
+        store: any ActionStore, settings: ServerSettings, metrics: ServerMetrics?, exposition: @escaping @Sendable () -> String
+    ) -> Router<ActionableRequestContext> {
+        let router = Router(context: ActionableRequestContext.self, options: .autoGenerateHeadEndpoints)
+        router.add(middleware: ProblemMiddleware())
+        let known = KnownRoutes()
+        router.add(middleware: MethodNotAllowedMiddleware(known: known))
+        RouteRecorder(router: router, known: known).addRoutes(
+            MetricsController(exposition: exposition, metrics: metrics, store: store, settings: settings).routes(access: .open))
         return router
     }
 }

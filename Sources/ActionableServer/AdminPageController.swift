@@ -20,6 +20,8 @@ struct AdminPageController: Sendable {
     let settings: ServerSettings
     let renderer: PreviewRenderer
     let session: AdminSession
+    /// Failed sign-ins per client address (5 a minute).
+    let throttle = SignInThrottle()
 
     /// How many dead and pending responses the page lists.
     static let listed = 50
@@ -56,17 +58,28 @@ struct AdminPageController: Sendable {
                 return page(try await admin(csrf: session.csrfToken(forNonce: nonce), notice: notice, context: context))
             }
         }
-        routes.post("/admin/session") { request, _ in
-            let form = try await Self.form(request)
+        routes.post("/admin/session") { request, context in
+            let address = context.clientAddress
+            if let wait = throttle.retryAfter(for: address) {
+                var response = page(
+                    signIn(problem: "Too many wrong tokens from this address: try again in \(wait) seconds."),
+                    status: .tooManyRequests)
+                response.headers[.retryAfter] = String(wait)
+                return response
+            }
+            let form = try await AdminForm.fields(of: request)
             guard let token = form["token"], AdminTokenAuthenticator.constantTimeEqual(token, adminToken) else {
+                throttle.recordFailure(from: address)
+                context.logger.notice("admin sign-in refused: wrong token", metadata: ["client": "\(address)"])
                 return page(signIn(problem: "That is not the server's admin token."), status: .unauthorized)
             }
+            throttle.reset(address)
             var response = Self.redirect("/admin")
             response.headers[.setCookie] = cookie(session.newCookie(), maxAge: Int(AdminSession.lifetime))
             return response
         }
         routes.post("/admin/logout") { request, _ in
-            let form = try await Self.form(request)
+            let form = try await AdminForm.fields(of: request)
             guard case .session(let nonce) = visitor(request), session.isValidCSRF(form["csrf"] ?? "", forNonce: nonce) else {
                 return page(signIn(problem: nil))
             }
@@ -76,7 +89,7 @@ struct AdminPageController: Sendable {
         }
         routes.post("/admin/deliveries/:id/retry") { request, context in
             let id = context.parameters.get("id") ?? ""
-            let form = try await Self.form(request)
+            let form = try await AdminForm.fields(of: request)
             switch visitor(request) {
             case .nobody:
                 return page(signIn(problem: "Sign in first."), status: .unauthorized)
@@ -183,15 +196,5 @@ struct AdminPageController: Sendable {
 
     private static func redirect(_ location: String) -> Response {
         Response(status: .seeOther, headers: [.location: location, .cacheControl: "no-store"])
-    }
-
-    /// A form body (`application/x-www-form-urlencoded`, at most 8 KiB) as name → value.
-    static func form(_ request: Request) async throws -> [String: String] {
-        let body = try await request.body.collect(upTo: 8 * 1024)
-        var components = URLComponents()
-        components.percentEncodedQuery = String(buffer: body).replacingOccurrences(of: "+", with: "%20")
-        var fields: [String: String] = [:]
-        for item in components.queryItems ?? [] where fields[item.name] == nil { fields[item.name] = item.value ?? "" }
-        return fields
     }
 }

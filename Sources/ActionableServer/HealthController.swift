@@ -2,7 +2,8 @@ import ActionableStore
 import Hummingbird
 
 /// `GET /healthz` (the process answers) and `GET /readyz` (storage is reachable and migrated;
-/// 503 with the reason until it is).
+/// 503 until it is). The 503 says only that storage is not ready: the cause, which may name the
+/// database's host and user, goes to the log, not to whoever asks.
 struct HealthController: Sendable {
     let store: any ActionStore
     let settings: ServerSettings
@@ -16,8 +17,8 @@ struct HealthController: Sendable {
             do {
                 try await self.store.checkReachable()
             } catch {
-                context.logger.debug("not ready", metadata: ["error": "\(error)"])
-                throw Problem.storageUnavailable(settings, "\(error)")
+                context.logger.warning("not ready", metadata: ["error": "\(error)"])
+                throw Problem.storageUnavailable(settings, "the storage is not ready")
             }
             return Response(
                 status: .ok, headers: [.contentType: "text/plain"],

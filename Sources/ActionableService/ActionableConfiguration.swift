@@ -1,3 +1,4 @@
+import ActionableCore
 import ActionableDelivery
 import ActionableServer
 import ActionableTokens
@@ -43,8 +44,28 @@ public struct ActionableConfiguration: Sendable {
     public var deliveryLease: Duration = .seconds(60)
     /// The HTTP layer's limits, the admin token and the `Retry-After` policy.
     public var server: ServerSettings = ServerSettings()
-    /// Serve HTTPS with this certificate and key instead of plain HTTP.
+    /// Serve HTTPS with this certificate and key instead of plain HTTP (TLS 1.2 and 1.3 only).
     public var tls: TLSFiles?
+    /// The audience (`aud`) every app JWT must name (`--app-jwt-audience`).
+    public var appJWTAudience: String = "actionable"
+    /// Start with the development token key even on a non-loopback address. Without it, a
+    /// server listening beyond loopback with no ``tokenKeys`` refuses to start: the development
+    /// key is a file anyone with the working directory can read.
+    public var insecureDevelopmentKey: Bool = false
+    /// How long a request's header and body may take to arrive, from its first byte to its
+    /// last; a slower connection is closed (`--read-timeout`).
+    public var readTimeout: Duration = .seconds(10)
+    /// How long an idle keep-alive connection stays open (`--idle-timeout`).
+    public var idleTimeout: Duration = .seconds(60)
+    /// The most connections open at once; past it, new ones wait in the listen backlog
+    /// (`--max-connections`).
+    public var maximumConnections: Int = 4096
+    /// Serve `GET /metrics` on this separate listener, open to whoever reaches it (bind it to
+    /// loopback or a private network). On the main listener, `/metrics` needs the admin token.
+    public var metricsAddress: ListenAddress?
+
+    /// The fewest bytes an admin or backend token may have.
+    public static let minimumSecretLength = 32
 
     /// The defaults of `actionable serve`.
     public init() {}
@@ -63,9 +84,54 @@ public struct ActionableConfiguration: Sendable {
         }
     }
 
+    /// A host and port to listen on.
+    public struct ListenAddress: Sendable, Hashable, CustomStringConvertible {
+        /// The address (`127.0.0.1`, `::1`, `0.0.0.0`, a host name).
+        public var host: String
+        /// The port; 0 picks a free one.
+        public var port: Int
+
+        /// Listens on `host` at `port`.
+        public init(host: String, port: Int) {
+            self.host = host
+            self.port = port
+        }
+
+        /// Parses `HOST:PORT` (`[::1]:9090` for an IPv6 address).
+        public init(parsing text: String) throws(ConfigurationError) {
+            guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]), (0...65535).contains(port)
+            else { throw ConfigurationError("\(text) is not HOST:PORT (e.g. 127.0.0.1:9090)") }
+            var host = String(text[..<colon])
+            if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+            guard !host.isEmpty else { throw ConfigurationError("\(text) names no host (e.g. 127.0.0.1:9090)") }
+            self.init(host: host, port: port)
+        }
+
+        public var description: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
+
+        /// Whether the address is a loopback one (`localhost`, `127.0.0.0/8`, `::1`).
+        public var isLoopback: Bool { LoopbackHost.contains(host) }
+    }
+
     /// Checks what can be checked before anything starts, with a message that names the setting.
     public func validate() throws(ConfigurationError) {
-        guard (0...65535).contains(port) else { throw ConfigurationError("port must be between 1 and 65535, not \(port)") }
+        guard (0...65535).contains(port) else { throw ConfigurationError("port must be between 0 and 65535, not \(port)") }
+        try Self.checkSecret(server.adminToken, "admin token", flag: "--admin-token")
+        try Self.checkSecret(server.backendToken, "backend token", flag: "--backend-token")
+        if let reused = appJWTKeys.first(where: { app in tokenKeys.contains { $0.hasSameSecret(as: app) } }) {
+            throw ConfigurationError(
+                "app JWT key \(reused.id) has the secret of an action-token key: an action token would then pass as the user's "
+                    + "app JWT; give --app-jwt-key a secret of its own")
+        }
+        guard !appJWTAudience.isEmpty else { throw ConfigurationError("the app JWT audience must not be empty") }
+        if tokenKeys.isEmpty && !LoopbackHost.contains(host) && !insecureDevelopmentKey {
+            throw ConfigurationError(
+                "listening on \(host) with the development token key: anyone who can read \(developmentKeyDirectory)/ could "
+                    + "sign action tokens; pass --token-key ID=SECRET (or --insecure-development-key for a throwaway test)")
+        }
+        guard readTimeout >= .seconds(1) else { throw ConfigurationError("the read timeout must be at least 1 second") }
+        guard idleTimeout >= .seconds(1) else { throw ConfigurationError("the idle timeout must be at least 1 second") }
+        guard maximumConnections >= 1 else { throw ConfigurationError("the most connections must be at least 1") }
         guard deliveryLease >= .seconds(1) else { throw ConfigurationError("delivery lease must be at least 1 second") }
         if !forwards.isEmpty && forwardSecret == nil { throw ConfigurationError.missingForwardSecret }
         if let storageTimeout, storageTimeout <= .zero {
@@ -74,6 +140,20 @@ public struct ActionableConfiguration: Sendable {
         guard server.maximumBodySize > 0 else { throw ConfigurationError("the maximum body size must be positive") }
         guard server.maximumConcurrentAccepts > 0 else {
             throw ConfigurationError("the most accepts in flight must be positive")
+        }
+    }
+}
+
+extension ActionableConfiguration {
+    /// A token of at least ``ActionableConfiguration/minimumSecretLength`` bytes, when given.
+    static func checkSecret(_ secret: String?, _ name: String, flag: String) throws(ConfigurationError) {
+        guard let secret else { return }
+        let length = secret.utf8.count
+        guard length >= minimumSecretLength else {
+            let hint = length == 0 ? " (an empty one is often an unset variable)" : ""
+            throw ConfigurationError(
+                "the \(name) (\(flag)) is \(length) bytes\(hint); it must be at least \(minimumSecretLength) bytes: "
+                    + "generate one with `openssl rand -base64 32`")
         }
     }
 }

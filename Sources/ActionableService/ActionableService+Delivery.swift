@@ -30,7 +30,7 @@ extension ActionableService {
                     throw ConfigurationError("forward \(forward): \(error.description)")
                 }
                 builder.on(pattern, Forwarder(url: forward.url, signer: signer).handler)
-                logger.info("forwarding \(pattern) to \(forward.url)")
+                logger.info("forwarding \(pattern) to \(UpstreamAddress.redacted(forward.url))")
             }
         }
         try routes?(&builder)

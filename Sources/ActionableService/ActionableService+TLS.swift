@@ -1,7 +1,7 @@
 import NIOSSL
 
 extension ActionableService {
-    /// The server side of TLS from PEM files, with a message naming the file that is wrong.
+    /// The server side of TLS (1.2 and 1.3) from PEM files, with a message naming the file that is wrong.
     static func tlsConfiguration(_ files: ActionableConfiguration.TLSFiles) throws -> TLSConfiguration {
         let chain: [NIOSSLCertificate]
         do {
@@ -16,6 +16,10 @@ extension ActionableService {
         } catch {
             throw ConfigurationError("TLS key \(files.key) is not a readable PEM private key: \(error)")
         }
-        return TLSConfiguration.makeServerConfiguration(certificateChain: chain.map { .certificate($0) }, privateKey: .privateKey(key))
+        var configuration = TLSConfiguration.makeServerConfiguration(
+            certificateChain: chain.map { .certificate($0) }, privateKey: .privateKey(key))
+        // TLS 1.0 and 1.1 are deprecated (RFC 8996): 1.2 and 1.3 only.
+        configuration.minimumTLSVersion = .tlsv12
+        return configuration
     }
 }

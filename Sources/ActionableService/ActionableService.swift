@@ -39,6 +39,7 @@ public struct ActionableService: Service {
     /// The catalog it serves.
     public let catalog: Catalog
     private let application: any Service
+    private let metricsApplication: (any Service)?
     private let pending: PendingActionStore
     private let opener: StorageOpener
     private let worker: DeliveryWorker?
@@ -66,33 +67,49 @@ public struct ActionableService: Service {
         let keys = try DevelopmentKey.keys(configuration.tokenKeys, directory: configuration.developmentKeyDirectory) {
             logger.warning("\($0)")
         }
+        if configuration.appJWTKeys.contains(where: { app in keys.contains { $0.hasSameSecret(as: app) } }) {
+            throw ConfigurationError("an app JWT key has the secret of the development token key; give --app-jwt-key a secret of its own")
+        }
         let tokens = try await ActionTokens(keys: keys)
-        let appTokens = configuration.appJWTKeys.isEmpty ? nil : await AppTokens(keys: configuration.appJWTKeys)
+        let appTokens =
+            configuration.appJWTKeys.isEmpty
+            ? nil : await AppTokens(keys: configuration.appJWTKeys, audience: configuration.appJWTAudience)
 
         let redacted = StorageURL.redacted(configuration.storage)
         let pending = PendingActionStore(reason: "storage \(redacted) is being opened")
         let registry = PrometheusCollectorRegistry()
         let factory = PrometheusMetricsFactory(registry: registry)
+        let metrics = ServerMetrics(factory: factory)
         let router = ActionableServer.router(
             catalog: catalog, store: pending, tokens: tokens, settings: configuration.server,
-            metrics: ServerMetrics(factory: factory), exposition: { registry.emitToString() }, appTokens: appTokens)
+            metrics: metrics, exposition: { registry.emitToString() }, appTokens: appTokens)
 
         var worker = try Self.deliveryWorker(
             configuration: configuration, catalog: catalog, store: pending, logger: logger, routes: routes)
         worker?.metricsFactory = factory
         if worker == nil { logger.warning("no forward or handler given: accepted responses are stored but not delivered") }
 
-        let server: HTTPServerBuilder
-        if let tls = configuration.tls {
-            server = try .tls(.http1(), tlsConfiguration: Self.tlsConfiguration(tls))
-        } else {
-            server = .http1()
-        }
+        let server = try Self.serverBuilder(configuration)
         self.application = Application(
             router: router, server: server,
-            configuration: .init(address: .hostname(configuration.host, port: configuration.port)),
+            configuration: .init(
+                address: .hostname(configuration.host, port: configuration.port),
+                availableConnectionsDelegate: MaximumAvailableConnections(configuration.maximumConnections, logger: logger)),
             onServerRunning: { channel in await onServerRunning?(channel.localAddress?.port ?? configuration.port) },
             logger: logger)
+        if let address = configuration.metricsAddress {
+            self.metricsApplication = Application(
+                router: ActionableServer.metricsRouter(
+                    store: pending, settings: configuration.server, metrics: metrics, exposition: { registry.emitToString() }),
+                server: .http1(configuration: .init(idleTimeout: .nanoseconds(Int64(configuration.idleTimeout.timeInterval * 1e9)))),
+                configuration: .init(address: .hostname(address.host, port: address.port)),
+                onServerRunning: { channel in
+                    logger.info("metrics on http://\(address.host):\(channel.localAddress?.port ?? address.port)/metrics")
+                },
+                logger: logger)
+        } else {
+            self.metricsApplication = nil
+        }
         self.configuration = configuration
         self.catalog = catalog
         self.pending = pending
@@ -109,8 +126,19 @@ public struct ActionableService: Service {
     public func run() async throws {
         try await withThrowingDiscardingTaskGroup { group in
             group.addTask { try await application.run() }
+            if let metricsApplication { group.addTask { try await metricsApplication.run() } }
             group.addTask { try await self.openStorageThenDeliver() }
         }
+    }
+
+    /// HTTP/1.1 (over TLS 1.2+ with ``ActionableConfiguration/tls``) with the configured idle
+    /// timeout and a read deadline per request (``RequestReadDeadline``).
+    static func serverBuilder(_ configuration: ActionableConfiguration) throws -> HTTPServerBuilder {
+        let http1 = HTTPServerBuilder.http1(
+            configuration: .init(idleTimeout: .nanoseconds(Int64(configuration.idleTimeout.timeInterval * 1e9))),
+            readTimeout: .nanoseconds(Int64(configuration.readTimeout.timeInterval * 1e9)))
+        guard let tls = configuration.tls else { return http1 }
+        return try .tls(http1, tlsConfiguration: tlsConfiguration(tls))
     }
 
     /// Returns once storage is open and the service accepts action responses (the listener may

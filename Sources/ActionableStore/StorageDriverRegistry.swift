@@ -80,13 +80,17 @@ public struct StorageURL: Hashable, Sendable, CustomStringConvertible {
     public var redacted: String { Self.redacted(text) }
     public var description: String { redacted }
 
-    /// `url` with the password of its user information replaced by `***`.
+    /// `url` with the password of its user information replaced by `***`, even when the URL
+    /// is malformed: the user information ends at the last `@` (a password may hold a raw `/`,
+    /// `?`, `#` or `@`), and everything between the user's `:` and that `@` is hidden.
     public static func redacted(_ url: String) -> String {
-        guard let schemeEnd = url.range(of: "://") else { return url }
-        let rest = url[schemeEnd.upperBound...]
-        let authorityEnd = rest.firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" }) ?? rest.endIndex
-        let authority = rest[..<authorityEnd]
-        guard let at = authority.lastIndex(of: "@"), let colon = authority[..<at].firstIndex(of: ":") else { return url }
-        return String(url[..<authority.index(after: colon)]) + "***" + String(url[at...])
+        // After `scheme:` and the `//` of an authority, if written (`postgres:user:pw@host` is
+        // malformed, but its password is still a password).
+        guard let schemeEnd = url.firstIndex(of: ":") else { return url }
+        var rest = url[url.index(after: schemeEnd)...]
+        while rest.hasPrefix("/") { rest = rest.dropFirst() }
+        guard let at = rest.lastIndex(of: "@") else { return url }
+        guard let colon = rest[..<at].firstIndex(of: ":") else { return url }
+        return String(url[..<rest.index(after: colon)]) + "***" + String(url[at...])
     }
 }

@@ -4,7 +4,7 @@ public struct ActionTokenError: Error, Hashable, Sendable, CustomStringConvertib
     /// The kind of failure. New kinds may be added; switch with a default.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         private enum Base: String, Hashable, Sendable {
-            case missing, malformed, badSignature, unknownKey, expired, notYetValid
+            case missing, malformed, badSignature, unknownKey, expired, notYetValid, wrongAudience
             case wrongCategory, actionNotAllowed, wrongNotification, wrongUser
         }
 
@@ -23,6 +23,8 @@ public struct ActionTokenError: Error, Hashable, Sendable, CustomStringConvertib
         public static let expired = Code(.expired)
         /// Issued in the future beyond the leeway (401).
         public static let notYetValid = Code(.notYetValid)
+        /// An app JWT whose `aud` does not name this server (401).
+        public static let wrongAudience = Code(.wrongAudience)
         /// Valid, but for another category (403).
         public static let wrongCategory = Code(.wrongCategory)
         /// Valid, but `act` does not list the action (403).
@@ -37,7 +39,7 @@ public struct ActionTokenError: Error, Hashable, Sendable, CustomStringConvertib
         /// 401 or 403.
         public var status: Int {
             switch base {
-            case .missing, .malformed, .badSignature, .unknownKey, .expired, .notYetValid: return 401
+            case .missing, .malformed, .badSignature, .unknownKey, .expired, .notYetValid, .wrongAudience: return 401
             case .wrongCategory, .actionNotAllowed, .wrongNotification, .wrongUser: return 403
             }
         }

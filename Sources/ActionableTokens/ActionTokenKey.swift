@@ -32,6 +32,10 @@ public struct ActionTokenKey: Hashable, Sendable, CustomStringConvertible {
         try self.init(id: String(text[..<equals]), secret: Array(text[text.index(after: equals)...].utf8))
     }
 
+    /// Whether `other` has the same secret (whatever the ids): one secret must not serve two
+    /// purposes, such as action tokens and app JWTs.
+    public func hasSameSecret(as other: ActionTokenKey) -> Bool { secret == other.secret }
+
     /// The id only: secrets are never printed or logged.
     public var description: String { "ActionTokenKey(\(id))" }
 }

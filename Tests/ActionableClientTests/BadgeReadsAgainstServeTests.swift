@@ -12,7 +12,7 @@ import FoundationNetworking
 /// against a real `actionable serve`.
 @Suite(.timeLimit(.minutes(2)))
 struct BadgeReadsAgainstServeTests {
-    static let backendToken = "client-test-backend-token"
+    static let backendToken = "client-test-backend-token-0123456789"
 
     static func record(_ id: String, port: Int) async throws -> Int {
         var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)/v1/notifications")!)

@@ -52,14 +52,14 @@ final class ClientFixture: Sendable {
             in: directory, port: port,
             extra: [
                 "--forward", "*=http://127.0.0.1:\(upstream)/taps", "--forward-secret", "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw",
-                "--admin-token", "operator-token",
+                "--admin-token", "operator-token-0123456789abcdefghijkl",
             ] + extra)
     }
 
     /// The operator's view of response `id` (`GET /v1/actions/{id}`).
     static func stored(_ id: String, port: Int) async throws -> [String: Any] {
         var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)/v1/actions/\(id)")!)
-        request.setValue("Bearer operator-token", forHTTPHeaderField: "Authorization")
+        request.setValue("Bearer operator-token-0123456789abcdefghijkl", forHTTPHeaderField: "Authorization")
         let (data, _) = try await URLSession.shared.data(for: request)
         return (try JSONSerialization.jsonObject(with: data) as? [String: Any]) ?? [:]
     }

@@ -10,7 +10,7 @@ import Testing
 
 /// Every status of the badge endpoints, through the router.
 struct BadgeEndpointTests {
-    static let backend = "backend-token-0123456789"
+    static let backend = "backend-token-0123456789abcdefghijklm"
     static let appKey = try! ActionTokenKey(parsing: "app=app-secret-0123456789abcdef0123456789")
 
     struct Call: Sendable {

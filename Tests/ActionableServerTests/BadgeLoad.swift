@@ -10,7 +10,7 @@ import FoundationNetworking
 /// A mixed load on the badge ledger of running `serve` processes: sends recorded by the backend
 /// and taps on some of them (each sent several times, as a retrying phone does), all at once.
 struct BadgeLoad: Sendable {
-    static let backendToken = "badge-load-backend-token"
+    static let backendToken = "badge-load-backend-token-0123456789"
 
     /// One request of the load.
     enum Operation: Sendable, Hashable {

@@ -10,7 +10,7 @@ import Testing
 
 /// The operators' deliveries API, through the router: every status and filter.
 struct DeliveriesEndpointTests {
-    static let admin = "operator-token-0123456789"
+    static let admin = "operator-token-0123456789abcdefghijkl"
     typealias Call = BadgeEndpointTests.Call
     typealias Reply = ActionsEndpointTests.Reply
 

@@ -14,7 +14,7 @@ import FoundationNetworking
 @Suite(.timeLimit(.minutes(2)))
 struct DeliveriesProcessTests {
     static let secret = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
-    static let admin = "operator-token-0123456789"
+    static let admin = "operator-token-0123456789abcdefghijkl"
 
     static func start(
         in directory: URL, upstream: Int, extra: [String] = [], port: Int? = nil

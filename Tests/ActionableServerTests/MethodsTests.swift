@@ -14,7 +14,7 @@ struct MethodsTests {
 
     @Test func aKnownPathWithAnotherMethodIs405WithAllow() async throws {
         let replies = try await BadgeEndpointTests.run(
-            settings: ServerSettings(adminToken: "operator-token-0123456789", backendToken: BadgeEndpointTests.backend),
+            settings: ServerSettings(adminToken: "operator-token-0123456789abcdefghijkl", backendToken: BadgeEndpointTests.backend),
             [
                 Call(method: .trace, uri: "/v1/categories"), Call(method: .delete, uri: "/healthz"),
                 Call(method: .get, uri: "/v1/actions"), Call(method: .put, uri: "/v1/deliveries/r-1/retry"),

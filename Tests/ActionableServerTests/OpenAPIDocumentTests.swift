@@ -35,7 +35,7 @@ struct OpenAPIDocumentTests {
         // /metrics is routed only when metrics are on (as `serve` always has them).
         let paths = Set(((try Yams.load(yaml: yaml) as? [String: Any])?["paths"] as? [String: Any] ?? [:]).keys).subtracting(["/metrics"])
         // A path the document does not name is a 404 problem; each documented one answers something else.
-        let settings = ServerSettings(adminToken: "operator-token-0123456789", backendToken: BadgeEndpointTests.backend)
+        let settings = ServerSettings(adminToken: "operator-token-0123456789abcdefghijkl", backendToken: BadgeEndpointTests.backend)
         let calls = paths.sorted().map { path in
             BadgeEndpointTests.Call(
                 method: .options, uri: path.replacingOccurrences(of: "{id}", with: "x").replacingOccurrences(of: "{user}", with: "u"))

@@ -1,0 +1,36 @@
+import Foundation
+import Hummingbird
+
+/// The admin page's form bodies (`application/x-www-form-urlencoded`), read with Hummingbird's
+/// `URLEncodedFormDecoder`, which throws on what it cannot read: any byte sequence gives either
+/// the form's fields or a 400 problem document, never a trap. (Foundation's
+/// `URLComponents.percentEncodedQuery` setter, used before, stops the process on a raw `%`,
+/// a space or a non-ASCII byte.) The fuzz target `fuzz-admin-form` feeds it arbitrary bytes.
+enum AdminForm {
+    /// The largest form body read, in bytes; the admin page's forms hold one or two short fields.
+    static let maximumSize = 8 * 1024
+
+    /// The fields of `request`'s form body: 413 past ``maximumSize``, 400 when it is not a
+    /// form of plain `name=value` pairs (a bad escape, a repeated name, a nested name).
+    static func fields(of request: Request) async throws -> [String: String] {
+        let body: ByteBuffer
+        do {
+            body = try await request.body.collect(upTo: maximumSize)
+        } catch {
+            throw Problem(
+                .contentTooLarge, "body-too-large", "Body too large", "the form is over \(maximumSize) bytes, the limit for admin forms")
+        }
+        return try fields(String(decoding: body.readableBytesView, as: UTF8.self))
+    }
+
+    /// The fields of a form body given as text.
+    static func fields(_ text: String) throws(Problem) -> [String: String] {
+        do {
+            return try URLEncodedFormDecoder().decode([String: String].self, from: text)
+        } catch {
+            throw Problem(
+                .badRequest, "invalid-form", "Invalid form",
+                "the body is not an application/x-www-form-urlencoded form of name=value pairs with valid %XX escapes, each name once")
+        }
+    }
+}

@@ -1,0 +1,36 @@
+import Hummingbird
+import Logging
+
+/// The outermost middleware: whatever a route or another middleware throws leaves the server
+/// as a problem document (``Problem``). Hummingbird's own errors (`HTTPError`, such as the 413
+/// of a body collected past its limit) keep their status and message; anything else is a 500
+/// `internal-error` whose text stays in the log. Tests and the fuzz target
+/// `fuzz-http-application` hold the server to never reaching that last case.
+struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        do {
+            return try await next(request, context)
+        } catch let problem as Problem {
+            throw problem
+        } catch let error as HTTPError {
+            throw Self.problem(for: error)
+        } catch {
+            context.logger.error("request failed unexpectedly", metadata: ["error": "\(error)", "path": "\(request.uri.path)"])
+            throw Problem(.internalServerError, "internal-error", "Internal error", "the request could not be handled; the server logged why")
+        }
+    }
+
+    /// The problem document of one of Hummingbird's errors.
+    static func problem(for error: HTTPError) -> Problem {
+        let (type, title): (String, String) =
+            switch error.status.code {
+            case 400: ("invalid-request", "Invalid request")
+            case 404: ("not-found", "Not found")
+            case 405: ("method-not-allowed", "Method not allowed")
+            case 413: ("body-too-large", "Body too large")
+            case 415: ("unsupported-media-type", "Unsupported media type")
+            default: ("http-\(error.status.code)", error.status.reasonPhrase)
+            }
+        return Problem(error.status, type, title, error.body ?? error.status.reasonPhrase, headers: error.headers)
+    }
+}
