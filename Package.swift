@@ -64,9 +64,9 @@ let package = Package(
         ),
         .target(
             name: "ActionableTokens",
-            dependencies: ["ActionableCore", .product(name: "JWTKit", package: "jwt-kit")]
+            dependencies: ["ActionableCore", .product(name: "JWTKit", package: "jwt-kit"), .product(name: "Crypto", package: "swift-crypto")]
         ),
-        .target(name: "ActionablePayload", dependencies: ["ActionableCore", "ActionableStore"]),
+        .target(name: "ActionablePayload", dependencies: ["ActionableCore", "ActionableStore", "ActionableTokens"]),
         // The code generator: the core only, so a build plugin's tool stays small.
         .target(name: "ActionableCodegen", dependencies: ["ActionableCore"]),
         // The build plugin's tool: the core, the linter and the generator only.

@@ -16,6 +16,9 @@ extension PayloadBuilder {
     /// Nothing is recorded when the payload is refused. Building the same notification again
     /// does not count it twice: the badge is the user's current number.
     ///
+    /// Without `actionToken`, a builder made with ``ActionTokens`` mints one bound to `user`,
+    /// `notificationID` and the payload.
+    ///
     /// - Parameter badgeLifetime: how long an unread notification counts (30 days by default,
     ///   as `actionable serve --badge-lifetime`).
     public func build<Custom: Encodable>(
@@ -36,6 +39,10 @@ extension PayloadBuilder {
         }
         var aps = aps
         aps.badge = badge
+        if actionToken == nil, tokens != nil {
+            return try await build(
+                category: category, aps: aps, custom: custom, user: user, notificationID: notificationID, pushType: pushType, now: now)
+        }
         return try build(category: category, aps: aps, custom: custom, actionToken: actionToken, pushType: pushType)
     }
 }

@@ -1,31 +1,46 @@
 import ActionableCore
+import ActionableTokens
 
 /// Builds APNs payloads that cannot be refused: the category is checked against the catalog,
 /// the custom keys against the category's payload schema, and the size limit against the exact
 /// bytes that will be sent.
 ///
-/// The custom payload is any `Encodable` (as in APNSwift); `aps` is written over it.
+/// The custom payload is any `Encodable` (as in APNSwift); `aps` is written over it. Given
+/// ``ActionTokens``, the builder also mints the notification's action token, bound to its user,
+/// its id and — through the `pld` claim — its payload, so the server can tell the payload a tap
+/// carries back is the one that was sent:
 ///
 /// ```swift
 /// struct Invite: Encodable { var inviteId: String; var eventName: String? }
-/// let payload = try PayloadBuilder(catalog: catalog).build(
+/// let payload = try await PayloadBuilder(catalog: catalog, tokens: tokens).build(
 ///     category: "invite",
 ///     aps: APS(alert: .fields(.init(title: "Dinner?", body: "Sam invited you"))),
 ///     custom: Invite(inviteId: "42", eventName: "Dinner"),
-///     actionToken: token)
+///     user: "alice", notificationID: id)
 /// try await apns.send(payload.bytes)
 /// ```
 public struct PayloadBuilder: Sendable {
     /// The catalog categories are checked against.
     public let catalog: Catalog
+    /// The keys that mint action tokens, when the builder mints them.
+    public let tokens: ActionTokens?
 
-    /// A builder for `catalog`.
-    public init(catalog: Catalog) { self.catalog = catalog }
+    /// A builder for `catalog`; with `tokens`, it can mint each notification's action token.
+    public init(catalog: Catalog, tokens: ActionTokens? = nil) {
+        self.catalog = catalog
+        self.tokens = tokens
+    }
 
-    /// Builds a payload whose custom keys are `custom`'s encoded properties.
+    /// Builds a payload whose custom keys are `custom`'s encoded properties, with an action token
+    /// minted elsewhere (give it the ``payloadDigest(category:fields:)`` of these keys).
     public func build<Custom: Encodable>(
         category: CategoryID, aps: APS = APS(), custom: Custom, actionToken: String? = nil, pushType: PushType = .alert
     ) throws(PayloadError) -> NotificationPayload {
+        try build(category: category, aps: aps, fields: Self.fields(of: custom), actionToken: actionToken, pushType: pushType)
+    }
+
+    /// `custom`'s encoded properties as custom keys.
+    static func fields<Custom: Encodable>(of custom: Custom) throws(PayloadError) -> [(String, JSONValue)] {
         let value: JSONValue
         do {
             value = try JSONValueEncoder.encode(custom)
@@ -37,18 +52,16 @@ public struct PayloadBuilder: Sendable {
                 .customPayloadNotAnObject,
                 ["the custom payload must encode as a JSON object (a struct or dictionary), not \(value.typeName)"])
         }
-        return try build(category: category, aps: aps, fields: fields, actionToken: actionToken, pushType: pushType)
+        return fields
     }
 
-    /// Builds a payload from custom keys given as JSON values.
+    /// Builds a payload from custom keys given as JSON values, with an action token minted
+    /// elsewhere (give it the ``payloadDigest(category:fields:)`` of these keys).
     public func build(
         category: CategoryID, aps: APS = APS(), fields: [(String, JSONValue)] = [], actionToken: String? = nil,
         pushType: PushType = .alert
     ) throws(PayloadError) -> NotificationPayload {
-        guard let declared = catalog[category] else {
-            let hint = catalog.suggestion(for: category).map { " (did you mean \"\($0)\"?)" } ?? ""
-            throw PayloadError(.unknownCategory, ["category \"\(category)\" is not in the catalog\(hint)"])
-        }
+        let declared = try self.category(category)
         guard !declared.retired else {
             throw PayloadError(
                 .retiredCategory,
@@ -76,6 +89,15 @@ public struct PayloadBuilder: Sendable {
                 ])
         }
         return NotificationPayload(category: category, pushType: pushType, bytes: bytes)
+    }
+
+    /// The category `id` of the catalog, or ``PayloadError/Code/unknownCategory`` with a suggestion.
+    func category(_ id: CategoryID) throws(PayloadError) -> NotificationCategory {
+        guard let declared = catalog[id] else {
+            let hint = catalog.suggestion(for: id).map { " (did you mean \"\($0)\"?)" } ?? ""
+            throw PayloadError(.unknownCategory, ["category \"\(id)\" is not in the catalog\(hint)"])
+        }
+        return declared
     }
 
     /// `aps` values APNs refuses or ignores.

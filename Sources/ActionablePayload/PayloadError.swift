@@ -5,7 +5,8 @@ public struct PayloadError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The kind of failure. New kinds may be added; switch with a default.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         private enum Base: String, Hashable, Sendable {
-            case unknownCategory, retiredCategory, payloadMismatch, tooLarge, invalidAPS, customPayloadNotAnObject, notificationOfAnotherUser
+            case unknownCategory, retiredCategory, payloadMismatch, tooLarge, invalidAPS, customPayloadNotAnObject, notificationOfAnotherUser,
+                noTokens
         }
 
         private let base: Base
@@ -25,6 +26,8 @@ public struct PayloadError: Error, Hashable, Sendable, CustomStringConvertible {
         public static let customPayloadNotAnObject = Code(.customPayloadNotAnObject)
         /// The badge ledger holds the notification id for another user.
         public static let notificationOfAnotherUser = Code(.notificationOfAnotherUser)
+        /// An action token was asked for, but the builder was made without ``ActionTokens``.
+        public static let noTokens = Code(.noTokens)
 
         public var description: String { base.rawValue }
     }

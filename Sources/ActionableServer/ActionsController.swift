@@ -7,10 +7,11 @@ import Logging
 
 /// `POST /v1/actions`: checks a tapped action, then stores it once.
 ///
-/// The order of checks decides which status a bad request gets: 429 overloaded, 401 app token
+/// The order of checks decides which status a bad request gets: 401 app token
 /// (``AppTokenAuthenticator``, when configured), 415 content type, 413 size (before the body is
-/// buffered), 400 JSON, 401/403 action token, 422 catalog, then storage (202, 200 duplicate,
-/// 409 conflict, 503 unavailable). Nothing is stored unless every check passed.
+/// buffered), 400 JSON, 401/403 action token, 422 catalog, 422 payload (the token's `pld`),
+/// 429 overloaded (a slot is taken only now, once the body is read), then storage (202, 200
+/// duplicate, 409 conflict, 503 unavailable). Nothing is stored unless every check passed.
 struct ActionsController: Sendable {
     let catalog: Catalog
     let store: any ActionStore
@@ -18,14 +19,29 @@ struct ActionsController: Sendable {
     let settings: ServerSettings
     var appTokens: AppTokens? = nil
     var metrics: ServerMetrics? = nil
+    /// Accepts in progress: a slot is taken once the body is read and checked, so clients that
+    /// trickle their bodies hold no slot (the read deadline closes them).
+    let limiter: InFlightLimiter
+    /// The notifications whose unbound token was logged already.
+    let unboundTokens = SightingLog()
+
+    init(
+        catalog: Catalog, store: any ActionStore, tokens: ActionTokens?, settings: ServerSettings, appTokens: AppTokens? = nil,
+        metrics: ServerMetrics? = nil
+    ) {
+        self.catalog = catalog
+        self.store = store
+        self.tokens = tokens
+        self.settings = settings
+        self.appTokens = appTokens
+        self.metrics = metrics
+        limiter = InFlightLimiter(limit: settings.maximumConcurrentAccepts)
+    }
 
     private var reader: JSONRequestReader { JSONRequestReader(maximumBodySize: settings.maximumBodySize, what: "an action response") }
 
     var routes: RouteCollection<ActionableRequestContext> {
         let routes = RouteCollection(context: ActionableRequestContext.self)
-        let limiter = InFlightLimiter(limit: settings.maximumConcurrentAccepts)
-        // The limit comes first: an overloaded server turns a request away before any work.
-        routes.add(middleware: InFlightLimitMiddleware(limiter: limiter, settings: settings, metrics: metrics))
         if let appTokens { routes.add(middleware: AppTokenAuthenticator(tokens: appTokens)) }
         routes.post("/v1/actions") { request, context in
             do {
@@ -44,7 +60,7 @@ struct ActionsController: Sendable {
         let decoded = try await reader.decode(ActionRequestBody.self, from: request)
         let appUser: String?
         if case .appUser(let user) = context.identity { appUser = user } else { appUser = nil }
-        let (notificationID, user) = try await authorize(decoded, appUser: appUser)
+        let (notificationID, user, token) = try await authorize(decoded, appUser: appUser)
         let response = decoded.response(notificationID: notificationID, user: user)
         do {
             try catalog.validate(response)
@@ -53,6 +69,12 @@ struct ActionsController: Sendable {
                 .unprocessableContent, "catalog-mismatch", "The response does not fit the catalog",
                 error.description, errors: error.errors)
         }
+        if let token { try checkPayload(decoded, against: token, context: context) }
+        guard limiter.tryEnter() else {
+            metrics?.response("rejected")
+            throw Problem.overloaded(settings)
+        }
+        defer { limiter.leave() }
         let result: AcceptResult
         do {
             result = try await store.accept(NewAction(response: response))
@@ -81,17 +103,47 @@ struct ActionsController: Sendable {
             body: ResponseBody(byteBuffer: ByteBuffer(string: body)))
     }
 
-    /// The notification and user the response answers for: from the verified token, or, where a
-    /// deployment turned tokens off, from the body. `appUser` is the user the app's own bearer
-    /// token named, when the deployment requires one.
-    private func authorize(_ body: ActionRequestBody, appUser: String?) async throws -> (notificationID: String, user: String) {
+    /// Refuses a payload that is not the one the token was minted for (422 `payload-mismatch`),
+    /// and a token that binds none unless the deployment accepts unbound payloads for a
+    /// migration window (then logged once per token).
+    private func checkPayload(_ body: ActionRequestBody, against token: ActionToken, context: ActionableRequestContext) throws {
+        guard let schema = catalog[CategoryID(body.category)]?.payload else { return }  // validated before
+        let digest = PayloadDigest(payload: body.payload ?? [:], schema: schema)
+        do {
+            if try token.verifyPayload(digest) { return }
+        } catch {
+            throw Problem(
+                .unprocessableContent, "payload-mismatch", "The payload is not the one that was sent",
+                "\(error.description); send back the notification's custom keys as they arrived, nothing stored",
+                errors: [("/payload", "does not match the payload the action token was minted for")])
+        }
+        guard settings.acceptUnboundPayloads else {
+            throw Problem(
+                .unauthorized, "token-unbound", "Action token without payload binding",
+                "the action token has no pld claim, so its payload cannot be checked; mint tokens with this version's "
+                    + "PayloadBuilder or actionable payload (or run the server with --accept-unbound-payloads for a migration window)",
+                errors: [("/actionToken", "has no pld claim")])
+        }
+        if unboundTokens.firstSighting(of: token.notificationID) {
+            context.logger.warning(
+                "accepted an action token without a pld claim (--accept-unbound-payloads): its payload is not checked",
+                metadata: ["notification": "\(token.notificationID)", "user": "\(token.user)"])
+        }
+    }
+
+    /// The notification and user the response answers for, and the verified token: from the
+    /// token, or, where a deployment turned tokens off, from the body (and no token).
+    /// `appUser` is the user the app's own bearer token named, when the deployment requires one.
+    private func authorize(
+        _ body: ActionRequestBody, appUser: String?
+    ) async throws -> (notificationID: String, user: String, token: ActionToken?) {
         guard let tokens, settings.requireActionTokens else {
             guard let notificationID = body.notificationId, !notificationID.isEmpty else {
                 throw Problem(
                     .badRequest, "invalid-request", "Invalid request",
                     "\"notificationId\" is required when action tokens are off", errors: [("/notificationId", "required")])
             }
-            return (notificationID, "anonymous")
+            return (notificationID, "anonymous", nil)
         }
         guard let text = body.actionToken else {
             throw Problem(
@@ -103,7 +155,7 @@ struct ActionsController: Sendable {
             try token.authorize(
                 category: CategoryID(body.category), action: ActionID(body.action),
                 notificationID: body.notificationId, user: appUser)
-            return (token.notificationID, token.user)
+            return (token.notificationID, token.user, token)
         } catch {
             let pointer = error.code == .wrongNotification ? "/notificationId" : "/actionToken"
             throw Problem(

@@ -2,7 +2,7 @@ import Hummingbird
 import Synchronization
 
 /// Bounds the accepts in progress: past the limit, a request is turned away with 429 at once
-/// instead of queueing behind storage.
+/// instead of queueing behind storage. A request takes its place once its body is read.
 final class InFlightLimiter: Sendable {
     private let count = Atomic<Int>(0)
     let limit: Int
@@ -26,24 +26,19 @@ final class InFlightLimiter: Sendable {
     }
 }
 
-/// Turns a request away with 429 (``Problem/overloaded(_:)``) when ``InFlightLimiter`` has no
-/// place left, before anything else is done for it.
-struct InFlightLimitMiddleware: RouterMiddleware {
-    typealias Context = ActionableRequestContext
-    let limiter: InFlightLimiter
-    let settings: ServerSettings
-    let metrics: ServerMetrics?
+/// Remembers which keys were seen, to log something once per key; bounded, it forgets
+/// everything when full (so a key may be logged again after many others).
+final class SightingLog: Sendable {
+    private let seen = Mutex(Set<String>())
+    private let capacity: Int
 
-    func handle(
-        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
-    ) async throws
-        -> Response
-    {
-        guard limiter.tryEnter() else {
-            metrics?.response("rejected")
-            throw Problem.overloaded(settings)
+    init(capacity: Int = 10_000) { self.capacity = capacity }
+
+    /// Whether `key` is seen for the first time (recording it).
+    func firstSighting(of key: String) -> Bool {
+        seen.withLock { seen in
+            if seen.count >= capacity { seen.removeAll(keepingCapacity: true) }
+            return seen.insert(key).inserted
         }
-        defer { limiter.leave() }
-        return try await next(request, context)
     }
 }

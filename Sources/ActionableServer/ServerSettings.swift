@@ -21,6 +21,10 @@ public struct ServerSettings: Sendable {
     /// Whether the admin page's session cookie is `Secure` (sent over HTTPS only): on when the
     /// server serves TLS itself, or sits behind a proxy that terminates it.
     public var secureAdminCookie: Bool = false
+    /// Whether action tokens without a `pld` claim (minted before payloads were bound) are
+    /// accepted, their payload unchecked: for a migration window only. Off by default, so a
+    /// phone cannot rewrite the payload that is forwarded under the server's signature.
+    public var acceptUnboundPayloads: Bool = false
 
     /// `Retry-After` seconds sent with 503 when storage is unavailable.
     public var retryAfterSeconds: Int {

@@ -11,6 +11,8 @@ public struct ActionToken: Hashable, Sendable {
     public let category: CategoryID
     /// The actions it allows (`act`); `nil` allows every action.
     public let actions: [ActionID]?
+    /// The digest of the payload it was minted for (`pld`); `nil` in tokens of older versions.
+    public let payload: PayloadDigest?
     /// When it was issued (`iat`).
     public let issuedAt: Date
     /// When it expires (`exp`).
@@ -37,5 +39,19 @@ public struct ActionToken: Hashable, Sendable {
         if let user, user != self.user {
             throw ActionTokenError(.wrongUser, "the action token names another user than the authenticated one")
         }
+    }
+
+    /// Checks that `payload` is the payload the token was minted for.
+    /// - Returns: `false` when the token binds no payload (minted by an older version), which
+    ///   the caller refuses unless it accepts unbound payloads.
+    /// - Throws: ``ActionTokenError/Code/payloadMismatch`` when the digests differ.
+    public func verifyPayload(_ payload: PayloadDigest) throws(ActionTokenError) -> Bool {
+        guard let bound = self.payload else { return false }
+        guard bound.matches(payload) else {
+            throw ActionTokenError(
+                .payloadMismatch,
+                "the payload differs from the one the notification was sent with: its digest is \(payload), the token's \(bound)")
+        }
+        return true
     }
 }

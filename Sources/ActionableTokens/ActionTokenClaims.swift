@@ -1,7 +1,8 @@
 import Foundation
 import JWTKit
 
-/// The claims of an action token: `jti`, `sub`, `cat`, optional `act`, `iat`, `exp`.
+/// The claims of an action token: `jti`, `sub`, `cat`, optional `act`, `pld` (absent in tokens
+/// of older versions), `iat`, `exp`.
 ///
 /// Plain values rather than jwt-kit's claim types: these are decoded on every request, and a
 /// `Date` claim goes through the decoder's date strategy where a number is read directly.
@@ -14,6 +15,8 @@ struct ActionTokenClaims: JWTPayload, Equatable {
     var cat: String
     /// The allowed action ids; all when absent.
     var act: [String]?
+    /// The payload digest (``PayloadDigest``).
+    var pld: String?
     var iat: NumericDate
     var exp: NumericDate
 

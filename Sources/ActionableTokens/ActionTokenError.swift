@@ -5,7 +5,7 @@ public struct ActionTokenError: Error, Hashable, Sendable, CustomStringConvertib
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         private enum Base: String, Hashable, Sendable {
             case missing, malformed, badSignature, unknownKey, expired, notYetValid, wrongAudience
-            case wrongCategory, actionNotAllowed, wrongNotification, wrongUser
+            case wrongCategory, actionNotAllowed, wrongNotification, wrongUser, payloadMismatch
         }
 
         private let base: Base
@@ -33,14 +33,17 @@ public struct ActionTokenError: Error, Hashable, Sendable, CustomStringConvertib
         public static let wrongNotification = Code(.wrongNotification)
         /// Valid, but for another user than the authenticated one (403).
         public static let wrongUser = Code(.wrongUser)
+        /// Valid, but the payload is not the one it was minted for (422).
+        public static let payloadMismatch = Code(.payloadMismatch)
 
         public var description: String { base.rawValue }
 
-        /// 401 or 403.
+        /// 401, 403 or 422.
         public var status: Int {
             switch base {
             case .missing, .malformed, .badSignature, .unknownKey, .expired, .notYetValid, .wrongAudience: return 401
             case .wrongCategory, .actionNotAllowed, .wrongNotification, .wrongUser: return 403
+            case .payloadMismatch: return 422
             }
         }
     }

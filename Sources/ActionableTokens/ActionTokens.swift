@@ -11,7 +11,8 @@ import Synchronization
 ///
 /// ```swift
 /// let tokens = try await ActionTokens(keys: [ActionTokenKey(parsing: "k1=…32+ bytes…")])
-/// let token = try await tokens.mint(user: "alice", notificationID: "n-1", category: "invite")
+/// let digest = PayloadDigest(payload: [("inviteId", .string("42"))], schema: invite.payload)
+/// let token = try await tokens.mint(user: "alice", notificationID: "n-1", category: "invite", payload: digest)
 /// let verified = try await tokens.verify(token)
 /// try verified.authorize(category: "invite", action: "accept")
 /// ```
@@ -47,17 +48,21 @@ public struct ActionTokens: Sendable {
         self.signingKeyID = first.id
     }
 
-    /// A token for `user` answering notification `notificationID` of `category`, valid for
-    /// `lifetime`, allowing only `actions` when given.
+    /// A token for `user` answering notification `notificationID` of `category`, bound to its
+    /// custom payload by `payload` (the `pld` claim), valid for `lifetime`, allowing only
+    /// `actions` when given.
+    ///
+    /// The server refuses a tap whose payload does not match `payload`, and, unless it runs with
+    /// `--accept-unbound-payloads`, a token minted without one (`payload: nil`).
     public func mint(
-        user: String, notificationID: String, category: CategoryID, actions: [ActionID]? = nil,
+        user: String, notificationID: String, category: CategoryID, actions: [ActionID]? = nil, payload: PayloadDigest?,
         lifetime: TimeInterval = 7 * 24 * 3600, now: Date = Date()
     ) async throws -> String {
         // NumericDate in whole seconds, as most JWT consumers expect.
         let now = Date(timeIntervalSince1970: now.timeIntervalSince1970.rounded(.down))
         let claims = ActionTokenClaims(
             jti: StringClaim(value: notificationID), sub: StringClaim(value: user), cat: category.rawValue,
-            act: actions?.map(\.rawValue), iat: NumericDate(value: now),
+            act: actions?.map(\.rawValue), pld: payload?.value, iat: NumericDate(value: now),
             exp: NumericDate(value: now.addingTimeInterval(lifetime)))
         return try await collection.sign(claims, kid: JWKIdentifier(string: signingKeyID))
     }
@@ -98,7 +103,8 @@ public struct ActionTokens: Sendable {
         }
         return ActionToken(
             notificationID: claims.jti.value, user: claims.sub.value, category: CategoryID(claims.cat),
-            actions: claims.act?.map { ActionID($0) }, issuedAt: claims.iat.value, expiresAt: claims.exp.value)
+            actions: claims.act?.map { ActionID($0) }, payload: claims.pld.map(PayloadDigest.init(claim:)), issuedAt: claims.iat.value,
+            expiresAt: claims.exp.value)
     }
 
     private struct Header: Decodable {

@@ -13,7 +13,8 @@ struct PayloadCommand: AsyncParsableCommand {
             Refuses (exit 1) an unknown category, a missing, unknown or mistyped payload key, and a \
             payload over 4096 bytes (5120 with --voip). --set values are typed by the category's \
             payload schema: --set seats=3 is the integer 3 when seats is an integer. With --user, an \
-            action token is added; without --token-key it is signed with the development key under \
+            action token is added, bound to the user, the notification and the payload (its pld \
+            claim: the SHA-256 of the payload in canonical JSON); without --token-key it is signed with the development key under \
             .actionable/ (the one `actionable serve` uses by default).
             """
     )
@@ -57,9 +58,11 @@ struct PayloadCommand: AsyncParsableCommand {
         if let user {
             let keys = try await signingKeys()
             let tokens = try await ActionTokens(keys: keys)
+            // The token binds the payload (pld), so the server can refuse a tap whose payload was edited.
             token = try await tokens.mint(
-                user: user, notificationID: notificationID ?? UUID().uuidString,
-                category: categoryID, lifetime: DurationArgument.seconds(expires) ?? 7 * 86400)
+                user: user, notificationID: notificationID ?? UUID().uuidString, category: categoryID,
+                payload: PayloadDigest(payload: fields, schema: declared.payload),
+                lifetime: DurationArgument.seconds(expires) ?? 7 * 86400)
         }
         let aps = APS(
             alert: alert, badge: badge, sound: sound.map(APS.Sound.named), threadID: threadID,

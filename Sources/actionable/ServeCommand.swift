@@ -13,7 +13,9 @@ struct ServeCommand: AsyncParsableCommand {
         discussion: """
             Defaults: --categories Categories, --host 127.0.0.1, --port 8080, \
             --storage sqlite:.actionable/actionable.sqlite. Without --token-key, a development key is \
-            created under .actionable/ and a warning says so. The listener comes up first: /healthz \
+            created under .actionable/ and a warning says so; on an address other than loopback that \
+            refuses to start (unless --insecure-development-key). --admin-token and --backend-token \
+            need at least 32 bytes. The listener comes up first: /healthz \
             answers at once, /readyz answers 503 until storage is reachable (with --storage-timeout, \
             serve exits 1 when it is not within that time). SIGTERM stops accepting, finishes \
             in-flight requests and deliveries, and exits 0.
@@ -68,6 +70,27 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(
         name: .customLong("badge-lifetime"), help: "How long an unread notification counts on its user's badge: 90s, 30m, 12h, 7d (default: 30d).")
     var badgeLifetime: String?
+
+    @Option(name: .customLong("app-jwt-audience"), help: "The aud every app JWT must name (default: actionable).")
+    var appJWTAudience: String?
+    @Flag(
+        name: .customLong("insecure-development-key"),
+        help: "Allow the development token key on a non-loopback address (throwaway test servers only).")
+    var insecureDevelopmentKey = false
+    @Flag(
+        name: .customLong("accept-unbound-payloads"),
+        help: "Accept action tokens without a pld claim (minted by older versions), for a migration window; logged once per token.")
+    var acceptUnboundPayloads = false
+    @Option(name: .customLong("read-timeout"), help: "How long a request's header and body may take to arrive: 10s, 1m (default: 10s).")
+    var readTimeout: String?
+    @Option(name: .customLong("idle-timeout"), help: "How long an idle keep-alive connection stays open (default: 60s).")
+    var idleTimeout: String?
+    @Option(name: .customLong("max-connections"), help: "The most connections open at once (default: 4096).")
+    var maxConnections: Int?
+    @Option(
+        name: .customLong("metrics-address"),
+        help: "HOST:PORT: serve GET /metrics on a listener of its own, without credentials (e.g. 127.0.0.1:9090).")
+    var metricsAddress: String?
 
     func run() async throws {
         var logger = Logger(label: "actionable")

@@ -30,6 +30,13 @@ struct ResolvedServeSettings {
     var retryFirstDelay: TimeInterval
     var retryMaxDelay: TimeInterval
     var secureCookie: Bool
+    var appJWTAudience: String
+    var insecureDevelopmentKey: Bool
+    var acceptUnboundPayloads: Bool
+    var readTimeout: TimeInterval
+    var idleTimeout: TimeInterval
+    var maxConnections: Int
+    var metricsAddress: String?
 
     init(_ command: ServeCommand) async throws {
         let environment = ConfigReader(provider: EnvironmentVariablesProvider())
@@ -89,9 +96,13 @@ struct ResolvedServeSettings {
         if retryMaxDelay < retryFirstDelay {
             throw ValidationError("--retry-max-delay must be at least --retry-first-delay")
         }
-        if let backendToken, backendToken.utf8.count < 16 {
-            throw ValidationError("--backend-token must be at least 16 characters (it guards the badge ledger)")
-        }
+        appJWTAudience = string(command.appJWTAudience, "app-jwt-audience") ?? "actionable"
+        insecureDevelopmentKey = command.insecureDevelopmentKey
+        acceptUnboundPayloads = command.acceptUnboundPayloads
+        readTimeout = try duration(command.readTimeout, "read-timeout", default: "10s")
+        idleTimeout = try duration(command.idleTimeout, "idle-timeout", default: "60s")
+        maxConnections = int(command.maxConnections, "max-connections") ?? 4096
+        metricsAddress = string(command.metricsAddress, "metrics-address")
         guard deliveryLease >= 1 else { throw ValidationError("--delivery-lease must be at least 1 second") }
         if let storageTimeout, storageTimeout < 1 {
             throw ValidationError("--storage-timeout must be at least 1 second")
@@ -131,6 +142,19 @@ struct ResolvedServeSettings {
             configuration.tls = .init(certificate: tlsCertificate, key: tlsKey)
         }
         configuration.server.secureAdminCookie = tlsCertificate != nil || secureCookie
+        configuration.server.acceptUnboundPayloads = acceptUnboundPayloads
+        configuration.appJWTAudience = appJWTAudience
+        configuration.insecureDevelopmentKey = insecureDevelopmentKey
+        configuration.readTimeout = .seconds(readTimeout)
+        configuration.idleTimeout = .seconds(idleTimeout)
+        configuration.maximumConnections = maxConnections
+        if let metricsAddress {
+            do {
+                configuration.metricsAddress = try .init(parsing: metricsAddress)
+            } catch {
+                throw refuse("--metrics-address: \(error)")
+            }
+        }
         return configuration
     }
 

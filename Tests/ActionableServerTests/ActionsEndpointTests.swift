@@ -59,13 +59,22 @@ struct ActionsEndpointTests {
 
     static let json: HTTPFields = [.contentType: "application/json"]
 
+    /// A token bound to `payload` (the default body's), or to none when `payload` is nil.
     static func token(
         category: CategoryID = "invite", notification: String = "n-1", user: String = "alice",
-        actions: [ActionID]? = nil, now: Date = Date(), lifetime: TimeInterval = 3600, key: ActionTokenKey = key
+        actions: [ActionID]? = nil, now: Date = Date(), lifetime: TimeInterval = 3600, key: ActionTokenKey = key,
+        payload: [(String, JSONValue)]? = [("inviteId", .string("42"))]
     ) async throws -> String {
         try await ActionTokens(keys: [key]).mint(
-            user: user, notificationID: notification, category: category,
-            actions: actions, lifetime: lifetime, now: now)
+            user: user, notificationID: notification, category: category, actions: actions,
+            payload: payload.map { PayloadDigest(payload: $0, schema: catalog[category]?.payload ?? PayloadSchema()) },
+            lifetime: lifetime, now: now)
+    }
+
+    /// The digest of an invite payload `{"inviteId": id}` (what the example catalog's invite
+    /// category declares it as, a string), for tests that mint their own tokens.
+    static func inviteDigest(_ id: String) -> PayloadDigest {
+        PayloadDigest(payload: [("inviteId", .string(id))], schema: PayloadSchema(fields: [PayloadField(key: "inviteId", type: .string)]))
     }
 
     static func body(

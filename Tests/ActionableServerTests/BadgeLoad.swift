@@ -37,7 +37,8 @@ struct BadgeLoad: Sendable {
         var bodies: [Int: String] = [:]
         for notification in tapped.sorted() {
             let token = try await tokens.mint(
-                user: "\(prefix)-u\(notification % users)", notificationID: "\(prefix)-n\(notification)", category: "invite")
+                user: "\(prefix)-u\(notification % users)", notificationID: "\(prefix)-n\(notification)", category: "invite",
+                payload: ActionsEndpointTests.inviteDigest("\(notification)"))
             bodies[notification] =
                 #"{"category":"invite","action":"accept","actionToken":"\#(token)","payload":{"inviteId":"\#(notification)"}}"#
         }

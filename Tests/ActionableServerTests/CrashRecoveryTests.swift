@@ -20,7 +20,8 @@ struct CrashRecoveryTests {
         let key = try DevelopmentKey.loadOrCreate(directory: directory.appendingPathComponent(".actionable").path).key
         let tokens = try await ActionTokens(keys: [key])
         let bodies = try await (0..<240).asyncMap { index in
-            let token = try await tokens.mint(user: "u\(index)", notificationID: "n-\(index)", category: "invite")
+            let token = try await tokens.mint(
+                user: "u\(index)", notificationID: "n-\(index)", category: "invite", payload: ActionsEndpointTests.inviteDigest("\(index)"))
             return #"{"category":"invite","action":"accept","actionToken":"\#(token)","payload":{"inviteId":"\#(index)"}}"#
         }
 

@@ -20,7 +20,8 @@ struct EmbeddedServiceTests {
     /// The body of an app's tap on `action` for a notification of `user`, signed with `key`.
     static func tap(user: String, notification: String, action: String = "accept") async throws -> String {
         let tokens = try await ActionTokens(keys: [key])
-        let token = try await tokens.mint(user: user, notificationID: notification, category: "invite")
+        let token = try await tokens.mint(
+            user: user, notificationID: notification, category: "invite", payload: ActionsEndpointTests.inviteDigest("42"))
         return #"{"category":"invite","action":"\#(action)","actionToken":"\#(token)","payload":{"inviteId":"42"}}"#
     }
 

@@ -129,7 +129,7 @@ struct ServeProcessTests {
         let ports = try (0..<3).map { _ in try Self.freePort() }
         let directory = try CommandLineRunner.temporaryDirectory(
             [
-                "serve.json": #"{"port": \#(ports[0]), "admin-token": "from-file"}"#
+                "serve.json": #"{"port": \#(ports[0]), "admin-token": "from-file-0123456789abcdefghijklmnop"}"#
             ], exampleCategories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let cases: [([String], [String: String], Int)] = [
@@ -144,7 +144,7 @@ struct ServeProcessTests {
             _ = try await server.output(containing: "accepting action responses")
             // The admin token came from the file: the status endpoint exists and accepts it.
             var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)/v1/actions/unknown")!)
-            request.setValue("Bearer from-file", forHTTPHeaderField: "Authorization")
+            request.setValue("Bearer from-file-0123456789abcdefghijklmnop", forHTTPHeaderField: "Authorization")
             let (_, response) = try await URLSession.shared.data(for: request)
             #expect((response as? HTTPURLResponse)?.statusCode == 404)
         }

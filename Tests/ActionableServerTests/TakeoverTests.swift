@@ -63,7 +63,8 @@ struct TakeoverTests {
             let directory = try CommandLineRunner.temporaryDirectory([:], exampleCategories: true)
             defer { try? FileManager.default.removeItem(at: directory) }
             let key = try DevelopmentKey.loadOrCreate(directory: directory.appendingPathComponent(".actionable").path).key
-            let token = try await ActionTokens(keys: [key]).mint(user: "eve", notificationID: "n-\(UUID())", category: "invite")
+            let token = try await ActionTokens(keys: [key]).mint(
+                user: "eve", notificationID: "n-\(UUID())", category: "invite", payload: ActionsEndpointTests.inviteDigest("9"))
             let extra = [
                 "--storage", url, "--forward", "invite.*=http://127.0.0.1:\(upstreamPort)/rsvp",
                 "--forward-secret", secret, "--delivery-lease", "2",

@@ -44,7 +44,8 @@ struct TwoInstancesTests {
             let directory = try CommandLineRunner.temporaryDirectory([:], exampleCategories: true)
             defer { try? FileManager.default.removeItem(at: directory) }
             let key = try DevelopmentKey.loadOrCreate(directory: directory.appendingPathComponent(".actionable").path).key
-            let token = try await ActionTokens(keys: [key]).mint(user: "dana", notificationID: "n-\(UUID())", category: "invite")
+            let token = try await ActionTokens(keys: [key]).mint(
+                user: "dana", notificationID: "n-\(UUID())", category: "invite", payload: ActionsEndpointTests.inviteDigest("7"))
             let body = #"{"category":"invite","action":"accept","actionToken":"\#(token)","payload":{"inviteId":"7"}}"#
             let extra = ["--storage", url, "--forward", "invite.*=http://127.0.0.1:\(upstreamPort)/rsvp", "--forward-secret", secret]
             let ports = try [ServeProcessTests.freePort(), ServeProcessTests.freePort()]

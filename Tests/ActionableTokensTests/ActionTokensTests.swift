@@ -24,12 +24,13 @@ struct ActionTokensTests {
         let tokens = try await ActionTokens(keys: [Self.new])
         let text = try await tokens.mint(
             user: "alice", notificationID: "n-1", category: "invite",
-            actions: ["accept", "decline"], lifetime: 3600, now: now)
+            actions: ["accept", "decline"], payload: PayloadDigest(canonicalJSON: #"{"inviteId":"42"}"#), lifetime: 3600, now: now)
         let token = try await tokens.verify(text, now: now)
         #expect(token.user == "alice")
         #expect(token.notificationID == "n-1")
         #expect(token.category == "invite")
         #expect(token.actions == ["accept", "decline"])
+        #expect(token.payload == PayloadDigest(canonicalJSON: #"{"inviteId":"42"}"#))
         #expect(token.expiresAt == now.addingTimeInterval(3600))
         // The header names the signing key.
         let header = String(text.split(separator: ".")[0])
@@ -39,7 +40,7 @@ struct ActionTokensTests {
 
     @Test func rotationVerifiesOldTokensAndSignsWithTheFirstKey() async throws {
         let before = try await ActionTokens(keys: [Self.old])
-        let oldToken = try await before.mint(user: "u", notificationID: "n", category: "c", now: now)
+        let oldToken = try await before.mint(user: "u", notificationID: "n", category: "c", payload: nil, now: now)
         let during = try await ActionTokens(keys: [Self.new, Self.old])
         #expect(during.signingKeyID == "new")
         #expect(try await during.verify(oldToken, now: now).user == "u")
@@ -49,14 +50,14 @@ struct ActionTokensTests {
 
     @Test func forgedTokensAreRefusedEachWithItsOwnError() async throws {
         let tokens = try await ActionTokens(keys: [Self.new])
-        let good = try await tokens.mint(user: "alice", notificationID: "n", category: "invite", now: now)
+        let good = try await tokens.mint(user: "alice", notificationID: "n", category: "invite", payload: nil, now: now)
         let parts = good.split(separator: ".").map(String.init)
 
         // Signed with another secret under the same key id.
         let impostorKey = try ActionTokenKey(parsing: "new=this-is-not-the-real-secret-at-all!!")
         let impostor = try await ActionTokens(keys: [impostorKey]).mint(
             user: "alice", notificationID: "n",
-            category: "invite", now: now)
+            category: "invite", payload: nil, now: now)
         #expect(await failure { _ = try await tokens.verify(impostor, now: now) }?.code == .badSignature)
 
         // Claims changed after signing (sub: alice -> mallory).
@@ -81,7 +82,7 @@ struct ActionTokensTests {
     /// A header seen in a valid token is not parsed again; everything else is still checked.
     @Test func aKnownHeaderSkipsNoCheckButItsOwnParse() async throws {
         let tokens = try await ActionTokens(keys: [Self.new])
-        let good = try await tokens.mint(user: "alice", notificationID: "n", category: "invite", now: now)
+        let good = try await tokens.mint(user: "alice", notificationID: "n", category: "invite", payload: nil, now: now)
         #expect(try await tokens.verify(good, now: now).user == "alice")  // its header is now known
         let parts = good.split(separator: ".").map(String.init)
         let otherSignature = String(parts[2].reversed())
@@ -99,7 +100,7 @@ struct ActionTokensTests {
 
     @Test func expiryAllows30SecondsOfSkewAndNoMore() async throws {
         let tokens = try await ActionTokens(keys: [Self.new])
-        let token = try await tokens.mint(user: "u", notificationID: "n", category: "c", lifetime: 60, now: now)
+        let token = try await tokens.mint(user: "u", notificationID: "n", category: "c", payload: nil, lifetime: 60, now: now)
         _ = try await tokens.verify(token, now: now.addingTimeInterval(60 + 29))
         let expired = await failure { _ = try await tokens.verify(token, now: now.addingTimeInterval(60 + 31)) }
         #expect(expired?.code == .expired)
@@ -112,7 +113,7 @@ struct ActionTokensTests {
     @Test func authorizationFailuresAre403() async throws {
         let tokens = try await ActionTokens(keys: [Self.new])
         let token = try await tokens.verify(
-            try await tokens.mint(user: "alice", notificationID: "n-1", category: "invite", actions: ["accept"], now: now),
+            try await tokens.mint(user: "alice", notificationID: "n-1", category: "invite", actions: ["accept"], payload: nil, now: now),
             now: now)
         try token.authorize(category: "invite", action: "accept", notificationID: "n-1", user: "alice")
         try token.authorize(category: "invite", action: "accept")

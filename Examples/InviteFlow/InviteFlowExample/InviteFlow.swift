@@ -65,15 +65,17 @@ public struct InviteFlow: Sendable {
     ) async throws
         -> NotificationPayload
     {
-        let token = try await tokens.mint(user: user, notificationID: notificationID, category: "invite")
-        return try PayloadBuilder(catalog: catalog).build(
+        // The builder mints the token with the payload's digest (pld): a phone that edits
+        // inviteId before it answers is refused, so the handler can trust the payload.
+        try await PayloadBuilder(catalog: catalog, tokens: tokens).build(
             category: "invite",
             aps: APS(alert: .fields(.init(title: "You're invited", body: invite.eventName ?? "An event")), sound: .named("default")),
-            custom: invite, actionToken: token)
+            custom: invite, user: user, notificationID: notificationID)
     }
 
     /// Steps 2 and 3: what the server does with a tap the app forwards (`payload` is the
-    /// notification's JSON, as the app received it).
+    /// notification's JSON, as the app received it). A payload edited on the phone is refused
+    /// with ``ActionTokenError/Code/payloadMismatch``.
     public func receiveTap(
         action: ActionID, payload: NotificationPayload, text: String? = nil, responseID: String
     )
@@ -85,10 +87,15 @@ public struct InviteFlow: Sendable {
         }
         let token = try await tokens.verify(tokenText)
         try token.authorize(category: "invite", action: action)
+        let custom = pairs.filter { $0.0 != "aps" && $0.0 != "actionToken" }
         let response = ActionResponse(
             category: token.category, action: action, notificationID: token.notificationID,
-            user: token.user, userText: text, payload: pairs.filter { $0.0 != "aps" && $0.0 != "actionToken" })
+            user: token.user, userText: text, payload: custom)
         try catalog.validate(response)
+        // The payload is the one the backend sent, or the tap is refused (as the server does).
+        guard let schema = catalog[token.category]?.payload, try token.verifyPayload(PayloadDigest(payload: custom, schema: schema)) else {
+            throw InviteFlowError(message: "the action token binds no payload")
+        }
         let context = ActionContext(responseID: responseID, logger: Logger(label: "invite-example"))
         return try await router.dispatch(response, context: context)
     }
