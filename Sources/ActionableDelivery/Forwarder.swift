@@ -38,9 +38,8 @@ public struct Forwarder: Sendable {
     }
 
     /// The JSON body: id, category, action, notificationId, user, userText, payload, receivedAt.
+    /// `receivedAt` is Unix seconds (with a fraction), as everywhere in the HTTP API.
     public static func body(_ response: ActionResponse, id: String, receivedAt: Date) -> [UInt8] {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
         let object = JSONValue.object([
             ("id", .string(id)),
             ("category", .string(response.category.rawValue)),
@@ -49,7 +48,7 @@ public struct Forwarder: Sendable {
             ("user", .string(response.user)),
             ("userText", response.userText.map(JSONValue.string) ?? .null),
             ("payload", .object(response.payload)),
-            ("receivedAt", .string(formatter.string(from: receivedAt))),
+            ("receivedAt", .double(receivedAt.timeIntervalSince1970)),
         ])
         return Array(object.serialized().utf8)
     }

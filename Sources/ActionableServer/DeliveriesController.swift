@@ -50,6 +50,7 @@ struct DeliveriesController: Sendable {
         routes.post("/v1/deliveries/retry") { request, context in
             let body = try await JSONRequestReader(maximumBodySize: settings.maximumBodySize, what: "a retry request")
                 .decode(RetryFilterBody.self, from: request)
+            try body.checkScope()
             let filter = try Self.filter(
                 state: body.state, category: body.category, since: body.since.map(\.text), until: body.until.map(\.text), pointer: "/")
             let queued = try await settings.storage(context) { try await store.requeue(matching: filter, at: Date()) }
@@ -120,9 +121,11 @@ struct DeliveriesController: Sendable {
 }
 
 /// The body of `POST /v1/deliveries/retry`: the same filters as the list; times as Unix
-/// seconds or ISO 8601 text. A field given as `null` is refused, as the contract says.
+/// seconds or ISO 8601 text. A field given as `null` is refused, as the contract says. An
+/// empty body (`{}`) is refused too: re-queueing every response must be asked for in so many
+/// words, with `"all": true`.
 struct RetryFilterBody: Decodable, Sendable {
-    enum CodingKeys: String, CodingKey { case state, category, since, until }
+    enum CodingKeys: String, CodingKey { case state, category, since, until, all }
 
     init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -136,6 +139,24 @@ struct RetryFilterBody: Decodable, Sendable {
         category = try container.decodeIfPresent(String.self, forKey: .category)
         since = try container.decodeIfPresent(Time.self, forKey: .since)
         until = try container.decodeIfPresent(Time.self, forKey: .until)
+        all = try container.decodeIfPresent(Bool.self, forKey: .all) ?? false
+    }
+
+    /// 400 unless the body names a filter, or says `"all": true` and no filter.
+    func checkScope() throws {
+        let filtered = state != nil || category != nil || since != nil || until != nil
+        if all && filtered {
+            throw Problem(
+                .badRequest, "invalid-request", "Invalid request",
+                "\"all\": true re-queues every response; leave the filters out, or drop \"all\"",
+                errors: [("/all", "true together with filters")])
+        }
+        if !all && !filtered {
+            throw Problem(
+                .badRequest, "invalid-request", "Invalid request",
+                "give a filter (state, category, since, until), or \"all\": true to re-queue every response",
+                errors: [("/all", "required when no filter is given")])
+        }
     }
 
     /// A time given as a number or a string.
@@ -150,4 +171,6 @@ struct RetryFilterBody: Decodable, Sendable {
     var category: String?
     var since: Time?
     var until: Time?
+    /// Every response, when no filter is given.
+    var all: Bool
 }

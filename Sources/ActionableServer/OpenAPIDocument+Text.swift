@@ -13,7 +13,8 @@ info:
     The HTTP API of `actionable serve`. Every error answer is `application/problem+json` (RFC 9457)
     with `type` (`https://actionable.dev/problems/<name>`), `title`, `status`, `detail`, and, where
     fields are at fault, `errors` with JSON pointers into the request. A known path with an
-    unsupported method answers 405 with `Allow`; HEAD is answered wherever GET is.
+    unsupported method answers 405 with `Allow`; HEAD is answered wherever GET is. No request,
+    however malformed, stops the server or gets a 5xx other than the documented 503.
   license:
     name: Apache-2.0
     identifier: Apache-2.0
@@ -25,8 +26,11 @@ paths:
       operationId: acceptActionResponse
       summary: An app's answer to a notification, stored once.
       description: |
-        Checks run in this order: 429 overloaded, the app's bearer token (401, only with
-        `--app-jwt-key`), 415, 413, 400, the action token (401/403), 422, then storage.
+        Checks run in this order: the app's bearer token (401, only with `--app-jwt-key`), 415,
+        413, 400, the action token (401/403), 422 (`catalog-mismatch`, then `payload-mismatch`:
+        the payload must be the one whose digest the token's `pld` claim holds), 429 overloaded
+        (an in-flight slot is taken once the body is read), then storage. A token without `pld`
+        is 401 `token-unbound` unless the server runs with `--accept-unbound-payloads`.
       requestBody:
         required: true
         content:
@@ -101,13 +105,16 @@ paths:
   /metrics:
     get:
       operationId: getMetrics
-      summary: Prometheus text.
+      summary: Prometheus text (admin token; or openly on the separate --metrics-address listener).
+      security:
+        - bearer: []
       responses:
         '200':
           description: The metrics.
           content:
             text/plain:
               schema: { type: string }
+        '401': { $ref: '#/components/responses/Problem' }
   /openapi.json:
     get:
       operationId: getOpenAPI
@@ -269,13 +276,21 @@ paths:
     post:
       operationId: retryDeliveries
       summary: Queues every response of the filters that is not pending (admin token).
+      description: |
+        At least one filter, or `"all": true` alone (every response that is not pending); `{}`
+        is 400, so that an empty body never re-queues everything by accident.
       security:
         - bearer: []
       requestBody:
         required: true
         content:
           application/json:
-            schema: { $ref: '#/components/schemas/DeliveryFilter' }
+            schema:
+              allOf:
+                - { $ref: '#/components/schemas/DeliveryFilter' }
+                - type: object
+                  properties:
+                    all: { type: boolean }
       responses:
         '200':
           description: How many were queued.
@@ -330,6 +345,17 @@ paths:
           content:
             text/html:
               schema: { type: string }
+        '400': { $ref: '#/components/responses/Problem' }
+        '413': { $ref: '#/components/responses/Problem' }
+        '429':
+          description: Five wrong tokens from this client address within a minute; the sign-in form with the wait.
+          headers:
+            Retry-After:
+              required: true
+              schema: { type: string }
+          content:
+            text/html:
+              schema: { type: string }
   /admin/logout:
     post:
       operationId: signOut
@@ -353,6 +379,8 @@ paths:
           content:
             text/html:
               schema: { type: string }
+        '400': { $ref: '#/components/responses/Problem' }
+        '413': { $ref: '#/components/responses/Problem' }
   /admin/deliveries/{id}/retry:
     post:
       operationId: retryDeliveryFromPage
@@ -383,6 +411,8 @@ paths:
           content:
             text/html:
               schema: { type: string }
+        '400': { $ref: '#/components/responses/Problem' }
+        '413': { $ref: '#/components/responses/Problem' }
         '404': { $ref: '#/components/responses/Problem' }
         '409': { $ref: '#/components/responses/Problem' }
         '503': { $ref: '#/components/responses/StorageUnavailable' }

@@ -71,7 +71,8 @@ struct ForwarderTests {
                     == signer.signature(id: "resp-1", timestamp: timestamp, body: Array(received.body.utf8)))
             let json = try JSONSerialization.jsonObject(with: Data(received.body.utf8)) as? [String: Any]
             #expect(Set(json?.keys ?? [:].keys) == ["id", "category", "action", "notificationId", "user", "userText", "payload", "receivedAt"])
-            #expect(json?["receivedAt"] as? String == "2027-01-15T08:00:00.000Z")
+            // Unix seconds, as /v1/deliveries and /v1/actions/{id} say it (one type everywhere).
+            #expect(json?["receivedAt"] as? Double == 1_800_000_000)
         }
     }
 

@@ -122,12 +122,19 @@ struct DeliveriesEndpointTests {
                 Call(uri: "/v1/deliveries/retry", body: #"{"state":"dead","until":1001}"#, bearer: Self.admin),
                 Call(uri: "/v1/deliveries/retry", body: #"{"state":"dead","category":"invite","since":"1970-01-01T00:16:40Z"}"#, bearer: Self.admin),
                 Call(uri: "/v1/deliveries/retry", body: #"{"state":"pending"}"#, bearer: Self.admin),
+                // No filter is not "everything" by accident: it must be said.
                 Call(uri: "/v1/deliveries/retry", body: #"{}"#, bearer: Self.admin),
+                Call(uri: "/v1/deliveries/retry", body: #"{"all":false}"#, bearer: Self.admin),
+                Call(uri: "/v1/deliveries/retry", body: #"{"all":true,"state":"dead"}"#, bearer: Self.admin),
+                Call(uri: "/v1/deliveries/retry", body: #"{"all":"yes"}"#, bearer: Self.admin),
+                Call(uri: "/v1/deliveries/retry", body: #"{"all":true}"#, bearer: Self.admin),
                 Call(uri: "/v1/deliveries/retry", body: #"{"state":"gone"}"#, bearer: Self.admin),
                 Call(uri: "/v1/deliveries/retry", body: #"{"state":7}"#, bearer: Self.admin),
             ])
-        #expect(replies.map(\.status) == [.ok, .ok, .ok, .ok, .badRequest, .badRequest])
-        #expect(replies.prefix(4).map { $0.json["queued"] as? Int } == [1, 2, 0, 1])
+        #expect(replies.map(\.status) == [.ok, .ok, .ok, .badRequest, .badRequest, .badRequest, .badRequest, .ok, .badRequest, .badRequest])
+        #expect(replies.prefix(3).map { $0.json["queued"] as? Int } == [1, 2, 0])
+        #expect(replies[7].json["queued"] as? Int == 1)
+        #expect((replies[3].json["errors"] as? [[String: String]])?.first?["pointer"] == "/all")
         #expect(try await store.deliveryCounts() == [.pending: 10])
     }
 }
