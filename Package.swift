@@ -212,7 +212,10 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
         ),
-        .testTarget(name: "ActionableTokensTests", dependencies: ["ActionableTokens", "ActionableCore"]),
+        .testTarget(
+            name: "ActionableTokensTests",
+            dependencies: ["ActionableTokens", "ActionableCore", .product(name: "Crypto", package: "swift-crypto")]
+        ),
         // A stand-in for Apple's UserNotifications, from Apple's documented declarations, so that
         // generated app code type-checks and runs on Linux (Tests/UserNotificationsStandIn).
         .target(name: "UserNotifications", path: "Tests/UserNotificationsStandIn"),

@@ -141,6 +141,13 @@ struct EmbeddedServiceTests {
         var clientConfiguration = HTTPClient.Configuration()
         clientConfiguration.tlsConfiguration = tls
         let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: clientConfiguration)
+        // A client that offers TLS 1.1 at most: the server speaks 1.2 and 1.3 only.
+        var legacy = tls
+        legacy.maximumTLSVersion = .tlsv11
+        legacy.minimumTLSVersion = .tlsv1
+        var legacyConfiguration = HTTPClient.Configuration()
+        legacyConfiguration.tlsConfiguration = legacy
+        let legacyClient = HTTPClient(eventLoopGroupProvider: .singleton, configuration: legacyConfiguration)
         let outcome = await Result(catching: {
             try await Self.withRunning({ onRunning in
                 try await ActionableService(configuration: configuration, logger: Self.quiet, onServerRunning: onRunning)
@@ -152,9 +159,14 @@ struct EmbeddedServiceTests {
                 await #expect(throws: (any Error).self) {
                     _ = try await Self.post(tap, to: "http://127.0.0.1:\(port)/v1/actions", client: client)
                 }
+                // TLS 1.0 and 1.1 are refused at the handshake.
+                await #expect(throws: (any Error).self) {
+                    _ = try await Self.post(tap, to: "https://127.0.0.1:\(port)/v1/actions", client: legacyClient)
+                }
             }
         })
         try await client.shutdown()
+        try await legacyClient.shutdown()
         try outcome.get()
     }
 
