@@ -28,6 +28,22 @@ struct PostgresURLTests {
         _ = try PostgresActionStore.configuration(from: "postgres://app@db.internal/actions?sslmode=\(mode)")
     }
 
+    /// Without sslmode, a server beyond loopback must prove who it is (verify-full) before it
+    /// gets the password; a local one is asked for TLS but not required to have a certificate.
+    @Test(arguments: [
+        ("db.internal", "verify-full"), ("10.0.0.5", "verify-full"), ("127.0.0.1", "prefer"), ("localhost", "prefer"),
+        ("[::1]", "prefer"),
+    ])
+    func withoutSSLModeOnlyLoopbackSkipsTheCertificateCheck(host: String, mode: String) throws {
+        let url = "postgres://app:s3cret@\(host)/actions"
+        let parsed = try PostgresActionStore.SSLMode(url: url, host: host)
+        #expect(parsed.rawValue == mode)
+        #expect(parsed.tlsConfiguration?.certificateVerification == (mode == "verify-full" ? .fullVerification : CertificateVerification.none))
+        _ = try PostgresActionStore.configuration(from: url)
+        // Written in the URL, the weaker modes are still available.
+        #expect(try PostgresActionStore.SSLMode(url: url + "?sslmode=require", host: host) == .require)
+    }
+
     @Test(arguments: [
         ("postgres://app:s3cret@db.internal/actions?sslmode=allow", "sslmode=allow is not supported"),
         ("postgres://app:s3cret@db.internal/actions?pool=3", "parameter \"pool\" is unknown"),
