@@ -16,9 +16,11 @@ enum AdminForm {
         let body: ByteBuffer
         do {
             body = try await request.body.collect(upTo: maximumSize)
-        } catch {
+        } catch let error as any HTTPResponseError where error.status == .contentTooLarge {
             throw Problem(
                 .contentTooLarge, "body-too-large", "Body too large", "the form is over \(maximumSize) bytes, the limit for admin forms")
+        } catch {
+            throw JSONRequestReader.incompleteBody
         }
         return try fields(String(decoding: body.readableBytesView, as: UTF8.self))
     }

@@ -24,6 +24,10 @@ struct JSONRequestReader: Sendable {
         guard type == "application/json" else { throw Self.unsupportedMediaType(header) }
     }
 
+    /// The connection ended (or broke) before the body's declared end.
+    static let incompleteBody = Problem(
+        .badRequest, "incomplete-body", "Incomplete body", "the connection ended before the body's declared length was read")
+
     private static func unsupportedMediaType(_ header: String?) -> Problem {
         Problem(
             .unsupportedMediaType, "unsupported-media-type", "Unsupported media type",
@@ -39,10 +43,16 @@ struct JSONRequestReader: Sendable {
             throw tooLarge
         }
         var buffer = ByteBuffer()
-        for try await part in request.body {
-            guard buffer.readableBytes + part.readableBytes <= maximumBodySize else { throw tooLarge }
-            var part = part
-            buffer.writeBuffer(&part)
+        do {
+            for try await part in request.body {
+                guard buffer.readableBytes + part.readableBytes <= maximumBodySize else { throw tooLarge }
+                var part = part
+                buffer.writeBuffer(&part)
+            }
+        } catch let problem as Problem {
+            throw problem
+        } catch {
+            throw Self.incompleteBody
         }
         return buffer
     }

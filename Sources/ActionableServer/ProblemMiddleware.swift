@@ -2,8 +2,9 @@ import Hummingbird
 import Logging
 
 /// The outermost middleware: whatever a route or another middleware throws leaves the server
-/// as a problem document (``Problem``). Hummingbird's own errors (`HTTPError`, such as the 413
-/// of a body collected past its limit) keep their status and message; anything else is a 500
+/// as a problem document (``Problem``). Hummingbird's own errors (`HTTPError`, and other 4xx
+/// `HTTPResponseError`s such as the 413 of a body collected past its limit) keep their status
+/// and message; anything else is a 500
 /// `internal-error` whose text stays in the log. Tests and the fuzz target
 /// `fuzz-http-application` hold the server to never reaching that last case.
 struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
@@ -14,6 +15,9 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
             throw problem
         } catch let error as HTTPError {
             throw Self.problem(for: error)
+        } catch let error as any HTTPResponseError where error.status.code < 500 {
+            // Such as NIO's "too many bytes" from a body collected past its limit.
+            throw Self.problem(for: HTTPError(error.status))
         } catch {
             context.logger.error("request failed unexpectedly", metadata: ["error": "\(error)", "path": "\(request.uri.path)"])
             throw Problem(.internalServerError, "internal-error", "Internal error", "the request could not be handled; the server logged why")

@@ -6,20 +6,21 @@ import Testing
 /// (§3.2.3), and the payload's canonical form typed by the category's schema.
 struct CanonicalJSONTests {
     /// IEEE 754 bit patterns and the text RFC 8785 Appendix B gives for each.
-    @Test(arguments: [
-        (0x0000_0000_0000_0000, "0"), (0x8000_0000_0000_0000, "0"), (0x0000_0000_0000_0001, "5e-324"),
-        (0x8000_0000_0000_0001, "-5e-324"), (0x7FEF_FFFF_FFFF_FFFF, "1.7976931348623157e+308"),
-        (0xFFEF_FFFF_FFFF_FFFF, "-1.7976931348623157e+308"), (0x4340_0000_0000_0000, "9007199254740992"),
-        (0xC340_0000_0000_0000, "-9007199254740992"), (0x4430_0000_0000_0000, "295147905179352830000"),
-        (0x44B5_2D02_C7E1_4AF5, "9.999999999999997e+22"), (0x44B5_2D02_C7E1_4AF6, "1e+23"),
-        (0x44B5_2D02_C7E1_4AF7, "1.0000000000000001e+23"), (0x444B_1AE4_D6E2_EF4E, "999999999999999700000"),
-        (0x444B_1AE4_D6E2_EF4F, "999999999999999900000"), (0x444B_1AE4_D6E2_EF50, "1e+21"),
-        (0x3EB0_C6F7_A0B5_ED8C, "9.999999999999997e-7"), (0x3EB0_C6F7_A0B5_ED8D, "0.000001"),
-        (0x41B3_DE43_5555_5553, "333333333.3333332"), (0x41B3_DE43_5555_5554, "333333333.33333325"),
-        (0x41B3_DE43_5555_5555, "333333333.3333333"), (0x41B3_DE43_5555_5556, "333333333.3333334"),
-        (0x41B3_DE43_5555_5557, "333333333.33333343"), (0xBECB_F647_612F_3696, "-0.0000033333333333333333"),
-        (0x4314_3FF3_C1CB_0959, "1424953923781206.2"),
-    ] as [(UInt64, String)])
+    @Test(
+        arguments: [
+            (0x0000_0000_0000_0000, "0"), (0x8000_0000_0000_0000, "0"), (0x0000_0000_0000_0001, "5e-324"),
+            (0x8000_0000_0000_0001, "-5e-324"), (0x7FEF_FFFF_FFFF_FFFF, "1.7976931348623157e+308"),
+            (0xFFEF_FFFF_FFFF_FFFF, "-1.7976931348623157e+308"), (0x4340_0000_0000_0000, "9007199254740992"),
+            (0xC340_0000_0000_0000, "-9007199254740992"), (0x4430_0000_0000_0000, "295147905179352830000"),
+            (0x44B5_2D02_C7E1_4AF5, "9.999999999999997e+22"), (0x44B5_2D02_C7E1_4AF6, "1e+23"),
+            (0x44B5_2D02_C7E1_4AF7, "1.0000000000000001e+23"), (0x444B_1AE4_D6E2_EF4E, "999999999999999700000"),
+            (0x444B_1AE4_D6E2_EF4F, "999999999999999900000"), (0x444B_1AE4_D6E2_EF50, "1e+21"),
+            (0x3EB0_C6F7_A0B5_ED8C, "9.999999999999997e-7"), (0x3EB0_C6F7_A0B5_ED8D, "0.000001"),
+            (0x41B3_DE43_5555_5553, "333333333.3333332"), (0x41B3_DE43_5555_5554, "333333333.33333325"),
+            (0x41B3_DE43_5555_5555, "333333333.3333333"), (0x41B3_DE43_5555_5556, "333333333.3333334"),
+            (0x41B3_DE43_5555_5557, "333333333.33333343"), (0xBECB_F647_612F_3696, "-0.0000033333333333333333"),
+            (0x4314_3FF3_C1CB_0959, "1424953923781206.2"),
+        ] as [(UInt64, String)])
     func numbersPrintAsECMAScriptDoes(bits: UInt64, expected: String) {
         #expect(CanonicalJSON.ecmaScript(Double(bitPattern: bits)) == expected)
     }
@@ -49,7 +50,9 @@ struct CanonicalJSONTests {
         let positions = order.map { text.range(of: "\"\($0)\":")?.lowerBound }
         #expect(positions.allSatisfy { $0 != nil }, "\(text)")
         #expect(positions.compactMap { $0 } == positions.compactMap { $0 }.sorted(), "\(text)")
-        #expect(CanonicalJSON.text(of: .object([("a", .array([.int(1), .double(2.5), .null, .bool(true), .string("x\ty\u{1}")]))])) == #"{"a":[1,2.5,null,true,"x\ty\u0001"]}"#)
+        #expect(
+            CanonicalJSON.text(of: .object([("a", .array([.int(1), .double(2.5), .null, .bool(true), .string("x\ty\u{1}")]))]))
+                == #"{"a":[1,2.5,null,true,"x\ty\u0001"]}"#)
     }
 
     static let schema = PayloadSchema(fields: [
@@ -69,7 +72,8 @@ struct CanonicalJSONTests {
         #expect(
             canonical == #"{"inviteId":"inv-42 \"é\" 😀","meta":{"a":"x","b":1},"price":12.5,"seats":2,"tags":["a",3],"vip":false}"#)
         // The same data as another JSON writer spells it, read back by JSONDecoder.
-        let respelled = #"{"vip":false,"tags":["a",3.0],"seats":2.0,"price":1.25e1,"meta":{"a":"x","b":1.0},"inviteId":"inv-42 \"\u00e9\" \ud83d\ude00"}"#
+        let respelled =
+            #"{"vip":false,"tags":["a",3.0],"seats":2.0,"price":1.25e1,"meta":{"a":"x","b":1.0},"inviteId":"inv-42 \"\u00e9\" \ud83d\ude00"}"#
         let decoded = try JSONDecoder().decode([String: JSONValue].self, from: Data(respelled.utf8))
         #expect(Self.schema.canonicalJSON(of: decoded) == canonical)
         // Through Foundation's JSONSerialization, as the iOS client's userInfo arrives.

@@ -1,9 +1,9 @@
 import ActionableCore
 import ActionableTokens
-import HummingbirdTesting
 import Foundation
 import HTTPTypes
 import Hummingbird
+import HummingbirdTesting
 import Testing
 
 @testable import ActionableServer

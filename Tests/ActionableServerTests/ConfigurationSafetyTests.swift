@@ -34,7 +34,9 @@ struct ConfigurationSafetyTests {
         }
     }
 
-    @Test(arguments: [("0.0.0.0", false), ("192.0.2.7", false), ("::", false), ("127.0.0.1", true), ("127.8.0.1", true), ("::1", true), ("localhost", true)])
+    @Test(arguments: [
+        ("0.0.0.0", false), ("192.0.2.7", false), ("::", false), ("127.0.0.1", true), ("127.8.0.1", true), ("::1", true), ("localhost", true),
+    ])
     func theDevelopmentKeyStaysOnLoopbackUnlessSaidOtherwise(host: String, allowed: Bool) throws {
         let development = Self.configuration {
             $0.host = host

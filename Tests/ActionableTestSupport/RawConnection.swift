@@ -1,0 +1,108 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A TCP connection to a loopback port that sends exactly the bytes it is given — malformed
+/// request lines, broken headers, truncated bodies — which no HTTP client library will send.
+/// Reads are bounded by a receive timeout (a safety bound on a broken server, never a way to
+/// wait for something).
+public final class RawConnection {
+    public let descriptor: Int32
+
+    /// Connects to 127.0.0.1:`port`; reads give up after `readTimeout` seconds.
+    public init(port: Int, readTimeout: Int = 30) throws {
+        descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { throw Failure("socket: errno \(errno)") }
+        var timeout = timeval(tv_sec: readTimeout, tv_usec: 0)
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = UInt16(port).bigEndian
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else {
+            close(descriptor)
+            throw Failure("connect to \(port): errno \(errno)")
+        }
+    }
+
+    deinit { close(descriptor) }
+
+    /// Sends `bytes`; false when the server closed the connection first.
+    @discardableResult public func send(_ bytes: [UInt8]) -> Bool {
+        var offset = 0
+        while offset < bytes.count {
+            let sent = bytes[offset...].withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if sent <= 0 { return false }
+            offset += sent
+        }
+        return true
+    }
+
+    @discardableResult public func send(_ text: String) -> Bool { send(Array(text.utf8)) }
+
+    /// Closes the sending side (the server sees the end of the request's bytes).
+    public func finishSending() { shutdown(descriptor, Int32(SHUT_WR)) }
+
+    /// Everything the server sends until it closes the connection (or the read timeout).
+    public func readToEnd() -> [UInt8] {
+        var received: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+            if count <= 0 { return received }
+            received += buffer[..<count]
+        }
+    }
+
+    /// One response: status and body, read until its Content-Length is complete or the server
+    /// closes; nil when the server closed without answering.
+    public func readResponse() -> (status: Int, headers: [String: String], body: [UInt8])? {
+        var received: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            if let response = Self.parse(received) { return response }
+            let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+            if count <= 0 { return Self.parse(received, complete: true) }
+            received += buffer[..<count]
+        }
+    }
+
+    /// Whether the server has closed the connection: a read returns the end of the stream
+    /// (or fails) within the read timeout.
+    public func isClosedByServer() -> Bool {
+        var byte: UInt8 = 0
+        return recv(descriptor, &byte, 1, 0) <= 0
+    }
+
+    static func parse(_ bytes: [UInt8], complete: Bool = false) -> (status: Int, headers: [String: String], body: [UInt8])? {
+        let separator: [UInt8] = [13, 10, 13, 10]
+        guard let end = bytes.indices.dropLast(3).first(where: { Array(bytes[$0..<$0 + 4]) == separator }) else { return nil }
+        let head = String(decoding: bytes[..<end], as: UTF8.self).components(separatedBy: "\r\n")
+        guard let statusLine = head.first, statusLine.hasPrefix("HTTP/1."),
+            let status = Int(statusLine.split(separator: " ").dropFirst().first ?? "")
+        else { return nil }
+        var headers: [String: String] = [:]
+        for line in head.dropFirst() {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
+        let body = Array(bytes[(end + 4)...])
+        if let length = headers["content-length"].flatMap(Int.init) {
+            return body.count >= length ? (status, headers, Array(body.prefix(length))) : (complete ? (status, headers, body) : nil)
+        }
+        if headers["transfer-encoding"]?.lowercased() == "chunked" {
+            return complete || body.suffix(5) == [48, 13, 10, 13, 10] ? (status, headers, body) : nil
+        }
+        return (status, headers, body)
+    }
+
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
+        init(_ description: String) { self.description = description }
+    }
+}
