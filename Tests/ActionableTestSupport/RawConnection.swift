@@ -8,7 +8,7 @@ import Glibc
 /// request lines, broken headers, truncated bodies — which no HTTP client library will send.
 /// Reads are bounded by a receive timeout (a safety bound on a broken server, never a way to
 /// wait for something).
-public final class RawConnection {
+public final class RawConnection: @unchecked Sendable {
     public let descriptor: Int32
 
     /// Connects to 127.0.0.1:`port`; reads give up after `readTimeout` seconds.

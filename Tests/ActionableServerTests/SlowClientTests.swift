@@ -1,0 +1,105 @@
+import ActionableCore
+import ActionableTestSupport
+import ActionableTokens
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import Testing
+
+/// Clients that trickle their requests cannot starve taps: they hold no in-flight slot (one is
+/// taken once a body is read), the read deadline closes them, and real taps keep their latency.
+@Suite(.serialized)
+struct SlowClientTests {
+    /// A request whose headers never finish, and one whose body never finishes: both are closed
+    /// once the read timeout has passed, while a tap sent meanwhile is accepted.
+    @Test(.timeLimit(.minutes(1)))
+    func theReadDeadlineClosesRequestsThatNeverFinish() async throws {
+        let directory = try CommandLineRunner.temporaryDirectory([:], exampleCategories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let port = try ServeProcessTests.freePort()
+        let server = try await ServerProcess.serve(in: directory, port: port, extra: ["--storage", "memory:", "--read-timeout", "2s"])
+        defer { server.signal() }
+        let headers = try RawConnection(port: port, readTimeout: 20)
+        headers.send("POST /v1/actions HTTP/1.1\r\nHost: x\r\nContent-Type: appl")
+        let body = try RawConnection(port: port, readTimeout: 20)
+        body.send("POST /v1/actions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"cat")
+        let idle = try RawConnection(port: port, readTimeout: 20)  // sends nothing: the idle timeout's (60 s), not the read deadline's
+
+        let tap = try ServeProcessTests.acceptTap(notificationID: "n-slow", in: directory)
+        #expect(try await ServeProcessTests.post(tap, port: port).0 == 202)
+        let start = ContinuousClock.now
+        #expect(headers.isClosedByServer())
+        #expect(body.isClosedByServer())
+        // Closed by the deadline, not by the 20 s bound on the test's own read.
+        #expect(ContinuousClock.now - start < .seconds(15))
+        // A keep-alive connection that has not begun a request is left to the idle timeout.
+        idle.send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(idle.readResponse()?.status == 200)
+    }
+
+    /// 2,000 connections trickle request bodies (a byte each round) for the whole test while
+    /// 600 genuine taps are sent one after another: every tap is accepted, their p99 stays under
+    /// 100 ms, and afterwards the read deadline has closed every trickling connection.
+    @Test(.timeLimit(.minutes(3)))
+    func twoThousandSlowConnectionsDoNotStarveTaps() async throws {
+        let directory = try CommandLineRunner.temporaryDirectory([:], exampleCategories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let key = try DevelopmentKey.loadOrCreate(directory: directory.appendingPathComponent(".actionable").path).key
+        let tokens = try await ActionTokens(keys: [key])
+        var taps: [String] = []
+        for index in 0..<600 {
+            let token = try await tokens.mint(
+                user: "u\(index)", notificationID: "n-trickle-\(index)", category: "invite", payload: ActionsEndpointTests.inviteDigest("42"))
+            taps.append(#"{"category":"invite","action":"accept","actionToken":"\#(token)","payload":{"inviteId":"42"}}"#)
+        }
+        let port = try ServeProcessTests.freePort()
+        let server = try await ServerProcess.serve(
+            in: directory, port: port, extra: ["--storage", "sqlite:slow.sqlite", "--read-timeout", "10s", "--max-in-flight", "64"])
+        defer { server.signal() }
+
+        var slow: [RawConnection] = []
+        for _ in 0..<2000 {
+            let connection = try RawConnection(port: port, readTimeout: 30)
+            connection.send("POST /v1/actions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 10000\r\n\r\n{")
+            slow.append(connection)
+        }
+        let trickling = slow
+        let trickler = Task.detached {
+            // A byte to each connection every second, spread over the second (100 connections
+            // every 50 ms): the steady load of slow clients, for as long as the taps run.
+            while !Task.isCancelled {
+                for start in stride(from: 0, to: trickling.count, by: 100) {
+                    for connection in trickling[start..<min(start + 100, trickling.count)] { connection.send(" ") }
+                    try? await Task.sleep(for: .milliseconds(50))
+                }
+            }
+        }
+
+        let client = HTTPClient(eventLoopGroupProvider: .singleton)
+        var latencies: [Duration] = []
+        var statuses: [UInt] = []
+        let outcome = await Result(catching: {
+            for tap in taps {
+                var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)/v1/actions")
+                request.method = .POST
+                request.headers.add(name: "Content-Type", value: "application/json")
+                request.body = .bytes(ByteBuffer(string: tap))
+                let start = ContinuousClock.now
+                let response = try await client.execute(request, timeout: .seconds(10))
+                _ = try await response.body.collect(upTo: 65536)
+                latencies.append(ContinuousClock.now - start)
+                statuses.append(response.status.code)
+            }
+        })
+        trickler.cancel()
+        try await client.shutdown()
+        try outcome.get()
+        #expect(statuses == Array(repeating: 202, count: taps.count))
+        let p99 = latencies.sorted()[latencies.count * 99 / 100]
+        print("slow-client test: \(taps.count) taps beside 2,000 trickling connections, p99 \(p99), max \(latencies.max() ?? .zero)")
+        #expect(p99 < .milliseconds(100), "p99 \(p99)")
+        // Every trickler is closed by the read deadline (10 s from its first byte).
+        let closed = slow.filter { $0.isClosedByServer() }.count
+        #expect(closed == slow.count)
+    }
+}
