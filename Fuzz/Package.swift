@@ -13,7 +13,13 @@ let main = URL(fileURLWithPath: Context.packageDirectory).deletingLastPathCompon
 let package = Package(
     name: "ActionableFuzz",
     platforms: [.macOS(.v15)],
-    dependencies: [.package(path: "..")],
+    dependencies: [
+        .package(path: ".."),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+    ],
     targets: [
         .target(name: "FuzzSupport", dependencies: [.product(name: "ActionableCore", package: main)]),
         .executableTarget(
@@ -33,6 +39,19 @@ let package = Package(
         .executableTarget(
             name: "fuzz-set-values",
             dependencies: ["FuzzSupport", .product(name: "ActionableCore", package: main), .product(name: "ActionablePayload", package: main)]
+        ),
+        .executableTarget(
+            name: "fuzz-admin-form", dependencies: ["FuzzSupport", .product(name: "ActionableServer", package: main)]
+        ),
+        .executableTarget(
+            name: "fuzz-http-application",
+            dependencies: [
+                "FuzzSupport", .product(name: "ActionableCore", package: main), .product(name: "ActionableServer", package: main),
+                .product(name: "ActionableStore", package: main), .product(name: "ActionableTokens", package: main),
+                .product(name: "Hummingbird", package: "hummingbird"), .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"), .product(name: "Logging", package: "swift-log"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

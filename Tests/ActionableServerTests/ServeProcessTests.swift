@@ -121,6 +121,12 @@ struct ServeProcessTests {
         }
         let log = try await service.output(containing: "recorded RSVP: alice accept inv-42")
         #expect(log.components(separatedBy: "recorded RSVP").count == 2)
+        // The README's forged tap: the same notification with inv-99 is refused, nothing recorded.
+        let forged = payload.stdout.replacingOccurrences(of: "inv-42", with: "inv-99")
+        try forged.write(to: directory.appendingPathComponent("forged.json"), atomically: true, encoding: .utf8)
+        let refused = try CommandLineRunner.run(["respond", "accept", "--notification", "forged.json", "--url", url], in: directory)
+        #expect(refused.status == 1)
+        #expect(refused.stdout.contains("HTTP 422") && refused.stdout.contains("payload-mismatch"), "\(refused.stdout)")
     }
 
     /// Flags win over ACTIONABLE_* environment variables, which win over the --config file.
