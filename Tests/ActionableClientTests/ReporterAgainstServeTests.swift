@@ -215,3 +215,46 @@ final class TestClock: Sendable {
     var read: @Sendable () -> Date { { [now] in now.value } }
     func advance(by seconds: TimeInterval) { now.mutate { $0.addTimeInterval(seconds) } }
 }
+
+extension ReporterAgainstServeTests {
+    /// The payload as iOS hands it over — parsed by JSONSerialization, numbers as NSNumber (an
+    /// integer may come back as 3.0), strings unescaped — and as ActionReport re-encodes it,
+    /// still matches the pld its token was minted with: a genuine tap is never refused.
+    @Test func theClientsReencodingOfThePayloadMatchesItsToken() async throws {
+        let fixture = try ClientFixture()
+        try await RecordingUpstream.run { upstream, upstreamPort in
+            let port = try ServerProcess.freePort()
+            let server = try await fixture.serve(port: port, upstream: upstreamPort)
+            defer { server.signal() }
+            let reporter = fixture.reporter(port: port)
+            var reports: [ActionReport] = []
+            // An invite with an integer and escapes, and an order with an array.
+            let invite = try fixture.userInfo(set: ["inviteId=inv-42", "eventName=Dîner \"chez\" Zoë 😀\\n", "seats=3"], notificationID: "n-types")
+            reports.append(
+                try ActionReport(
+                    userInfo: invite, categoryIdentifier: "invite", actionIdentifier: "accept", notificationIdentifier: "n-types",
+                    userText: nil))
+            // The integer as a double, as a JSON writer that prints 3.0 would leave it.
+            var respelled = try fixture.userInfo(set: ["inviteId=inv-43", "seats=3"], notificationID: "n-double")
+            respelled["seats"] = NSNumber(value: 3.0)
+            reports.append(
+                try ActionReport(
+                    userInfo: respelled, categoryIdentifier: "invite", actionIdentifier: "accept", notificationIdentifier: "n-double",
+                    userText: nil))
+            let order = try fixture.userInfo(
+                category: "order-shipped", set: ["orderId=o-1", #"items=[{"sku":"a","qty":2},1.5,null,true]"#], notificationID: "n-order")
+            reports.append(
+                try ActionReport(
+                    userInfo: order, categoryIdentifier: "order-shipped", actionIdentifier: "com.apple.UNNotificationDefaultActionIdentifier",
+                    notificationIdentifier: "n-order", userText: nil))
+            for report in reports {
+                guard case .delivered(let id, false) = try await reporter.report(report) else {
+                    Issue.record("a genuine tap was not accepted: \(report)")
+                    continue
+                }
+                _ = await upstream.delivery(of: id)
+            }
+            #expect(await reporter.pendingReports().isEmpty)
+        }
+    }
+}

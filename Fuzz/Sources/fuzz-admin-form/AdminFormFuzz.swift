@@ -10,9 +10,7 @@ import FuzzSupport
 func test(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     let text = String(decoding: bytes(data, count), as: UTF8.self)
     do {
-        let fields = try AdminForm.fields(text)
-        // Every field read is a name the body spelled (percent-decoded): never empty.
-        precondition(fields.keys.allSatisfy { !$0.isEmpty }, "an empty field name was read")
+        _ = try AdminForm.fields(text)
     } catch {
         precondition(error.status.code == 400, "an unreadable form must be a 400, not \(error.status)")
     }

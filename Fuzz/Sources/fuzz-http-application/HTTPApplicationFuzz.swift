@@ -39,12 +39,15 @@ final class Harness: @unchecked Sendable {
     var appJWT = ""
     var runs = 0
     let dump: FileHandle?
+    /// One channel for every request's context (a channel per request would be a reference
+    /// cycle until closed, which LeakSanitizer reports).
+    let channel = NIOAsyncTestingChannel()
 
     init() {
         responder = Harness.makeResponder()
         let path = ProcessInfo.processInfo.environment["ACTIONABLE_FUZZ_RESPONSES"]
         if let path {
-            FileManager.default.createFile(atPath: path, contents: nil)
+            _ = FileManager.default.createFile(atPath: path, contents: nil)
             dump = FileHandle(forWritingAtPath: path)
         } else {
             dump = nil
@@ -54,8 +57,7 @@ final class Harness: @unchecked Sendable {
     /// A fresh server: in-memory storage (replaced every 5,000 runs, so that it cannot grow
     /// without bound), the example catalog, every optional endpoint on.
     static func makeResponder() -> Router<ActionableRequestContext>.Responder {
-        var settings = ServerSettings(adminToken: admin, backendToken: backend)
-        settings.maximumBodySize = 4096
+        let settings = ServerSettings(maximumBodySize: 4096, adminToken: admin, backendToken: backend)
         nonisolated(unsafe) var built: Router<ActionableRequestContext>.Responder?
         blocking {
             let tokens = try? await ActionTokens(keys: [key])
@@ -69,7 +71,7 @@ final class Harness: @unchecked Sendable {
     }
 }
 
-nonisolated(unsafe) let harness = Harness()
+let harness = Harness()
 let quietLogger = Logger(label: "fuzz", factory: { _ in SwiftLogNoOpLogHandler() })
 
 func setUp() {
@@ -135,8 +137,9 @@ func test(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
         head: HTTPRequest(method: method, scheme: "http", authority: "localhost", path: path, headerFields: headers),
         body: RequestBody(buffer: buffer))
     let responder = harness.responder
+    let requestedPath = path
     blocking {
-        let context = ActionableRequestContext(source: .init(channel: NIOAsyncTestingChannel(), logger: quietLogger))
+        let context = ActionableRequestContext(source: .init(channel: harness.channel, logger: quietLogger))
         let response: Response
         do {
             response = try await responder.respond(to: request, context: context)
@@ -147,7 +150,7 @@ func test(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
         }
         let collector = Collector()
         try? await response.body.write(collector)
-        check(method: method, path: path, response: response, body: collector.box.buffer)
+        check(method: method, path: requestedPath, response: response, body: collector.box.buffer)
     }
     return 0
 }
