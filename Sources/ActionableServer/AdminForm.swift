@@ -11,8 +11,9 @@ enum AdminForm {
     static let maximumSize = 8 * 1024
 
     /// The fields of `request`'s form body: 413 past ``maximumSize``, 400 when it is not a
-    /// form of plain `name=value` pairs (a bad escape, a repeated name, a nested name).
-    static func fields(of request: Request) async throws -> [String: String] {
+    /// form of plain `name=value` pairs (a bad escape, a repeated name, a nested name) or has a
+    /// field other than `names`.
+    static func fields(of request: Request, allowing names: Set<String>) async throws -> [String: String] {
         let body: ByteBuffer
         do {
             body = try await request.body.collect(upTo: maximumSize)
@@ -22,7 +23,14 @@ enum AdminForm {
         } catch {
             throw JSONRequestReader.incompleteBody
         }
-        return try fields(String(decoding: body.readableBytesView, as: UTF8.self))
+        let fields = try fields(String(decoding: body.readableBytesView, as: UTF8.self))
+        if let unknown = fields.keys.sorted().first(where: { !names.contains($0) }) {
+            throw Problem(
+                .badRequest, "invalid-form", "Invalid form",
+                "the form has a field \"\(unknown.prefix(64))\" this page's forms never send; they send "
+                    + names.sorted().joined(separator: ", "))
+        }
+        return fields
     }
 
     /// The fields of a form body given as text.

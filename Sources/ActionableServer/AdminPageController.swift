@@ -67,7 +67,7 @@ struct AdminPageController: Sendable {
                 response.headers[.retryAfter] = String(wait)
                 return response
             }
-            let form = try await AdminForm.fields(of: request)
+            let form = try await AdminForm.fields(of: request, allowing: ["token"])
             guard let token = form["token"], AdminTokenAuthenticator.constantTimeEqual(token, adminToken) else {
                 throttle.recordFailure(from: address)
                 context.logger.notice("admin sign-in refused: wrong token", metadata: ["client": "\(address)"])
@@ -79,7 +79,7 @@ struct AdminPageController: Sendable {
             return response
         }
         routes.post("/admin/logout") { request, _ in
-            let form = try await AdminForm.fields(of: request)
+            let form = try await AdminForm.fields(of: request, allowing: ["csrf"])
             guard case .session(let nonce) = visitor(request), session.isValidCSRF(form["csrf"] ?? "", forNonce: nonce) else {
                 return page(signIn(problem: nil))
             }
@@ -89,7 +89,7 @@ struct AdminPageController: Sendable {
         }
         routes.post("/admin/deliveries/:id/retry") { request, context in
             let id = context.parameters.get("id") ?? ""
-            let form = try await AdminForm.fields(of: request)
+            let form = try await AdminForm.fields(of: request, allowing: ["csrf"])
             switch visitor(request) {
             case .nobody:
                 return page(signIn(problem: "Sign in first."), status: .unauthorized)

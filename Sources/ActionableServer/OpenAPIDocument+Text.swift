@@ -328,6 +328,7 @@ paths:
             schema:
               type: object
               required: [token]
+              additionalProperties: false
               properties:
                 token: { type: string }
       responses:
@@ -365,6 +366,7 @@ paths:
           application/x-www-form-urlencoded:
             schema:
               type: object
+              additionalProperties: false
               properties:
                 csrf: { type: string }
       responses:
@@ -392,6 +394,7 @@ paths:
           application/x-www-form-urlencoded:
             schema:
               type: object
+              additionalProperties: false
               properties:
                 csrf: { type: string }
       responses:
