@@ -17,13 +17,8 @@ public final class RawConnection: @unchecked Sendable {
         guard descriptor >= 0 else { throw Failure("socket: errno \(errno)") }
         var timeout = timeval(tv_sec: readTimeout, tv_usec: 0)
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = UInt16(port).bigEndian
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
+        let descriptor = descriptor
+        let connected = ServerProcess.withLoopbackAddress(port: port) { connect(descriptor, $0, $1) }
         guard connected == 0 else {
             close(descriptor)
             throw Failure("connect to \(port): errno \(errno)")

@@ -8,18 +8,6 @@ struct ActionTokensTests {
     static let new = try! ActionTokenKey(parsing: "new=fedcba9876543210fedcba9876543210")
     let now = Date(timeIntervalSince1970: 1_800_000_000)
 
-    func failure(_ body: () async throws -> Void) async -> ActionTokenError? {
-        do {
-            try await body()
-            return nil
-        } catch let error as ActionTokenError {
-            return error
-        } catch {
-            Issue.record("unexpected \(error)")
-            return nil
-        }
-    }
-
     @Test func aMintedTokenVerifiesWithItsClaims() async throws {
         let tokens = try await ActionTokens(keys: [Self.new])
         let text = try await tokens.mint(

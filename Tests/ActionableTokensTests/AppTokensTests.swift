@@ -64,16 +64,4 @@ struct AppTokensTests {
         #expect(shared.hasSameSecret(as: Self.key))
         #expect(!shared.hasSameSecret(as: try ActionTokenKey(parsing: "app=another-secret-0123456789abcdef012345")))
     }
-
-    private func failure(_ body: () async throws -> Void) async -> ActionTokenError? {
-        do {
-            try await body()
-            return nil
-        } catch let error as ActionTokenError {
-            return error
-        } catch {
-            Issue.record("unexpected \(error)")
-            return nil
-        }
-    }
 }
