@@ -70,10 +70,7 @@ struct ActionsController: Sendable {
                 error.description, errors: error.errors)
         }
         if let token { try checkPayload(decoded, against: token, context: context) }
-        guard limiter.tryEnter() else {
-            metrics?.response("rejected")
-            throw Problem.overloaded(settings)
-        }
+        guard limiter.tryEnter() else { throw Problem.overloaded(settings) }  // counted as rejected by the route
         defer { limiter.leave() }
         let result: AcceptResult
         do {

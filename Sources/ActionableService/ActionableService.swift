@@ -9,6 +9,7 @@ import Hummingbird
 import HummingbirdCore
 import HummingbirdTLS
 import Logging
+import NIOCore
 import NIOSSL
 import Prometheus
 import ServiceLifecycle
@@ -101,7 +102,7 @@ public struct ActionableService: Service {
             self.metricsApplication = Application(
                 router: ActionableServer.metricsRouter(
                     store: pending, settings: configuration.server, metrics: metrics, exposition: { registry.emitToString() }),
-                server: .http1(configuration: .init(idleTimeout: .nanoseconds(Int64(configuration.idleTimeout.timeInterval * 1e9)))),
+                server: .http1(configuration: .init(idleTimeout: TimeAmount(configuration.idleTimeout))),
                 configuration: .init(address: .hostname(address.host, port: address.port)),
                 onServerRunning: { channel in
                     logger.info("metrics on http://\(address.host):\(channel.localAddress?.port ?? address.port)/metrics")
@@ -135,8 +136,7 @@ public struct ActionableService: Service {
     /// timeout and a read deadline per request (``RequestReadDeadline``).
     static func serverBuilder(_ configuration: ActionableConfiguration) throws -> HTTPServerBuilder {
         let http1 = HTTPServerBuilder.http1(
-            configuration: .init(idleTimeout: .nanoseconds(Int64(configuration.idleTimeout.timeInterval * 1e9))),
-            readTimeout: .nanoseconds(Int64(configuration.readTimeout.timeInterval * 1e9)))
+            configuration: .init(idleTimeout: TimeAmount(configuration.idleTimeout)), readTimeout: TimeAmount(configuration.readTimeout))
         guard let tls = configuration.tls else { return http1 }
         return try .tls(http1, tlsConfiguration: tlsConfiguration(tls))
     }

@@ -111,3 +111,11 @@ extension HTTPServerBuilder {
         }
     }
 }
+
+extension TimeAmount {
+    /// `duration` as NIO's time amount (nanoseconds).
+    init(_ duration: Duration) {
+        let (seconds, attoseconds) = duration.components
+        self = .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+    }
+}

@@ -1,5 +1,6 @@
 import ActionableCore
 import ActionableStore
+import ActionableTestSupport
 import ActionableTesting
 import ActionableTokens
 import Foundation
@@ -158,5 +159,31 @@ actor ReadCounter {
     func waitFor(_ target: Int) async {
         guard count < target else { return }
         await withCheckedContinuation { waiters.append((target, $0)) }
+    }
+}
+
+extension MetricsEndpointTests {
+    /// `serve --metrics-address`: the metrics on their own listener without credentials, the
+    /// main listener's /metrics still behind the admin token, and SIGTERM stops both.
+    @Test(.timeLimit(.minutes(1)))
+    func serveServesMetricsOnTheirOwnListener() async throws {
+        let directory = try CommandLineRunner.temporaryDirectory([:], exampleCategories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (port, metricsPort) = (try ServerProcess.freePort(), try ServerProcess.freePort())
+        let server = try await ServerProcess.serve(
+            in: directory, port: port, extra: ["--storage", "memory:", "--metrics-address", "127.0.0.1:\(metricsPort)"])
+        _ = try await server.output(containing: "metrics on http://127.0.0.1:\(metricsPort)/metrics")
+        let open = try RawConnection(port: metricsPort)
+        open.send("GET /metrics HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        let metrics = try #require(open.readResponse())
+        #expect(metrics.status == 200)
+        #expect(String(decoding: metrics.body, as: UTF8.self).contains("actionable_"))
+        let main = try RawConnection(port: port)
+        main.send("GET /metrics HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        #expect(main.readResponse()?.status == 401)
+        let other = try RawConnection(port: metricsPort)
+        other.send("GET /v1/categories HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        #expect(other.readResponse()?.status == 404)
+        #expect(await server.stop() == 0)
     }
 }
