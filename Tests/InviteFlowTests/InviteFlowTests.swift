@@ -5,6 +5,8 @@ import Foundation
 import InviteFlowExample
 import Testing
 
+@testable import ActionablePayload
+
 /// The worked example: an invite built for a user, taps on Accept and Decline, each RSVP
 /// reported to the invitations service exactly once.
 struct InviteFlowTests {
@@ -60,5 +62,22 @@ struct InviteFlowTests {
             try await flow.receiveTap(action: "accept", payload: forged, responseID: "r-m")
         }
         #expect(await service.rsvps.isEmpty)
+    }
+
+    /// alice got invite inv-42; her phone answers for inv-99 under the same genuine token: the
+    /// token's pld does not match, and no RSVP is recorded for an invite she never got.
+    @Test func anEditedPayloadIsRefusedAndNoRSVPIsRecorded() async throws {
+        let service = InvitationsService()
+        let flow = try await InviteFlow.make(categoriesPath: Self.categories, key: Self.key, service: service)
+        let sent = try await flow.notification(user: "alice", invite: .init(inviteId: "inv-42"), notificationID: "n-42")
+        let edited = NotificationPayload(
+            category: sent.category, pushType: sent.pushType, bytes: Array(sent.json.replacingOccurrences(of: "inv-42", with: "inv-99").utf8))
+        let error = await #expect(throws: ActionTokenError.self) {
+            try await flow.receiveTap(action: "accept", payload: edited, responseID: "r-forged")
+        }
+        #expect(error?.code == .payloadMismatch)
+        #expect(await service.rsvps.isEmpty)
+        #expect(try await flow.receiveTap(action: "accept", payload: sent, responseID: "r-genuine") == .done)
+        #expect(await service.rsvps.map(\.inviteID) == ["inv-42"])
     }
 }
