@@ -24,7 +24,10 @@ let package = Package(
         .executableTarget(name: "generate-categories", dependencies: ["CategoryGenerator"]),
         // The server load benchmark (server-load.sh): the ceiling, and the bodies wrk sends.
         .executableTarget(name: "ceiling-server", dependencies: [.product(name: "Hummingbird", package: "hummingbird")]),
-        .executableTarget(name: "action-bodies", dependencies: [.product(name: "ActionableTokens", package: main)]),
+        .executableTarget(
+            name: "action-bodies",
+            dependencies: [.product(name: "ActionableCore", package: main), .product(name: "ActionableTokens", package: main)]
+        ),
         // ActionableClient's reports per second (client-reports.sh).
         .executableTarget(name: "client-reports", dependencies: [.product(name: "ActionableClient", package: main)]),
         .executableTarget(

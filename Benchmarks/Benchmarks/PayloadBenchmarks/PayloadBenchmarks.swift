@@ -60,11 +60,12 @@ let benchmarks: @Sendable () -> Void = {
     }
 
     let key = try! ActionTokenKey(parsing: "k1=0123456789abcdef0123456789abcdef")
+    let digest = PayloadDigest(payload: [("inviteId", .string("inv-42")), ("seats", .int(3))], schema: invite.payload)
     Benchmark("action token: mint + verify", configuration: .init(metrics: [.wallClock, .throughput],
         timeUnits: .microseconds, maxDuration: .seconds(3))) { benchmark async in
         let tokens = try! await ActionTokens(keys: [key])
         for _ in benchmark.scaledIterations {
-            let text = try! await tokens.mint(user: "alice", notificationID: "n-1", category: "invite")
+            let text = try! await tokens.mint(user: "alice", notificationID: "n-1", category: "invite", payload: digest)
             blackHole(try? await tokens.verify(text))
         }
     }
