@@ -130,6 +130,31 @@ struct HostileRequestTests {
         #expect(stored == tap)
     }
 
+    /// Guessing the admin token through the sign-in form of a real process: five wrong tokens,
+    /// then 429 with Retry-After — for the right token too, until the minute is over — and no
+    /// session cookie.
+    @Test(.timeLimit(.minutes(1)))
+    func guessingTheAdminTokenIsThrottled() async throws {
+        let directory = try CommandLineRunner.temporaryDirectory([:], exampleCategories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let port = try ServeProcessTests.freePort()
+        let server = try await ServerProcess.serve(in: directory, port: port, extra: ["--storage", "memory:", "--admin-token", Self.admin])
+        defer { server.signal() }
+        func signIn(_ token: String) throws -> (status: Int, headers: [String: String])? {
+            let connection = try RawConnection(port: port)
+            connection.send(
+                Self.request(
+                    "POST", "/admin/session", headers: ["Content-Type: application/x-www-form-urlencoded"], body: Array("token=\(token)".utf8)))
+            return connection.readResponse().map { ($0.status, $0.headers) }
+        }
+        for guess in 0..<5 { #expect(try signIn("guess-\(guess)")?.status == 401) }
+        let throttled = try #require(try signIn(Self.admin))
+        #expect(throttled.status == 429)
+        #expect(Int(throttled.headers["retry-after"] ?? "") ?? 0 > 0)
+        #expect(throttled.headers["set-cookie"] == nil)
+        #expect(server.terminationReason == nil)
+    }
+
     static func get(_ path: String, port: Int) async throws -> (Int, [String: Any]) {
         var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)")!)
         request.setValue("Bearer \(admin)", forHTTPHeaderField: "Authorization")
