@@ -195,6 +195,11 @@ paths:
         '400': { $ref: '#/components/responses/Problem' }
         '401': { $ref: '#/components/responses/Problem' }
         '403': { $ref: '#/components/responses/Problem' }
+        '404':
+          description: The user segment is not valid percent-encoding (a raw `%`), so no route matches it.
+          content:
+            application/problem+json:
+              schema: { $ref: '#/components/schemas/Problem' }
         '503': { $ref: '#/components/responses/StorageUnavailable' }
   /v1/actions/{id}:
     get:

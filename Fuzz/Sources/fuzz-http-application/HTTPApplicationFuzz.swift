@@ -150,12 +150,12 @@ func test(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
         }
         let collector = Collector()
         try? await response.body.write(collector)
-        check(method: method, path: requestedPath, response: response, body: collector.box.buffer)
+        check(method: method, path: requestedPath, routedPath: request.uri.path, response: response, body: collector.box.buffer)
     }
     return 0
 }
 
-func check(method: HTTPRequest.Method, path: String, response: Response, body: ByteBuffer) {
+func check(method: HTTPRequest.Method, path: String, routedPath: String, response: Response, body: ByteBuffer) {
     let status = Int(response.status.code)
     precondition(status < 500 || status == 503, "\(method) \(path) answered \(status): \(String(buffer: body))")
     guard method != .head, let type = response.headers[.contentType], type.hasPrefix("application/") && type.contains("json") else {
@@ -173,7 +173,7 @@ func check(method: HTTPRequest.Method, path: String, response: Response, body: B
     }
     if let dump = harness.dump {
         let record: [String: Any] = [
-            "method": method.rawValue, "path": path, "status": status, "contentType": type, "body": json,
+            "method": method.rawValue, "path": path, "routedPath": routedPath, "status": status, "contentType": type, "body": json,
         ]
         if let line = try? JSONSerialization.data(withJSONObject: record, options: [.fragmentsAllowed]) {
             dump.write(line + Data("\n".utf8))
