@@ -37,6 +37,31 @@ struct SlowClientTests {
         #expect(idle.readResponse()?.status == 200)
     }
 
+    /// With --max-connections 2, a third connection is not served while two are open (it waits
+    /// in the listen backlog), and is served as soon as one of them closes.
+    @Test(.timeLimit(.minutes(1)))
+    func connectionsPastTheCapWaitForAFreePlace() async throws {
+        let directory = try CommandLineRunner.temporaryDirectory([:], exampleCategories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let port = try ServeProcessTests.freePort()
+        let server = try await ServerProcess.serve(in: directory, port: port, extra: ["--storage", "memory:", "--max-connections", "2"])
+        defer { server.signal() }
+        var first: RawConnection? = try RawConnection(port: port)
+        first?.send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(first?.readResponse()?.status == 200)  // kept alive: one place taken
+        let second = try RawConnection(port: port)
+        second.send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(second.readResponse()?.status == 200)  // two
+        // The third is accepted by the kernel, not by the server: no answer while the two stay open
+        // (the 2 s bound only ends the wait for an answer that must not come).
+        let third = try RawConnection(port: port, readTimeout: 2)
+        third.send("GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        #expect(third.readResponse() == nil)
+        first = nil  // closes it: a place is free, and the third is served
+        third.setReadTimeout(20)
+        #expect(third.readResponse()?.status == 200)
+    }
+
     /// 2,000 connections trickle request bodies (a byte each round) for the whole test while
     /// 600 genuine taps are sent one after another: every tap is accepted, their p99 stays under
     /// 100 ms, and afterwards the read deadline has closed every trickling connection.

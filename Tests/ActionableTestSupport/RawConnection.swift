@@ -15,8 +15,7 @@ public final class RawConnection: @unchecked Sendable {
     public init(port: Int, readTimeout: Int = 30) throws {
         descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { throw Failure("socket: errno \(errno)") }
-        var timeout = timeval(tv_sec: readTimeout, tv_usec: 0)
-        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        setReadTimeout(readTimeout)
         let descriptor = descriptor
         let connected = ServerProcess.withLoopbackAddress(port: port) { connect(descriptor, $0, $1) }
         guard connected == 0 else {
@@ -26,6 +25,12 @@ public final class RawConnection: @unchecked Sendable {
     }
 
     deinit { close(descriptor) }
+
+    /// Reads give up after `seconds` from now on.
+    public func setReadTimeout(_ seconds: Int) {
+        var timeout = timeval(tv_sec: seconds, tv_usec: 0)
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    }
 
     /// Sends `bytes`; false when the server closed the connection first.
     @discardableResult public func send(_ bytes: [UInt8]) -> Bool {
