@@ -87,18 +87,21 @@ public struct DeliveryWorker: Sendable {
             responseID: action.id, attempt: action.attempts, receivedAt: action.receivedAt,
             logger: logger)
         let outcome: HandlerOutcome
+        // Backoff counts from the end of the attempt: `now` plus the time the attempt took.
+        let started = ContinuousClock.now
+        func end() -> Date { now.addingTimeInterval((ContinuousClock.now - started).timeInterval) }
         do {
             guard let handler = router.handler(for: action.response) else {
                 outcome = .fail(reason: "no handler or forward route takes \(action.response.category).\(action.response.action)")
-                return await record(outcome, for: action, now: now)
+                return await record(outcome, for: action, now: end())
             }
             outcome = try await handler(action.response, context)
         } catch {
             outcome = .retry(after: nil)
             logger.warning("handler threw", metadata: ["error": "\(error)", "attempt": "\(action.attempts)"])
-            return await record(outcome, for: action, now: now, error: "\(error)")
+            return await record(outcome, for: action, now: end(), error: "\(error)")
         }
-        await record(outcome, for: action, now: now)
+        await record(outcome, for: action, now: end())
     }
 
     /// `seconds` as 40 s, 12 min, 3 h or 2 d.

@@ -11,7 +11,8 @@ import NIOHTTP1
 /// plus `Idempotency-Key` equal to the id.
 ///
 /// 2xx is delivered; 408, 429 and 5xx are retried (honouring `Retry-After`), and so are network
-/// errors (thrown); any other 4xx, 410 included, ends the response as dead.
+/// errors and redirects (thrown: a 3xx is never followed); any other 4xx, 410 included, ends
+/// the response as dead.
 public struct Forwarder: Sendable {
     /// Where responses go.
     public let url: String
@@ -20,9 +21,19 @@ public struct Forwarder: Sendable {
     private let timeout: TimeAmount
     private let now: @Sendable () -> Date
 
-    /// A forwarder to `url`, signing with `signer`; each try times out after `timeout` (10 s by default).
+    /// The client forwards use by default: async-http-client's shared client follows redirects
+    /// (and turns a POST into a GET on 301, 302 and 303), so forwards have one that never does.
+    public static let client: HTTPClient = {
+        var configuration = HTTPClient.Configuration()
+        configuration.redirectConfiguration = .disallow
+        return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+    }()
+
+    /// A forwarder to `url`, signing with `signer`; each try times out after `timeout` (10 s by
+    /// default). Give `client` redirects disallowed (as ``client`` has): a redirect must be a
+    /// failed attempt, never a POST re-sent elsewhere or a GET taken for a delivery.
     public init(
-        url: String, signer: WebhookSigner, client: HTTPClient = .shared, timeout: TimeAmount = .seconds(10),
+        url: String, signer: WebhookSigner, client: HTTPClient = Forwarder.client, timeout: TimeAmount = .seconds(10),
         now: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.url = url
@@ -78,6 +89,15 @@ public struct Forwarder: Sendable {
         switch status {
         case 200..<300:
             return .done
+        case 300..<400:
+            // Not followed: the response stays pending and is retried with backoff, so that it
+            // is delivered once the forward URL is fixed. lastError names where it was sent.
+            let location = reply.headers.first(name: "Location").map { target in
+                URL(string: target, relativeTo: URL(string: url)).map { UpstreamAddress.redacted($0.absoluteString) } ?? "an unreadable location"
+            }
+            throw UpstreamRedirected(
+                description: "the upstream \(UpstreamAddress.redacted(url)) answered HTTP \(status), a redirect"
+                    + (location.map { " to \($0)" } ?? "") + "; redirects are not followed: fix the forward URL")
         case 408, 429, 500..<600:
             let retryAfter = reply.headers.first(name: "Retry-After").flatMap { Self.retryAfter($0, now: now()) }
             context.logger.info("upstream asked to retry", metadata: ["status": "\(status)"])

@@ -31,9 +31,15 @@ public struct RetryPolicy: Hashable, Sendable {
         return ceiling * min(max(unit, 0), 1)
     }
 
-    /// What follows attempt `attempt` of a response queued at `queuedAt`, failed at `now`: the
-    /// time of the next try, or nil when the response is dead. `requested` is a delay the
-    /// upstream asked for (`Retry-After`); it wins over the backoff, but not over the deadline.
+    /// The longest delay an upstream may ask for with `Retry-After`.
+    public static let longestRequestedDelay: TimeInterval = 3600
+
+    /// What follows attempt `attempt` of a response queued at `queuedAt`, failed at `now` (the
+    /// end of the attempt, so a slow attempt does not eat its own backoff): the time of the next
+    /// try, or nil when the response is dead. `requested` is a delay the upstream asked for
+    /// (`Retry-After`); it wins over the backoff, but not over the deadline, and is held within
+    /// [``firstDelay``, 1 hour]: `Retry-After: 0` (or a date in the past) does not make a hot
+    /// loop, and a day-long one does not park the response.
     public func nextAttempt(
         afterAttempt attempt: Int, queuedAt: Date, now: Date, unit: Double, requested: TimeInterval? = nil
     )
@@ -42,7 +48,8 @@ public struct RetryPolicy: Hashable, Sendable {
         if let maximumAttempts, attempt >= maximumAttempts { return nil }
         let deadline = queuedAt.addingTimeInterval(retryFor)
         guard now < deadline else { return nil }
-        let next = now.addingTimeInterval(requested ?? delay(afterAttempt: attempt, unit: unit))
+        let wait = requested.map { min(max($0, firstDelay), max(firstDelay, Self.longestRequestedDelay)) }
+        let next = now.addingTimeInterval(wait ?? delay(afterAttempt: attempt, unit: unit))
         return min(next, deadline)
     }
 }

@@ -28,3 +28,9 @@ public enum UpstreamAddress {
 struct UpstreamUnreachable: Error, CustomStringConvertible {
     let description: String
 }
+
+/// A forwarding attempt answered with a redirect, which is not followed; its description names
+/// the upstream and the location by ``UpstreamAddress`` only.
+struct UpstreamRedirected: Error, CustomStringConvertible {
+    let description: String
+}

@@ -430,8 +430,9 @@ webhooks:
       operationId: deliverActionResponse
       summary: An accepted answer, forwarded to the upstream of its route (Standard Webhooks).
       description: |
-        2xx is delivered. 408, 429 (honouring Retry-After), 5xx and network errors are tried again
-        with exponential backoff and full jitter for 24 hours; other 4xx and 410 end it as dead.
+        2xx is delivered. 408, 429 (honouring Retry-After within [the first delay, 1 hour]), 5xx,
+        network errors and redirects (3xx is never followed) are tried again with exponential
+        backoff and full jitter for 24 hours; other 4xx and 410 end it as dead.
         Delivery is at least once: de-duplicate on webhook-id.
       parameters:
         - name: webhook-id

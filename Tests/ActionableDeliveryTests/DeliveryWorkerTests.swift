@@ -116,8 +116,8 @@ struct DeliveryWorkerTests {
             #expect(try await worker.deliverDue(now: next.addingTimeInterval(-0.001)) == 0)
             now = next
         }
-        // Jitter 0.5 of 1 s, 2 s, 4 s.
-        #expect(delays == [0.5, 1, 2])
+        // Jitter 0.5 of 1 s, 2 s, 4 s, from the end of each attempt (which takes a moment).
+        #expect(delays.map { ($0 * 10).rounded() / 10 } == [0.5, 1, 2])
         #expect(try await worker.deliverDue(now: now) == 1)
         let dead = try #require(try await store.action(id: "r1"))
         #expect(dead.status == .dead)
@@ -131,8 +131,10 @@ struct DeliveryWorkerTests {
         let (store, worker) = try await setUp(script)
         try await accept(store)
         try await worker.deliverDue(now: Date(timeIntervalSince1970: 10))
-        #expect(try await store.action(id: "r1")?.nextAttemptAt == Date(timeIntervalSince1970: 130))
-        try await worker.deliverDue(now: Date(timeIntervalSince1970: 130))
+        // 120 s from the end of the attempt (which took a moment).
+        let next = try #require(try await store.action(id: "r1")?.nextAttemptAt.timeIntervalSince1970)
+        #expect(next >= 130 && next < 131)
+        try await worker.deliverDue(now: Date(timeIntervalSince1970: 131))
         #expect(try await store.action(id: "r1")?.status == .delivered)
     }
 
@@ -176,5 +178,43 @@ struct DeliveryWorkerTests {
         #expect(policy.nextAttempt(afterAttempt: 41, queuedAt: queued, now: queued.addingTimeInterval(24 * 3600), unit: 0.5) == nil)
         // With a count as well, the count can end it first.
         #expect(RetryPolicy(maximumAttempts: 3).nextAttempt(afterAttempt: 3, queuedAt: queued, now: queued, unit: 0.5) == nil)
+    }
+
+    /// `Retry-After: 0` (or a date in the past) waits the first delay, not nothing: no hot loop.
+    /// A day-long one waits an hour at most.
+    @Test func anUpstreamsRequestedDelayIsHeldWithinTheFirstDelayAndAnHour() async throws {
+        let policy = RetryPolicy(firstDelay: 2)
+        let queued = Date(timeIntervalSince1970: 0)
+        let now = Date(timeIntervalSince1970: 100)
+        #expect(policy.nextAttempt(afterAttempt: 1, queuedAt: queued, now: now, unit: 0.5, requested: 0) == now.addingTimeInterval(2))
+        #expect(policy.nextAttempt(afterAttempt: 1, queuedAt: queued, now: now, unit: 0.5, requested: 30) == now.addingTimeInterval(30))
+        #expect(policy.nextAttempt(afterAttempt: 1, queuedAt: queued, now: now, unit: 0.5, requested: 86400) == now.addingTimeInterval(3600))
+
+        // Through the worker: an upstream that always says "retry now" is tried once per first
+        // delay, counted in a bounded window of simulated time.
+        let script = Script(Array(repeating: .success(.retry(after: .zero)), count: 50))
+        let (store, worker) = try await setUp(script, policy: RetryPolicy(firstDelay: 1, maximumDelay: 60))
+        try await accept(store)
+        var attempts = 0
+        for tenth in 0...100 {  // 10 simulated seconds, a round every 100 ms
+            attempts += try await worker.deliverDue(now: Date(timeIntervalSince1970: 1 + Double(tenth) / 10))
+        }
+        #expect(attempts <= 10, "\(attempts) attempts in 10 s with a first delay of 1 s")
+        #expect(attempts >= 5)
+    }
+
+    /// The backoff is counted from the end of an attempt: a slow attempt does not eat it.
+    @Test func backoffCountsFromTheEndOfAnAttempt() async throws {
+        var builder = RouterBuilder(catalog: Self.catalog)
+        builder.on(category: "invite") { _, _ in
+            try await Task.sleep(for: .milliseconds(300))  // a slow upstream, not a synchronisation
+            return .retry(after: .seconds(5))
+        }
+        let store = InMemoryActionStore()
+        let worker = DeliveryWorker(store: store, router: try builder.build(), owner: "w", jitter: { 0.5 }, logger: Self.logger)
+        try await accept(store)
+        try await worker.deliverDue(now: Date(timeIntervalSince1970: 10))
+        let next = try #require(try await store.action(id: "r1")?.nextAttemptAt.timeIntervalSince1970)
+        #expect(next >= 15.3, "the next attempt is due at \(next), before 5 s after the attempt ended")
     }
 }

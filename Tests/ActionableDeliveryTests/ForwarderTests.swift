@@ -143,4 +143,23 @@ struct ForwarderTests {
             #expect(ids.filter { $0 == "r0" }.count == 3)  // the same id on every retry
         }
     }
+
+    /// 301, 302, 303, 307 and 308 are failed attempts, never followed: the upstream sees one POST
+    /// per attempt (a followed 307 or 308 would POST again; a followed 301, 302 or 303 would turn
+    /// it into a GET and take any 2xx for a delivery), and the error names where it pointed.
+    @Test(arguments: [301, 302, 303, 307, 308])
+    func aRedirectIsAFailedAttempt(status: Int) async throws {
+        let redirect = HTTPResponse.Status(code: status)
+        try await Self.withUpstream([(redirect, [.location: "/hook?moved=1"])]) { upstream, port in
+            let forwarder = Forwarder(url: "http://127.0.0.1:\(port)/hook", signer: try WebhookSigner(secret: Self.secret))
+            let error = await #expect(throws: (any Error).self) { try await forwarder.handler(Self.response, context()) }
+            let text = error.map { "\($0)" } ?? ""
+            #expect(text.contains("answered HTTP \(status), a redirect to http://127.0.0.1:\(port)"), "\(text)")
+            #expect(!text.contains("/hook"), "\(text)")
+            #expect(await upstream.received.count == 1)
+            // The next attempt, once the upstream answers 2xx, delivers.
+            #expect(try await forwarder.handler(Self.response, context()) == .done)
+            #expect(await upstream.received.count == 2)
+        }
+    }
 }
