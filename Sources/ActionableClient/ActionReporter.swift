@@ -15,19 +15,23 @@ import FoundationNetworking
 /// await reporter.flush()                            // at launch and from a background task
 /// ```
 ///
+/// A report leaves the outbox only on a final answer of an Actionable server:
+///
 /// | server's answer | outcome | the report |
 /// | --- | --- | --- |
-/// | 202, 200 (duplicate) | ``ReportOutcome/delivered(responseID:duplicate:)`` | removed |
-/// | 409 | ``ReportOutcome/answeredBefore(_:)`` | removed |
-/// | other 4xx | ``ReportOutcome/rejected(_:)``, with the problem's detail | removed |
-/// | 408, 429, 5xx, network error, 401 about the app's own token | ``ReportOutcome/kept(reason:nextAttempt:)`` | kept, with backoff |
+/// | 202, 200 with the server's `{"id", "status"}` body | ``ReportOutcome/delivered(responseID:duplicate:)`` | removed |
+/// | 409 `already-answered` | ``ReportOutcome/answeredBefore(_:)`` | removed |
+/// | a 4xx problem document of a final type (the action token refused, a catalog or payload mismatch, a body the server will never take) | ``ReportOutcome/rejected(_:)``, with the problem's detail | removed |
+/// | 408, 429, 5xx, a network error, 401 about the app's own token | ``ReportOutcome/kept(reason:nextAttempt:)`` | kept, with backoff |
+/// | anything else: a 404 or 405 (the endpoint is not the server's base URL), a proxy's HTML page, a 2xx without the body, a 3xx (redirects are never followed) | ``ReportOutcome/kept(reason:nextAttempt:)``, logged as a configuration error | kept |
 ///
 /// The server stores a notification's answer once, so a report sent twice (the app killed
 /// after the server stored it and before the file was removed) is answered 200 and removed.
 /// Within one process, a report is never sent twice at once, however many `flush()` and
 /// `report(_:)` calls run together.
 public actor ActionReporter {
-    /// The server's base URL; reports go to `v1/actions` under it.
+    /// The server's base URL (`https://api.example.com/`); reports go to `v1/actions` under it.
+    /// An endpoint given with `/v1/actions` at its end is taken for the base URL without it.
     public nonisolated let endpoint: URL
     /// The outbox directory.
     public nonisolated let outbox: URL
@@ -47,15 +51,20 @@ public actor ActionReporter {
     /// Temporary files left by a process that died while writing are removed: their reports
     /// had not been saved, and `report(_:)` had not returned. A directory that cannot be made
     /// is not an error here: ``save(_:)`` and ``report(_:)`` throw ``OutboxError`` saying why.
+    ///
+    /// `endpoint` is the server's base URL; one that already ends in `/v1/actions` (a natural
+    /// mistake) is read as the base URL before it, never doubled. Without `session`, the
+    /// reporter's own session refuses redirects; a `session` you give must refuse them too (a
+    /// redirect answered is kept, never taken for a delivery).
     public init(endpoint: URL, outbox: URL, options: Options = Options(), session: URLSession? = nil) {
-        self.endpoint = endpoint
+        self.endpoint = Self.baseURL(of: endpoint)
         self.store = Outbox(directory: outbox, synchronous: options.synchronousWrites)
         self.outbox = store.directory
         self.options = options
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = options.requestTimeout
-        self.session = session ?? URLSession(configuration: configuration)
-        self.actionsURL = Self.url(under: endpoint, "v1/actions")
+        self.session = session ?? URLSession(configuration: configuration, delegate: RedirectRefusal(), delegateQueue: nil)
+        self.actionsURL = Self.url(under: self.endpoint, "v1/actions")
         for name in store.leftoverTemporaryFiles() { store.removeTemporary(name) }
     }
 
@@ -63,11 +72,32 @@ public actor ActionReporter {
     ///
     /// - Returns: what became of it; ``ReportOutcome/kept(reason:nextAttempt:)`` leaves it for
     ///   ``flush()``.
-    /// - Throws: ``OutboxError`` if it could not be saved (nothing was sent then).
+    ///
+    /// When the outbox cannot be written (a full disk, a read-only directory), the report is
+    /// sent at once without it (best effort) and the failure is logged: the outcome is final,
+    /// or ``ReportOutcome/unsaved(reason:)``.
     @discardableResult
-    public func report(_ report: ActionReport) async throws -> ReportOutcome {
-        let id = try save(report)
+    public func report(_ report: ActionReport) async -> ReportOutcome {
+        let id: String
+        do {
+            id = try save(report)
+        } catch {
+            return await sendUnsaved(report, because: error)
+        }
         return await send(id: id) ?? .kept(reason: "being sent by another call", nextAttempt: options.now())
+    }
+
+    /// Sends `report` once without the outbox, because it could not be saved: best effort, with
+    /// a log line saying so.
+    public func sendUnsaved(_ report: ActionReport, because error: any Error) async -> ReportOutcome {
+        options.log("the report could not be saved in the outbox (\(error)); sending it at once, without it")
+        let entry = OutboxEntry(report: report, createdAt: options.now())
+        switch await exchange(entry) {
+        case .final(let outcome): return outcome
+        case .keep(let reason, _):
+            options.log("the unsaved \(report.category).\(report.action) report was not delivered: \(reason)")
+            return .unsaved(reason: reason)
+        }
     }
 
     /// Saves `report` in the outbox without sending it; returns its name there. When this
@@ -100,7 +130,9 @@ public actor ActionReporter {
         return await deliver(entry, as: id)
     }
 
-    /// Sends every saved report whose next attempt is due, oldest first, one at a time.
+    /// Sends every saved report now, oldest first, one at a time — except those whose server
+    /// asked to wait (`Retry-After`) until a time still ahead. The reporter's own backoff does
+    /// not hold a report back here: it only dates ``nextAttemptDate()``, for scheduling.
     /// Reports being sent by another call are left to it.
     ///
     /// Call it when the app launches, when it comes to the foreground, and from a background
@@ -128,7 +160,7 @@ public actor ActionReporter {
                 moveAside(id, because: error)
                 continue
             }
-            if let next = entry.nextAttempt, next > options.now() { continue }
+            if let retryAfter = entry.retryAfter, retryAfter > options.now() { continue }
             let outcome = await deliver(entry, as: id)
             results.append(ReportResult(id: id, report: entry.report, outcome: outcome))
         }
@@ -150,6 +182,18 @@ public actor ActionReporter {
     /// the next background flush.
     public func nextAttemptDate() -> Date? {
         pendingReports().map { $0.nextAttempt ?? $0.savedAt }.min()
+    }
+
+    /// `endpoint` without a trailing `v1/actions`, so that it is not doubled.
+    static func baseURL(of endpoint: URL) -> URL {
+        let path = endpoint.path
+        var trimmed = path
+        while trimmed.hasSuffix("/") { trimmed.removeLast() }
+        guard trimmed.hasSuffix("/v1/actions") || trimmed == "v1/actions",
+            var components = URLComponents(url: endpoint, resolvingAgainstBaseURL: true)
+        else { return endpoint }
+        components.path = String(trimmed.dropLast("v1/actions".count))
+        return components.url ?? endpoint
     }
 
     /// `path` under `endpoint`, whether or not its path ends with a slash.
@@ -175,40 +219,70 @@ public actor ActionReporter {
     // MARK: - Sending
 
     private func deliver(_ entry: OutboxEntry, as id: String) async -> ReportOutcome {
+        switch await exchange(entry) {
+        case .final(let outcome):
+            finish(id)
+            return outcome
+        case .keep(let reason, let retryAfter):
+            return keep(entry, as: id, reason: reason, retryAfter: retryAfter)
+        }
+    }
+
+    /// What one send of `entry` came to: a final answer of an Actionable server, or a reason to
+    /// keep it (with the server's `Retry-After`, if it gave one).
+    private enum Exchange {
+        case final(ReportOutcome)
+        case keep(reason: String, retryAfter: Date?)
+    }
+
+    private func exchange(_ entry: OutboxEntry) async -> Exchange {
         let request: URLRequest
         do {
             request = try await makeRequest(for: entry.report)
         } catch {
-            return keep(entry, as: id, reason: "the app's token is not available (\(error))", retryAfter: nil)
+            return .keep(reason: "the app's token is not available (\(error))", retryAfter: nil)
         }
         let answer: HTTPExchange.Answer
         do {
             answer = try await HTTPExchange.send(request, on: session)
         } catch {
-            return keep(entry, as: id, reason: "network error: \(error.localizedDescription)", retryAfter: nil)
+            return .keep(reason: "network error: \(error.localizedDescription)", retryAfter: nil)
         }
+        let problem = ServerProblem(status: answer.status, body: answer.body)
+        let isProblem =
+            answer.header("Content-Type")?.lowercased().hasPrefix("application/problem+json") == true
+            && problem.type.hasPrefix(ServerProblem.typeBase)
         switch answer.status {
         case 200, 202:
-            let accepted = try? JSONDecoder().decode(Accepted.self, from: answer.body)
-            finish(id)
-            return .delivered(responseID: accepted?.id ?? "", duplicate: answer.status == 200 || accepted?.status == "duplicate")
-        case 409:
-            finish(id)
-            return .answeredBefore(ServerProblem(status: 409, body: answer.body))
+            if let accepted = try? JSONDecoder().decode(Accepted.self, from: answer.body), ["accepted", "duplicate"].contains(accepted.status) {
+                return .final(.delivered(responseID: accepted.id, duplicate: answer.status == 200 || accepted.status == "duplicate"))
+            }
+            return configurationError(answer, "a \(answer.status) without the server's {\"id\", \"status\"} body")
+        case 409 where isProblem && problem.name == "already-answered":
+            return .final(.answeredBefore(problem))
         case 408, 429, 500...599:
-            let problem = ServerProblem(status: answer.status, body: answer.body)
-            let retryAfter = HTTPExchange.retryAfter(answer.header("Retry-After"), now: options.now())
-            return keep(entry, as: id, reason: problem.description, retryAfter: retryAfter)
-        case 401 where ServerProblem(status: 401, body: answer.body).name.hasPrefix("app-token"):
-            return keep(entry, as: id, reason: ServerProblem(status: 401, body: answer.body).description, retryAfter: nil)
-        case 400...499:
-            let problem = ServerProblem(status: answer.status, body: answer.body)
+            return .keep(reason: problem.description, retryAfter: HTTPExchange.retryAfter(answer.header("Retry-After"), now: options.now()))
+        case 401 where isProblem && problem.name.hasPrefix("app-token"):
+            return .keep(reason: problem.description, retryAfter: nil)
+        case 400...499 where isProblem && ServerProblem.isFinal(problem.name):
             options.log("the server refused the \(entry.report.category).\(entry.report.action) report for good: \(problem)")
-            finish(id)
-            return .rejected(problem)
+            return .final(.rejected(problem))
+        case 300...399:
+            return configurationError(
+                answer, "a redirect to \(answer.header("Location") ?? "nowhere") (redirects are not followed: give the server's own URL)")
         default:
-            return keep(entry, as: id, reason: "unexpected status \(answer.status)", retryAfter: nil)
+            return configurationError(answer, "HTTP \(answer.status) that is not an answer of an Actionable server")
         }
+    }
+
+    /// Keeps a report whose answer did not come from an Actionable server at the endpoint,
+    /// logging the likely mistake.
+    private func configurationError(_ answer: HTTPExchange.Answer, _ what: String) -> Exchange {
+        let reason =
+            "\(actionsURL.absoluteString) answered \(what): is endpoint the Actionable server's base URL "
+            + "(not a proxy, not a path under it)? The report is kept."
+        options.log("configuration error: \(reason)")
+        return .keep(reason: reason, retryAfter: nil)
     }
 
     private struct Accepted: Decodable {
@@ -235,6 +309,7 @@ public actor ActionReporter {
     private func keep(_ entry: OutboxEntry, as id: String, reason: String, retryAfter: Date?) -> ReportOutcome {
         var entry = entry
         entry.attempts += 1
+        entry.retryAfter = retryAfter
         let now = options.now()
         let backoff = now.addingTimeInterval(options.retrySchedule.delay(afterAttempt: entry.attempts, random: options.random()))
         let next = retryAfter ?? backoff

@@ -93,13 +93,22 @@ public final class NotificationResponseHandler: Sendable {
 
     private func run(_ prepared: Result<ActionReport, any Error>, completed: (@Sendable () -> Void)?) async -> Handled {
         let report: ActionReport
-        let id: String
         do {
             report = try prepared.get()
-            id = try await reporter.save(report)
         } catch {
             completed?()
             return .notReported(error)
+        }
+        let id: String
+        do {
+            id = try await reporter.save(report)
+        } catch {
+            // The outbox cannot be written (a full disk): send at once, best effort; the app's
+            // handler and iOS's completion handler still run.
+            if let handler = handlers.handler(category: report.category, action: report.action) { await handler(report) }
+            let outcome = await reporter.sendUnsaved(report, because: error)
+            completed?()
+            return .reported(outcome)
         }
         if let handler = handlers.handler(category: report.category, action: report.action) { await handler(report) }
         let outcome = await reporter.send(id: id) ?? .kept(reason: "being sent by another call", nextAttempt: Date())

@@ -10,6 +10,9 @@ struct OutboxEntry: Codable, Hashable, Sendable {
     var createdAt: Date
     var attempts: Int = 0
     var nextAttempt: Date?
+    /// The time the server asked for with `Retry-After`; `flush()` waits for it, and for
+    /// nothing else (the client's own backoff only spaces automatic retries).
+    var retryAfter: Date?
     var lastError: String?
 
     static let encoder: JSONEncoder = {

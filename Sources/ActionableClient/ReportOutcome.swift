@@ -12,11 +12,17 @@ public enum ReportOutcome: Hashable, Sendable {
     /// Not delivered yet (408, 429, 5xx, a network error, or the app's own token missing): it
     /// stays in the outbox, and ``ActionReporter/flush()`` sends it from `nextAttempt` on.
     case kept(reason: String, nextAttempt: Date)
+    /// The outbox could not be written (a full disk, a read-only directory), so the report was
+    /// sent at once without it, and that send did not get a final answer: it is not kept
+    /// anywhere, and is lost unless the app reports it again.
+    case unsaved(reason: String)
 
-    /// Whether the report left the outbox.
+    /// Whether the server answered for good (the report left the outbox, or never needed it).
     public var isFinal: Bool {
-        if case .kept = self { return false }
-        return true
+        switch self {
+        case .kept, .unsaved: return false
+        case .delivered, .answeredBefore, .rejected: return true
+        }
     }
 }
 

@@ -34,6 +34,20 @@ public struct ServerProblem: Error, Hashable, Sendable, Codable, CustomStringCon
         self.errors = errors
     }
 
+    /// The start of every problem type an Actionable server sends.
+    public static let typeBase = "https://actionable.dev/problems/"
+
+    /// Whether a problem named `name` is final for a report: the same report will be refused
+    /// again, whatever happens (its action token refused, a catalog or payload mismatch, a body
+    /// the server will never take).
+    public static func isFinal(_ name: String) -> Bool {
+        name.hasPrefix("token-") || finalNames.contains(name)
+    }
+
+    static let finalNames: Set<String> = [
+        "catalog-mismatch", "payload-mismatch", "body-too-large", "invalid-json", "invalid-request", "unsupported-media-type",
+    ]
+
     /// The last path segment of ``type`` (`already-answered`).
     public var name: String { type.split(separator: "/").last.map(String.init) ?? type }
 

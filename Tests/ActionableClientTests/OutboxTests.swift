@@ -39,14 +39,19 @@ struct OutboxTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: outbox.path).isEmpty)
     }
 
-    @Test func anOutboxThatCannotBeWrittenIsAnErrorBeforeAnythingIsSent() async throws {
+    /// A full disk does not lose a tap: what cannot be saved is sent at once, without the
+    /// outbox (best effort), and the failure is logged; save(_:) itself still throws.
+    @Test func anOutboxThatCannotBeWrittenStillSendsOnce() async throws {
         try await ScriptedServer.run { server, port in
             let blocker = ReporterStatusTests.outbox()
             defer { try? FileManager.default.removeItem(at: blocker) }
             try Data("a file, not a directory".utf8).write(to: blocker)
-            let reporter = ReporterStatusTests.reporter(port: port, outbox: blocker, clock: TestClock())
-            await #expect(throws: OutboxError.self) { try await reporter.report(ReporterStatusTests.report) }
-            #expect(await server.count == 0)
+            let log = LogLines()
+            let reporter = ReporterStatusTests.reporter(port: port, outbox: blocker, clock: TestClock(), log: log)
+            await #expect(throws: OutboxError.self) { try await reporter.save(ReporterStatusTests.report) }
+            #expect(await reporter.report(ReporterStatusTests.report) == .delivered(responseID: "r-1", duplicate: false))
+            #expect(await server.count == 1)
+            #expect(log.all.contains { $0.contains("could not be saved") })
             #expect(await reporter.flush().isEmpty)
             #expect(try String(contentsOf: blocker, encoding: .utf8) == "a file, not a directory")
         }
