@@ -11,13 +11,21 @@ extension PayloadSchema {
     /// canonicalized as RFC 8785 says. An integer beyond ±2^53 keeps its exact digits where
     /// RFC 8785 would round it to a double, so that two large ids can never share a digest.
     public func canonicalJSON(of values: [(String, JSONValue)]) -> String {
-        var members: [(String, (inout String) -> Void)] = []
+        var members: [(field: PayloadField, value: JSONValue)] = []
+        members.reserveCapacity(fields.count)
         for field in fields {
             guard let value = values.first(where: { $0.0 == field.key })?.1 else { continue }
-            members.append((field.key, { output in Self.write(value, as: field.type, to: &output) }))
+            members.append((field, value))
         }
-        var output = ""
-        CanonicalJSON.writeObject(members, to: &output)
+        members.sort { $0.field.key.utf16.lexicographicallyPrecedes($1.field.key.utf16) }
+        var output = "{"
+        for (index, member) in members.enumerated() {
+            if index > 0 { output += "," }
+            JSONValue.writeString(member.field.key, to: &output)
+            output += ":"
+            Self.write(member.value, as: member.field.type, to: &output)
+        }
+        output += "}"
         return output
     }
 
