@@ -130,11 +130,13 @@ struct DeliveryWorkerTests {
         let script = Script([.success(.retry(after: .seconds(120))), .success(.done)])
         let (store, worker) = try await setUp(script)
         try await accept(store)
+        let started = ContinuousClock.now
         try await worker.deliverDue(now: Date(timeIntervalSince1970: 10))
-        // 120 s from the end of the attempt (which took a moment).
+        let took = (ContinuousClock.now - started).timeInterval
+        // 120 s from the end of the attempt, which took at most `took`.
         let next = try #require(try await store.action(id: "r1")?.nextAttemptAt.timeIntervalSince1970)
-        #expect(next >= 130 && next < 131)
-        try await worker.deliverDue(now: Date(timeIntervalSince1970: 131))
+        #expect(next >= 130 && next <= 130 + took)
+        try await worker.deliverDue(now: Date(timeIntervalSince1970: next))
         #expect(try await store.action(id: "r1")?.status == .delivered)
     }
 
@@ -200,7 +202,7 @@ struct DeliveryWorkerTests {
             attempts += try await worker.deliverDue(now: Date(timeIntervalSince1970: 1 + Double(tenth) / 10))
         }
         #expect(attempts <= 10, "\(attempts) attempts in 10 s with a first delay of 1 s")
-        #expect(attempts >= 5)
+        #expect(attempts >= 2)  // the first, and at least one after its first delay
     }
 
     /// The backoff is counted from the end of an attempt: a slow attempt does not eat it.
