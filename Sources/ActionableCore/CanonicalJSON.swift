@@ -26,20 +26,16 @@ public enum CanonicalJSON {
             }
             output += "]"
         case .object(let pairs):
-            writeObject(pairs.map { key, member in (key, { (out: inout String) in write(member, to: &out) }) }, to: &output)
+            // Members sorted by their names' UTF-16 code units (RFC 8785 §3.2.3).
+            output += "{"
+            for (index, (key, member)) in pairs.sorted(by: { $0.0.utf16.lexicographicallyPrecedes($1.0.utf16) }).enumerated() {
+                if index > 0 { output += "," }
+                JSONValue.writeString(key, to: &output)
+                output += ":"
+                write(member, to: &output)
+            }
+            output += "}"
         }
-    }
-
-    /// Writes an object whose members write themselves, sorted as RFC 8785 §3.2.3 says.
-    static func writeObject(_ members: [(String, (inout String) -> Void)], to output: inout String) {
-        output += "{"
-        for (index, member) in members.sorted(by: { $0.0.utf16.lexicographicallyPrecedes($1.0.utf16) }).enumerated() {
-            if index > 0 { output += "," }
-            JSONValue.writeString(member.0, to: &output)
-            output += ":"
-            member.1(&output)
-        }
-        output += "}"
     }
 
     /// `number` as ECMAScript's `Number.prototype.toString` prints it (ECMA-262 §7.1.12.1), which

@@ -81,7 +81,7 @@ public struct Forwarder: Sendable {
             reply = try await client.execute(request, timeout: timeout, logger: context.logger)
         } catch {
             // The error's text goes to the log and to lastError: never the whole URL.
-            throw UpstreamUnreachable(
+            throw UpstreamFailure(
                 description: "\(UpstreamAddress.redacted(url)) could not be reached: \(UpstreamAddress.scrub("\(error)", url: url))")
         }
         _ = try? await reply.body.collect(upTo: 64 * 1024)  // drain, so the connection can be reused
@@ -95,7 +95,7 @@ public struct Forwarder: Sendable {
             let location = reply.headers.first(name: "Location").map { target in
                 URL(string: target, relativeTo: URL(string: url)).map { UpstreamAddress.redacted($0.absoluteString) } ?? "an unreadable location"
             }
-            throw UpstreamRedirected(
+            throw UpstreamFailure(
                 description: "the upstream \(UpstreamAddress.redacted(url)) answered HTTP \(status), a redirect"
                     + (location.map { " to \($0)" } ?? "") + "; redirects are not followed: fix the forward URL")
         case 408, 429, 500..<600:

@@ -23,14 +23,9 @@ public enum UpstreamAddress {
     }
 }
 
-/// A forwarding attempt that did not get an answer; its description names the upstream by
-/// ``UpstreamAddress`` only.
-struct UpstreamUnreachable: Error, CustomStringConvertible {
-    let description: String
-}
-
-/// A forwarding attempt answered with a redirect, which is not followed; its description names
-/// the upstream and the location by ``UpstreamAddress`` only.
-struct UpstreamRedirected: Error, CustomStringConvertible {
+/// A forwarding attempt that failed without an answer to take (the upstream could not be
+/// reached, or answered a redirect, which is not followed): retried. Its description names the
+/// upstream, and any location, by ``UpstreamAddress`` only.
+struct UpstreamFailure: Error, CustomStringConvertible {
     let description: String
 }

@@ -18,13 +18,7 @@ public enum ActionableServer {
         catalog: Catalog, store: any ActionStore, tokens: ActionTokens?, settings: ServerSettings = ServerSettings(),
         metrics: ServerMetrics? = nil, exposition: (@Sendable () -> String)? = nil, appTokens: AppTokens? = nil
     ) -> Router<ActionableRequestContext> {
-        // HEAD is answered wherever GET is; a known path with another method gets 405 and Allow.
-        let router = Router(context: ActionableRequestContext.self, options: .autoGenerateHeadEndpoints)
-        router.add(middleware: ProblemMiddleware())
-        if let metrics { router.add(middleware: RequestMetricsMiddleware(metrics: metrics)) }
-        let known = KnownRoutes()
-        router.add(middleware: MethodNotAllowedMiddleware(known: known))
-        let routes = RouteRecorder(router: router, known: known)
+        let (router, routes) = makeRouter(metrics: metrics)
         if let exposition {
             // Behind the admin token here; `metricsRouter` serves it openly on its own listener.
             routes.addRoutes(
@@ -58,12 +52,22 @@ public enum ActionableServer {
     public static func metricsRouter(
         store: any ActionStore, settings: ServerSettings, metrics: ServerMetrics?, exposition: @escaping @Sendable () -> String
     ) -> Router<ActionableRequestContext> {
+        let (router, routes) = makeRouter(metrics: nil)
+        routes.addRoutes(MetricsController(exposition: exposition, metrics: metrics, store: store, settings: settings).routes(access: .open))
+        return router
+    }
+
+    /// A router with what every listener has: errors as problem documents (outermost), requests
+    /// counted with `metrics`, HEAD wherever GET, and 405 with `Allow` for a known path's other
+    /// methods (the recorder notes each route added through it).
+    private static func makeRouter(
+        metrics: ServerMetrics?
+    ) -> (Router<ActionableRequestContext>, RouteRecorder<ActionableRequestContext>) {
         let router = Router(context: ActionableRequestContext.self, options: .autoGenerateHeadEndpoints)
         router.add(middleware: ProblemMiddleware())
+        if let metrics { router.add(middleware: RequestMetricsMiddleware(metrics: metrics)) }
         let known = KnownRoutes()
         router.add(middleware: MethodNotAllowedMiddleware(known: known))
-        RouteRecorder(router: router, known: known).addRoutes(
-            MetricsController(exposition: exposition, metrics: metrics, store: store, settings: settings).routes(access: .open))
-        return router
+        return (router, RouteRecorder(router: router, known: known))
     }
 }
