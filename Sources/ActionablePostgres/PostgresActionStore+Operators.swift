@@ -48,6 +48,28 @@ extension PostgresActionStore {
         return counts
     }
 
+    /// One batch of each table, each its own statement (and transaction). `SKIP LOCKED`: two
+    /// instances purging at once take different rows, and a row an operator is queueing again
+    /// is skipped.
+    public func purge(_ cutoff: PurgeCutoff, limit: Int) async throws -> PurgeCount {
+        let responses = try await client.query(
+            PostgresQuery(
+                unsafeSQL: ActionTable.purge(limit: limit, lock: "FOR UPDATE SKIP LOCKED", .postgres) + " RETURNING id",
+                binds: try Self.bindings([
+                    .real(cutoff.responsesBefore.timeIntervalSince1970), .real(cutoff.now.timeIntervalSince1970),
+                ])),
+            logger: logger)
+        var count = PurgeCount()
+        for try await _ in responses { count.responses += 1 }
+        let entries = try await client.query(
+            PostgresQuery(
+                unsafeSQL: BadgeTable.purge(limit: limit, lock: "FOR UPDATE SKIP LOCKED", .postgres) + " RETURNING notification_id",
+                binds: try Self.bindings([.real(cutoff.badgeEntriesBefore.timeIntervalSince1970)])),
+            logger: logger)
+        for try await _ in entries { count.badgeEntries += 1 }
+        return count
+    }
+
     private static func bindings(_ values: [ActionTable.Value]) throws -> PostgresBindings {
         var bindings = PostgresBindings()
         for value in values {

@@ -205,6 +205,7 @@ public final class PostgresActionStore: ActionStore {
         (1, "action responses", ActionTable.version1(.postgres)),
         (2, "badge ledger", BadgeTable.version2(.postgres)),
         (3, "queued at, newest-first index", ActionTable.version3(.postgres)),
+        (4, "answerable until, badge entries by time sent", ActionTable.version4(.postgres)),
     ]
 
     /// Stores `action` once: batched with the accepts arriving meanwhile (see

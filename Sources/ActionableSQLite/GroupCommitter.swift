@@ -152,7 +152,7 @@ final class GroupCommitter: @unchecked Sendable {
         // Cached statements: compiled once per connection, not per insert.
         try db.cachedStatement(sql: Self.insertSQL).execute(arguments: [
             action.id, response.notificationID, response.category.rawValue, response.action.rawValue,
-            response.user, response.userText, payload, received,
+            response.user, response.userText, payload, received, action.answerableUntil?.timeIntervalSince1970,
         ])
         if db.changesCount == 1 {
             // In the same transaction: the notification leaves the user's badge.

@@ -11,9 +11,11 @@ import GRDB
 public final class SQLiteActionStore: ActionStore {
     private let pool: DatabasePool
     private let committer: GroupCommitter
+    private let checkpointer: Checkpointer
 
-    /// Opens (creating if needed) the database at `path` and migrates it.
-    public init(path: String) async throws {
+    /// Opens (creating if needed) the database at `path` and migrates it; its write-ahead log
+    /// is checkpointed every `checkpointInterval` (see `Checkpointer`).
+    public init(path: String, checkpointInterval: Duration = .seconds(1)) async throws {
         let directory = (path as NSString).deletingLastPathComponent
         if !directory.isEmpty {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -27,13 +29,24 @@ public final class SQLiteActionStore: ActionStore {
         try await pool.writeWithoutTransaction { db in
             try db.execute(sql: "PRAGMA synchronous = FULL")
             try db.execute(sql: "PRAGMA wal_autocheckpoint = 0")
+            try db.execute(sql: "PRAGMA journal_size_limit = \(Checkpointer.logSizeLimit)")
         }
         try Self.migrator.migrate(pool)
         self.pool = pool
-        self.committer = GroupCommitter(pool: pool, checkpointer: try Checkpointer(path: path))
+        let checkpointer = try Checkpointer(path: path)
+        await checkpointer.start(every: checkpointInterval)
+        self.checkpointer = checkpointer
+        self.committer = GroupCommitter(pool: pool, checkpointer: checkpointer)
     }
 
-    deinit { committer.stop() }
+    deinit {
+        committer.stop()
+        Task { [checkpointer] in await checkpointer.stop() }
+    }
+
+    /// Returns once a checkpoint of the write-ahead log that starts after this call has
+    /// finished (the timer's, or a burst's).
+    func nextCheckpoint() async { await checkpointer.nextCheckpoint() }
 
     /// Versioned migrations; a new version is appended, never edited.
     static var migrator: DatabaseMigrator {
@@ -46,6 +59,9 @@ public final class SQLiteActionStore: ActionStore {
         }
         migrator.registerMigration("v3: queued at, newest-first index") { db in
             for statement in ActionTable.version3(.sqlite) { try db.execute(sql: statement) }
+        }
+        migrator.registerMigration("v4: answerable until, badge entries by time sent") { db in
+            for statement in ActionTable.version4(.sqlite) { try db.execute(sql: statement) }
         }
         return migrator
     }
@@ -197,6 +213,22 @@ public final class SQLiteActionStore: ActionStore {
             }
             return counts
         }
+    }
+
+    /// One batch of each table, each in a write transaction of its own: accepts wait for one
+    /// short batch at most, never for a whole purge.
+    public func purge(_ cutoff: PurgeCutoff, limit: Int) async throws -> PurgeCount {
+        let responses = try await pool.write { db in
+            try db.execute(
+                sql: ActionTable.purge(limit: limit, .sqlite),
+                arguments: [cutoff.responsesBefore.timeIntervalSince1970, cutoff.now.timeIntervalSince1970])
+            return db.changesCount
+        }
+        let entries = try await pool.write { db in
+            try db.execute(sql: BadgeTable.purge(limit: limit, .sqlite), arguments: [cutoff.badgeEntriesBefore.timeIntervalSince1970])
+            return db.changesCount
+        }
+        return PurgeCount(responses: responses, badgeEntries: entries)
     }
 
     private static func arguments(_ values: [ActionTable.Value]) -> StatementArguments {

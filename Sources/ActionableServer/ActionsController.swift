@@ -74,7 +74,9 @@ struct ActionsController: Sendable {
         defer { limiter.leave() }
         let result: AcceptResult
         do {
-            result = try await store.accept(NewAction(response: response))
+            // Kept at least until the token can no longer pass, whatever the retention.
+            let answerableUntil = token.map { $0.expiresAt.addingTimeInterval(ActionTokens.leeway) }
+            result = try await store.accept(NewAction(response: response, answerableUntil: answerableUntil))
         } catch {
             context.logger.error("storage failed", metadata: ["error": "\(error)"])
             throw Problem.storageUnavailable(settings, "the response was not stored")

@@ -42,6 +42,9 @@ public struct ActionableConfiguration: Sendable {
     public var retryPolicy: RetryPolicy = RetryPolicy()
     /// How long a delivery claim is held before another instance may take it over.
     public var deliveryLease: Duration = .seconds(60)
+    /// How long delivered and dead responses, and read or expired badge entries, are kept
+    /// (``RetentionWorker``); `.zero` keeps everything. Pending responses are never deleted.
+    public var retention: Duration = .seconds(30 * 86400)
     /// The HTTP layer's limits, the admin token and the `Retry-After` policy.
     public var server: ServerSettings = ServerSettings()
     /// Serve HTTPS with this certificate and key instead of plain HTTP (TLS 1.2 and 1.3 only).
@@ -133,6 +136,7 @@ public struct ActionableConfiguration: Sendable {
         guard idleTimeout >= .seconds(1) else { throw ConfigurationError("the idle timeout must be at least 1 second") }
         guard maximumConnections >= 1 else { throw ConfigurationError("the most connections must be at least 1") }
         guard deliveryLease >= .seconds(1) else { throw ConfigurationError("delivery lease must be at least 1 second") }
+        guard retention >= .zero else { throw ConfigurationError("the retention must be 0 (keep everything) or more") }
         if !forwards.isEmpty && forwardSecret == nil { throw ConfigurationError.missingForwardSecret }
         if let storageTimeout, storageTimeout <= .zero {
             throw ConfigurationError("storage timeout must be more than 0 seconds")

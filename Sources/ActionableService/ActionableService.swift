@@ -44,6 +44,7 @@ public struct ActionableService: Service {
     private let pending: PendingActionStore
     private let opener: StorageOpener
     private let worker: DeliveryWorker?
+    private let retention: RetentionWorker
     private let logger: Logger
 
     /// Builds the service; nothing listens or connects until ``run()``.
@@ -117,6 +118,11 @@ public struct ActionableService: Service {
         self.opener = StorageOpener(
             url: configuration.storage, drivers: storageDrivers, timeout: configuration.storageTimeout, logger: logger)
         self.worker = worker
+        var retention = RetentionWorker(
+            store: pending, retention: configuration.retention, badgeLifetime: .seconds(configuration.server.badgeLifetime),
+            logger: logger)
+        retention.metricsFactory = factory
+        self.retention = retention
         self.logger = logger
         logger.info("serving \(catalog.categories.count) categories from \(configuration.categories), storage \(redacted)")
     }
@@ -160,12 +166,15 @@ public struct ActionableService: Service {
             return  // shut down before storage was reachable
         }
         logger.info("ready: storage \(StorageURL.redacted(configuration.storage)) is open, accepting action responses")
-        if let worker {
-            // On graceful shutdown the worker claims nothing more; deliveries in flight finish
-            // (each within the forwarder's timeout) and are recorded.
-            await cancelWhenGracefulShutdown { await worker.run() }
-        } else {
-            try? await gracefulShutdown()
+        await withDiscardingTaskGroup { group in
+            // Retention stops between two batches on graceful shutdown.
+            group.addTask { await cancelWhenGracefulShutdown { await retention.run() } }
+            if let worker {
+                // On graceful shutdown the worker claims nothing more; deliveries in flight finish
+                // (each within the forwarder's timeout) and are recorded.
+                group.addTask { await cancelWhenGracefulShutdown { await worker.run() } }
+            }
         }
+        if worker == nil { try? await gracefulShutdown() }
     }
 }

@@ -100,6 +100,7 @@ final class PendingActionStore: ActionStore {
     func requeue(id: String, at: Date) async throws -> RequeueResult { try await store().requeue(id: id, at: at) }
     func requeue(matching filter: DeliveryFilter, at: Date) async throws -> Int { try await store().requeue(matching: filter, at: at) }
     func deliveryCounts() async throws -> [DeliveryStatus: Int] { try await store().deliveryCounts() }
+    func purge(_ cutoff: PurgeCutoff, limit: Int) async throws -> PurgeCount { try await store().purge(cutoff, limit: limit) }
 }
 
 /// Storage is not open yet: the description says why (the last connection error).

@@ -45,13 +45,14 @@ public enum ActionTable {
     }
 
     /// Inserts a response unless its notification was answered; parameters: id, notification
-    /// id, category, action, user, text, payload (JSON), received at (Unix seconds).
+    /// id, category, action, user, text, payload (JSON), received at (Unix seconds), answerable
+    /// until (Unix seconds or `NULL`).
     public static func insertUnlessAnswered(_ dialect: SQLDialect) -> String {
-        let p = (1...8).map(dialect.parameter)
+        let p = (1...9).map(dialect.parameter)
         return """
             INSERT INTO action_responses (id, notification_id, category, action, user_id, user_text, payload,
-                received_at, next_attempt_at)
-            VALUES (\(p[0]), \(p[1]), \(p[2]), \(p[3]), \(p[4]), \(p[5]), \(p[6]), \(p[7]), \(p[7]))
+                received_at, next_attempt_at, answerable_until)
+            VALUES (\(p[0]), \(p[1]), \(p[2]), \(p[3]), \(p[4]), \(p[5]), \(p[6]), \(p[7]), \(p[7]), \(p[8]))
             ON CONFLICT (notification_id) DO NOTHING
             """
     }

@@ -1,5 +1,4 @@
 import ActionableCore
-import ActionableStore
 import Foundation
 
 /// An `ActionStore` in memory, for tests: the same rules as the durable drivers (it passes the
@@ -9,6 +8,11 @@ public actor InMemoryActionStore: ActionStore {
         var action: StoredAction
         var leaseOwner: String?
         var leaseUntil: Date?
+        var deliveredAt: Date?
+        var answerableUntil: Date?
+
+        /// Its last change: received, queued again, last scheduled or delivered.
+        var lastChange: Date { max(action.receivedAt, action.queuedAt, action.nextAttemptAt, deliveredAt ?? .distantPast) }
     }
 
     private struct BadgeEntry {
@@ -34,7 +38,8 @@ public actor InMemoryActionStore: ActionStore {
         rows[action.id] = Row(
             action: StoredAction(
                 id: action.id, response: response, receivedAt: action.receivedAt,
-                status: .pending, attempts: 0, nextAttemptAt: action.receivedAt, lastError: nil))
+                status: .pending, attempts: 0, nextAttemptAt: action.receivedAt, lastError: nil),
+            answerableUntil: action.answerableUntil)
         byNotification[response.notificationID] = action.id
         order.append(action.id)
         if badgeEntries[response.notificationID] == nil {
@@ -66,6 +71,7 @@ public actor InMemoryActionStore: ActionStore {
         update(id, owner: owner) {
             $0.action.status = .delivered
             $0.action.lastError = nil
+            $0.deliveredAt = at
         }
     }
 
@@ -123,6 +129,22 @@ public actor InMemoryActionStore: ActionStore {
         rows[id]?.action.queuedAt = at
         rows[id]?.leaseOwner = nil
         rows[id]?.leaseUntil = nil
+        rows[id]?.deliveredAt = nil
+    }
+
+    public func purge(_ cutoff: PurgeCutoff, limit: Int) -> PurgeCount {
+        let responses = order.filter { id in
+            guard let row = rows[id] else { return false }
+            return cutoff.deletes(status: row.action.status, lastChange: row.lastChange, answerableUntil: row.answerableUntil)
+        }.prefix(limit)
+        for id in responses {
+            if let notification = rows[id]?.action.response.notificationID { byNotification[notification] = nil }
+            rows[id] = nil
+        }
+        order.removeAll { rows[$0] == nil }
+        let entries = badgeEntries.filter { cutoff.deletes(sentAt: $0.value.sentAt, readAt: $0.value.readAt) }.keys.sorted().prefix(limit)
+        for id in entries { badgeEntries[id] = nil }
+        return PurgeCount(responses: responses.count, badgeEntries: entries.count)
     }
 
     private static func matches(_ action: StoredAction, _ filter: DeliveryFilter) -> Bool {

@@ -10,12 +10,19 @@ public struct NewAction: Hashable, Sendable {
     public var response: ActionResponse
     /// When the server received it.
     public var receivedAt: Date
+    /// Until when another answer to its notification could still pass (its action token's
+    /// expiry plus the allowed clock skew); `nil` when no token bound it. Retention keeps the
+    /// row at least this long, so that a replayed token meets the stored answer.
+    public var answerableUntil: Date?
 
     /// Creates a record to store.
-    public init(id: String = NewAction.makeID(), response: ActionResponse, receivedAt: Date = Date()) {
+    public init(
+        id: String = NewAction.makeID(), response: ActionResponse, receivedAt: Date = Date(), answerableUntil: Date? = nil
+    ) {
         self.id = id
         self.response = response
         self.receivedAt = receivedAt
+        self.answerableUntil = answerableUntil
     }
 }
 

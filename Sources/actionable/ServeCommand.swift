@@ -70,6 +70,12 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(
         name: .customLong("badge-lifetime"), help: "How long an unread notification counts on its user's badge: 90s, 30m, 12h, 7d (default: 30d).")
     var badgeLifetime: String?
+    @Option(
+        name: .customLong("retention"),
+        help:
+            "How long delivered and dead responses and read or expired badge entries are kept: 12h, 30d, or 0 to keep everything (default: 30d). Pending responses are never deleted."
+    )
+    var retention: String?
 
     @Option(name: .customLong("app-jwt-audience"), help: "The aud every app JWT must name (default: actionable).")
     var appJWTAudience: String?

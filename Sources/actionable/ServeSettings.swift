@@ -26,6 +26,7 @@ struct ResolvedServeSettings {
     var tlsKey: String?
     var backendToken: String?
     var badgeLifetime: TimeInterval
+    var retention: TimeInterval
     var retryFor: TimeInterval
     var retryFirstDelay: TimeInterval
     var retryMaxDelay: TimeInterval
@@ -82,14 +83,16 @@ struct ResolvedServeSettings {
         tlsKey = string(command.tlsKey, "tls-key", secret: true)
         backendToken = string(command.backendToken, "backend-token", secret: true)
         secureCookie = command.adminSecureCookie
-        func duration(_ flag: String?, _ name: String, default fallback: String) throws -> TimeInterval {
+        func duration(_ flag: String?, _ name: String, default fallback: String, zero: Bool = false) throws -> TimeInterval {
             let text = string(flag, name) ?? fallback
+            if zero && text == "0" { return 0 }
             guard let seconds = DurationArgument.seconds(text) else {
                 throw ValidationError("--\(name) \(text): use a number and a unit, as in 90s, 30m, 12h or 30d")
             }
             return seconds
         }
         badgeLifetime = try duration(command.badgeLifetime, "badge-lifetime", default: "30d")
+        retention = try duration(command.retention, "retention", default: "30d", zero: true)
         retryFor = try duration(command.retryFor, "retry-for", default: "24h")
         retryFirstDelay = try duration(command.retryFirstDelay, "retry-first-delay", default: "1s")
         retryMaxDelay = try duration(command.retryMaxDelay, "retry-max-delay", default: "1h")
@@ -134,6 +137,7 @@ struct ResolvedServeSettings {
         }
         configuration.forwardSecret = forwardSecret
         configuration.deliveryLease = .seconds(deliveryLease)
+        configuration.retention = .seconds(retention)
         configuration.retryPolicy = RetryPolicy(firstDelay: retryFirstDelay, maximumDelay: retryMaxDelay, retryFor: retryFor)
         configuration.server = ServerSettings(
             maximumBodySize: maxBodySize, adminToken: adminToken, maximumConcurrentAccepts: maxInFlight,

@@ -227,6 +227,7 @@ struct ActionsEndpointTests {
         func requeue(id: String, at: Date) async throws -> RequeueResult { throw Down() }
         func requeue(matching filter: DeliveryFilter, at: Date) async throws -> Int { throw Down() }
         func deliveryCounts() async throws -> [DeliveryStatus: Int] { throw Down() }
+        func purge(_ cutoff: PurgeCutoff, limit: Int) async throws -> PurgeCount { throw Down() }
     }
 
     @Test func storageFailuresAre503WithRetryAfter() async throws {

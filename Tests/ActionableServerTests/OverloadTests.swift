@@ -66,6 +66,7 @@ struct OverloadTests {
         func requeue(id: String, at: Date) async throws -> RequeueResult { await inner.requeue(id: id, at: at) }
         func requeue(matching filter: DeliveryFilter, at: Date) async throws -> Int { await inner.requeue(matching: filter, at: at) }
         func deliveryCounts() async throws -> [DeliveryStatus: Int] { await inner.deliveryCounts() }
+        func purge(_ cutoff: PurgeCutoff, limit: Int) async throws -> PurgeCount { await inner.purge(cutoff, limit: limit) }
     }
 
     @Test(.timeLimit(.minutes(1)))

@@ -223,6 +223,37 @@ struct SQLiteStoreTests {
         #expect(try await store.integrityCheck() == "ok")
     }
 
+    /// The log is checkpointed on a timer whatever is written: while an upstream is down and
+    /// only delivery outcomes are written (no accepts), it is started over after each
+    /// checkpoint instead of growing by every retry.
+    @Test(.timeLimit(.minutes(2)))
+    func theLogStaysBoundedWhileOnlyDeliveriesAreWritten() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("actionable-wal-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("store.sqlite").path
+        let store = try await SQLiteActionStore(path: path, checkpointInterval: .milliseconds(20))
+        for index in 0..<100 { _ = try await store.accept(StoreConformanceTests.action("n-\(index)", at: 1_000)) }
+        var logSizes: [Int] = []
+        for round in 1...20 {
+            // A round of failed attempts: every response claimed and rescheduled, one commit each.
+            let now = Date(timeIntervalSince1970: 1_000 + Double(round) * 10)
+            let claimed = try await store.claimDue(now: now, limit: 100, lease: 60, owner: "w")
+            #expect(claimed.count == 100)
+            for action in claimed {
+                try await store.reschedule(id: action.id, owner: "w", at: now, error: "HTTP 503 from https://upstream:443")
+            }
+            await store.nextCheckpoint()
+            let size = try FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int ?? 0
+            logSizes.append(size)
+        }
+        // Without the timer the log grows by some 840 KB a round (from 4.4 MB to 20 MB over the
+        // 20 rounds, measured); restarted after every round, it never outgrows what was there
+        // after the first by more than a round or two.
+        let largest = try #require(logSizes.max())
+        #expect(largest < logSizes[0] + 2 * 1024 * 1024, "log sizes after each round: \(logSizes)")
+        #expect(try await store.integrityCheck() == "ok")
+    }
+
     @Test func responsesSurviveReopeningTheDatabase() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("actionable-reopen-\(UUID())")
         defer { try? FileManager.default.removeItem(at: directory) }

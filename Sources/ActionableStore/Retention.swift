@@ -1,0 +1,110 @@
+import Foundation
+
+/// What one purge may delete: rows that nothing can still need.
+///
+/// - A response is deleted once it is delivered or dead, its last change (received, queued
+///   again, delivered, last attempt) is before ``responsesBefore``, and its notification can
+///   no longer be answered (``NewAction/answerableUntil`` is past): a replayed action token
+///   then meets the stored answer, never an empty table that would accept it a second time.
+///   A pending response is never deleted.
+/// - A badge entry is deleted once it was sent, and read if it was, before
+///   ``badgeEntriesBefore``, which is also before the badge lifetime: it no longer counts, and
+///   a late record with its original time would not count it again.
+public struct PurgeCutoff: Hashable, Sendable {
+    /// Delivered and dead responses whose last change is earlier are deleted.
+    public var responsesBefore: Date
+    /// Badge entries sent (and read) earlier are deleted.
+    public var badgeEntriesBefore: Date
+    /// The time now, against which a notification's ``NewAction/answerableUntil`` is compared.
+    public var now: Date
+
+    /// Deletes what is older than `retention` at `now`; badge entries are also kept for
+    /// `badgeLifetime`, while they could still count.
+    public init(retention: TimeInterval, badgeLifetime: TimeInterval, now: Date = Date()) {
+        responsesBefore = now.addingTimeInterval(-retention)
+        badgeEntriesBefore = now.addingTimeInterval(-max(retention, badgeLifetime))
+        self.now = now
+    }
+
+    /// A cutoff given by its three times.
+    public init(responsesBefore: Date, badgeEntriesBefore: Date, now: Date) {
+        self.responsesBefore = responsesBefore
+        self.badgeEntriesBefore = badgeEntriesBefore
+        self.now = now
+    }
+
+    /// Whether a response in `status`, last changed at `lastChange`, answerable until
+    /// `answerableUntil`, goes (the rule every driver's SQL states too).
+    public func deletes(status: DeliveryStatus, lastChange: Date, answerableUntil: Date?) -> Bool {
+        status != .pending && lastChange < responsesBefore && (answerableUntil ?? .distantPast) < now
+    }
+
+    /// Whether a badge entry sent at `sentAt` and read at `readAt` goes.
+    public func deletes(sentAt: Date, readAt: Date?) -> Bool {
+        sentAt < badgeEntriesBefore && (readAt ?? .distantPast) < badgeEntriesBefore
+    }
+}
+
+/// How many rows one purge deleted.
+public struct PurgeCount: Hashable, Sendable {
+    /// Delivered and dead responses.
+    public var responses: Int
+    /// Badge entries.
+    public var badgeEntries: Int
+
+    public init(responses: Int = 0, badgeEntries: Int = 0) {
+        self.responses = responses
+        self.badgeEntries = badgeEntries
+    }
+
+    /// Both counts added.
+    public static func + (lhs: PurgeCount, rhs: PurgeCount) -> PurgeCount {
+        PurgeCount(responses: lhs.responses + rhs.responses, badgeEntries: lhs.badgeEntries + rhs.badgeEntries)
+    }
+}
+
+/// The SQL of retention, for every SQL driver. Each statement deletes one bounded batch, so a
+/// purge never holds the writer (SQLite) or many row locks (PostgreSQL) for long, and a kill
+/// between two batches leaves every row either whole or gone.
+extension ActionTable {
+    /// The statements of schema version 4: until when each response's notification can be
+    /// answered (its token's expiry), and the index retention finds old badge entries by.
+    public static func version4(_ dialect: SQLDialect) -> [String] {
+        [
+            "ALTER TABLE action_responses ADD COLUMN answerable_until \(dialect.doubleType)",
+            "CREATE INDEX badge_entries_sent ON badge_entries (sent_at)",
+        ]
+    }
+
+    /// Deletes up to `limit` old delivered or dead responses; parameters: responses before,
+    /// now. `lock` is what the driver adds to the inner `SELECT` (PostgreSQL: `FOR UPDATE SKIP
+    /// LOCKED`, so that instances purging at once, or an operator queueing a row again, never
+    /// wait on each other and a row queued again meanwhile is left alone).
+    public static func purge(limit: Int, lock: String = "", _ dialect: SQLDialect) -> String {
+        let before = dialect.parameter(1)
+        let now = dialect.parameter(2)
+        return """
+            DELETE FROM action_responses WHERE id IN (
+                SELECT id FROM action_responses
+                WHERE received_at < \(before) AND status IN ('delivered', 'dead')
+                    AND next_attempt_at < \(before)
+                    AND (queued_at IS NULL OR queued_at < \(before))
+                    AND (delivered_at IS NULL OR delivered_at < \(before))
+                    AND (answerable_until IS NULL OR answerable_until < \(now))
+                LIMIT \(limit) \(lock))
+            """
+    }
+}
+
+extension BadgeTable {
+    /// Deletes up to `limit` badge entries sent, and read if they were, before parameter 1.
+    public static func purge(limit: Int, lock: String = "", _ dialect: SQLDialect) -> String {
+        let before = dialect.parameter(1)
+        return """
+            DELETE FROM badge_entries WHERE notification_id IN (
+                SELECT notification_id FROM badge_entries
+                WHERE sent_at < \(before) AND (read_at IS NULL OR read_at < \(before))
+                LIMIT \(limit) \(lock))
+            """
+    }
+}
