@@ -52,6 +52,13 @@ public struct RetentionWorker: Sendable {
                     .increment(by: batch.badgeEntries)
             }
             if batch.responses < batchSize && batch.badgeEntries < batchSize { break }
+            if total == batch {
+                logger.info(
+                    """
+                    retention purge under way: the first batch deleted \(batch.responses) responses and \
+                    \(batch.badgeEntries) badge entries; more follow
+                    """)
+            }
         }
         return total
     }

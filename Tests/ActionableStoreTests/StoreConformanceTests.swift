@@ -308,4 +308,62 @@ struct PostgresSharedTests {
         let takenOver = try await second.claimDue(now: now.addingTimeInterval(31), limit: 20, lease: 30, owner: "second")
         #expect(Set(takenOver.map(\.id)) == Set((a + b).map(\.id)))
     }
+
+    /// Two instances purge one database at once, while an operator queues old responses again:
+    /// every old delivered or dead row goes exactly once, nothing pending goes, and a row queued
+    /// again before its batch took it stays.
+    @Test func twoInstancesPurgingAtOnceDeleteEachOldRowOnceAndNothingPending() async throws {
+        let schema = "purge" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+        let first = try await StoreConformanceTests.makePostgres(schema: schema)
+        let second = try await StoreConformanceTests.makePostgres(schema: schema)
+        defer {
+            first.shutdown()
+            second.shutdown()
+        }
+        // 600 old responses (300 to be delivered, 300 dead), 50 old pending, 50 new delivered.
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for index in 0..<700 {
+                let at: TimeInterval = index < 650 ? 1_000 : 9_000
+                group.addTask { _ = try await first.accept(StoreConformanceTests.action("n-\(index)", id: "r-\(index)", at: at)) }
+            }
+            try await group.waitForAll()
+        }
+        let claimed = try await first.claimDue(now: Date(timeIntervalSince1970: 9_000), limit: 1_000, lease: 60, owner: "w")
+        #expect(claimed.count == 700)
+        for action in claimed {
+            let index = Int(action.id.dropFirst(2))!
+            switch index {
+            case 600..<650: try await first.reschedule(id: action.id, owner: "w", at: Date(timeIntervalSince1970: 1_000), error: "down")
+            case ..<300, 650...:
+                try await first.markDelivered(id: action.id, owner: "w", at: Date(timeIntervalSince1970: index < 650 ? 1_000 : 9_000))
+            default: try await first.markDead(id: action.id, owner: "w", reason: "gone")
+            }
+        }
+        #expect(try await first.deliveryCounts() == [.pending: 50, .delivered: 350, .dead: 300])
+
+        let cutoff = PurgeCutoff(
+            responsesBefore: Date(timeIntervalSince1970: 5_000), badgeEntriesBefore: Date(timeIntervalSince1970: 5_000),
+            now: Date(timeIntervalSince1970: 10_000))
+        @Sendable func purgeAll(_ store: PostgresActionStore) async throws -> PurgeCount {
+            var total = PurgeCount()
+            while true {
+                let batch = try await store.purge(cutoff, limit: 25)
+                total = total + batch
+                if batch.responses < 25 && batch.badgeEntries < 25 { return total }
+            }
+        }
+        async let byFirst = purgeAll(first)
+        async let bySecond = purgeAll(second)
+        // Meanwhile, response r-0 (old, delivered) is queued again: it either went before, or stays pending.
+        async let requeued = second.requeue(id: "r-0", at: Date(timeIntervalSince1970: 9_500))
+        let (a, b, requeue) = try await (byFirst, bySecond, requeued)
+        let counts = try await first.deliveryCounts()
+        let requeuedStays = requeue == .queued
+        #expect(a.responses + b.responses == (requeuedStays ? 599 : 600))
+        #expect(counts == [.pending: requeuedStays ? 51 : 50, .delivered: 50])
+        // Badge entries: the 650 old ones (read by their accept at 1 000) went once; the new ones stay.
+        #expect(a.badgeEntries + b.badgeEntries == 650)
+        #expect(try await purgeAll(first) == PurgeCount())
+        for index in 600..<650 { #expect(try await first.action(id: "r-\(index)")?.status == .pending) }
+    }
 }

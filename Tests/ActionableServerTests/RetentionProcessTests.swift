@@ -1,0 +1,86 @@
+import ActionableCore
+import ActionableSQLite
+import ActionableStore
+import ActionableTestSupport
+import Foundation
+import Testing
+
+/// Retention in a real `actionable serve`: killed with -9 in the middle of a purge, the database
+/// is sound, nothing pending went, and the next start finishes the purge.
+struct RetentionProcessTests {
+    static let old = Date().addingTimeInterval(-40 * 86400)
+    static let recent = Date().addingTimeInterval(-86400)
+
+    /// 3 000 old delivered, 200 old pending and 200 recent delivered responses, and 1 000 old
+    /// unread (expired) badge entries.
+    static func populate(_ store: SQLiteActionStore) async throws {
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for index in 0..<3_400 {
+                group.addTask {
+                    let action = NewAction(
+                        id: "r-\(index)",
+                        response: ActionResponse(category: "invite", action: "accept", notificationID: "n-\(index)", user: "u", payload: []),
+                        receivedAt: index < 3_200 ? old : recent)
+                    _ = try await store.accept(action)
+                }
+            }
+            for index in 0..<1_000 {
+                group.addTask {
+                    let sent = SentNotification(notificationID: "unread-\(index)", user: "u", category: "invite", sentAt: old)
+                    _ = try await store.recordSent(sent, countingSince: .distantPast)
+                }
+            }
+            try await group.waitForAll()
+        }
+        for action in try await store.claimDue(now: Date(), limit: 10_000, lease: 600, owner: "setup") {
+            let index = Int(action.id.dropFirst(2))!
+            if (3_000..<3_200).contains(index) {
+                try await store.reschedule(id: action.id, owner: "setup", at: old, error: "upstream down")
+            } else {
+                try await store.markDelivered(id: action.id, owner: "setup", at: index < 3_000 ? old : recent)
+            }
+        }
+    }
+
+    @Test(.timeLimit(.minutes(2)))
+    func aKillDuringAPurgeLosesNothingAndTheNextStartFinishesIt() async throws {
+        let directory = try CommandLineRunner.temporaryDirectory([:], exampleCategories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent(".actionable/actionable.sqlite").path
+        do {
+            let store = try await SQLiteActionStore(path: path)
+            try await Self.populate(store)
+            #expect(try await store.deliveryCounts() == [.pending: 200, .delivered: 3_200])
+        }
+
+        let port = try ServeProcessTests.freePort()
+        let server = try await ServerProcess.serve(in: directory, port: port)
+        // The first batch is committed before this line; more batches follow it.
+        _ = try await server.output(containing: "retention purge under way")
+        server.signal(SIGKILL)
+        await server.exit()
+        #expect(server.terminationReason == .uncaughtSignal)
+
+        let afterKill = try await SQLiteActionStore(path: path)
+        #expect(try await afterKill.integrityCheck() == "ok")
+        let counts = try await afterKill.deliveryCounts()
+        #expect(counts[.pending] == 200)
+        #expect((200..<3_200).contains(counts[.delivered] ?? 0), "the first batch went, and not more than the old ones")
+        // Every row left is whole: all of them page out and decode.
+        let everything = try await afterKill.deliveries(matching: DeliveryFilter(), after: nil, limit: 10_000)
+        #expect(everything.items.count == 200 + (counts[.delivered] ?? 0))
+        let unreadLeft = try await afterKill.unreadTotal(countingSince: .distantPast)
+
+        // The next start finishes the purge.
+        if counts[.delivered] != 200 || unreadLeft > 0 {
+            let restarted = try await ServerProcess.serve(in: directory, port: port)
+            _ = try await restarted.output(containing: "retention deleted")
+            _ = await restarted.stop()
+        }
+        let finished = try await SQLiteActionStore(path: path)
+        #expect(try await finished.deliveryCounts() == [.pending: 200, .delivered: 200])
+        #expect(try await finished.unreadTotal(countingSince: .distantPast) == 0)
+        for index in 3_000..<3_200 { #expect(try await finished.action(id: "r-\(index)")?.status == .pending) }
+        #expect(try await finished.integrityCheck() == "ok")
+    }
+}
