@@ -66,7 +66,12 @@ public struct RetentionWorker: Sendable {
     /// Purges every ``interval`` until cancelled; does nothing when the retention is zero
     /// (keep everything). A failed purge is logged and tried again at the next interval.
     public func run() async {
-        guard retention > .zero else { return }
+        guard retention > .zero else {
+            logger.info("retention 0: delivered and dead responses and badge entries are kept for good")
+            return
+        }
+        logger.info(
+            "retention: delivered and dead responses and read or expired badge entries older than \(Self.describe(retention)) are deleted")
         while !Task.isCancelled {
             do {
                 let purged = try await purgeAll()
@@ -86,5 +91,12 @@ public struct RetentionWorker: Sendable {
                 return
             }
         }
+    }
+
+    /// `duration` as the command line writes it: 30d, 12h, 90m or 45s.
+    static func describe(_ duration: Duration) -> String {
+        let seconds = Int(duration.timeInterval.rounded())
+        for (unit, size) in [("d", 86400), ("h", 3600), ("m", 60)] where seconds % size == 0 { return "\(seconds / size)\(unit)" }
+        return "\(seconds)s"
     }
 }

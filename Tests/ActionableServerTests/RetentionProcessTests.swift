@@ -83,4 +83,20 @@ struct RetentionProcessTests {
         for index in 3_000..<3_200 { #expect(try await finished.action(id: "r-\(index)")?.status == .pending) }
         #expect(try await finished.integrityCheck() == "ok")
     }
+
+    @Test(arguments: ["2x", "-1d", "forever", ""])
+    func aRetentionThatIsNotADurationIsRefusedByName(value: String) throws {
+        let run = try CommandLineRunner.run(["serve", "--port", "0", "--retention", value])
+        #expect(run.status != 0)
+        #expect(run.stderr.contains("--retention"), "\(run.stderr)")
+    }
+
+    @Test(arguments: [("0", "retention 0: delivered and dead responses and badge entries are kept for good"), ("12h", "older than 12h are deleted")])
+    func theRetentionInForceIsLogged(value: String, line: String) async throws {
+        let directory = try CommandLineRunner.temporaryDirectory([:], exampleCategories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let server = try await ServerProcess.serve(in: directory, port: try ServeProcessTests.freePort(), extra: ["--retention", value])
+        _ = try await server.output(containing: line)
+        _ = await server.stop()
+    }
 }
