@@ -4,6 +4,7 @@
 # p99 per run. Needs wrk, and Benchmarks' action-bodies built in release.
 #
 # Usage: Benchmarks/server-ab.sh A_BINARY B_BINARY [SECONDS] [ROUNDS]     (defaults: 10 4)
+# AB_A_FLAGS and AB_B_FLAGS add flags to A's and B's `serve` (e.g. AB_B_FLAGS="--retention 1s").
 set -euo pipefail
 
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -27,10 +28,12 @@ echo "| round | build | requests/s | p99 |"
 echo "| --- | --- | ---: | ---: |"
 for round in $(seq 1 "$rounds"); do
     for which in A B; do
-        binary="$a"; [ "$which" = B ] && binary="$b"
+        binary="$a"; flags="${AB_A_FLAGS:-}"
+        [ "$which" = B ] && binary="$b" && flags="${AB_B_FLAGS:-}"
         port="$(free_port)"
+        # shellcheck disable=SC2086  # $flags is a list of words
         "$binary" serve --categories "$root/Categories" --port "$port" --storage "sqlite:$work/$which-$round.sqlite" \
-            --token-key "$key" --max-in-flight 4096 >"$work/$which-$round.log" 2>&1 &
+            --token-key "$key" --max-in-flight 4096 $flags >"$work/$which-$round.log" 2>&1 &
         pid=$!
         wait_ready "$port"
         wrk -t1 -c64 -d"${duration}s" --latency -s "$here/wrk/post-bodies.lua" "http://127.0.0.1:$port" -- "$work/bodies.txt" \

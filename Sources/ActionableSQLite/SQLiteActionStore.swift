@@ -215,21 +215,36 @@ public final class SQLiteActionStore: ActionStore {
         }
     }
 
-    /// One batch of each table, each in a write transaction of its own: accepts wait for one
-    /// short batch at most, never for a whole purge.
+    /// One batch of each table, in one short write transaction: an accept waits for one batch
+    /// at most, never for a whole purge.
+    ///
+    /// The transaction commits with `synchronous = NORMAL`, without an fsync of its own: a purge
+    /// lost to a power cut is only done again, and the next accept's commit (FULL) syncs the log
+    /// up to its own frames, the purge's included. The writer is back to FULL before anything
+    /// else runs on it.
     public func purge(_ cutoff: PurgeCutoff, limit: Int) async throws -> PurgeCount {
-        let responses = try await pool.write { db in
-            try db.execute(
-                sql: ActionTable.purge(limit: limit, .sqlite),
-                arguments: [cutoff.responsesBefore.timeIntervalSince1970, cutoff.now.timeIntervalSince1970])
-            return db.changesCount
+        try await pool.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            let purged = Result {
+                var count = PurgeCount()
+                try db.inTransaction {
+                    try db.execute(
+                        sql: Self.purgeResponsesSQL(limit),
+                        arguments: [cutoff.responsesBefore.timeIntervalSince1970, cutoff.now.timeIntervalSince1970])
+                    count.responses = db.changesCount
+                    try db.execute(sql: Self.purgeBadgeEntriesSQL(limit), arguments: [cutoff.badgeEntriesBefore.timeIntervalSince1970])
+                    count.badgeEntries = db.changesCount
+                    return .commit
+                }
+                return count
+            }
+            try db.execute(sql: "PRAGMA synchronous = FULL")
+            return try purged.get()
         }
-        let entries = try await pool.write { db in
-            try db.execute(sql: BadgeTable.purge(limit: limit, .sqlite), arguments: [cutoff.badgeEntriesBefore.timeIntervalSince1970])
-            return db.changesCount
-        }
-        return PurgeCount(responses: responses, badgeEntries: entries)
     }
+
+    private static func purgeResponsesSQL(_ limit: Int) -> String { ActionTable.purge(limit: limit, .sqlite) }
+    private static func purgeBadgeEntriesSQL(_ limit: Int) -> String { BadgeTable.purge(limit: limit, .sqlite) }
 
     private static func arguments(_ values: [ActionTable.Value]) -> StatementArguments {
         StatementArguments(

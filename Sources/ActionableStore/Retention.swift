@@ -77,18 +77,19 @@ extension ActionTable {
     }
 
     /// Deletes up to `limit` old delivered or dead responses; parameters: responses before,
-    /// now. `lock` is what the driver adds to the inner `SELECT` (PostgreSQL: `FOR UPDATE SKIP
+    /// now. A response's next attempt is never before it was received or queued again, so
+    /// `next_attempt_at` bounds those, and the delivery index (`status, next_attempt_at`) finds
+    /// the batch without reading a pending row. `lock` is what the driver adds to the inner `SELECT` (PostgreSQL: `FOR UPDATE SKIP
     /// LOCKED`, so that instances purging at once, or an operator queueing a row again, never
     /// wait on each other and a row queued again meanwhile is left alone).
     public static func purge(limit: Int, lock: String = "", _ dialect: SQLDialect) -> String {
         let before = dialect.parameter(1)
         let now = dialect.parameter(2)
+        let key = dialect.rowIdentifier ?? "id"
         return """
-            DELETE FROM action_responses WHERE id IN (
-                SELECT id FROM action_responses
-                WHERE received_at < \(before) AND status IN ('delivered', 'dead')
-                    AND next_attempt_at < \(before)
-                    AND (queued_at IS NULL OR queued_at < \(before))
+            DELETE FROM action_responses WHERE \(key) IN (
+                SELECT \(key) FROM action_responses
+                WHERE status IN ('delivered', 'dead') AND next_attempt_at < \(before)
                     AND (delivered_at IS NULL OR delivered_at < \(before))
                     AND (answerable_until IS NULL OR answerable_until < \(now))
                 LIMIT \(limit) \(lock))
@@ -100,9 +101,10 @@ extension BadgeTable {
     /// Deletes up to `limit` badge entries sent, and read if they were, before parameter 1.
     public static func purge(limit: Int, lock: String = "", _ dialect: SQLDialect) -> String {
         let before = dialect.parameter(1)
+        let key = dialect.rowIdentifier ?? "notification_id"
         return """
-            DELETE FROM badge_entries WHERE notification_id IN (
-                SELECT notification_id FROM badge_entries
+            DELETE FROM badge_entries WHERE \(key) IN (
+                SELECT \(key) FROM badge_entries
                 WHERE sent_at < \(before) AND (read_at IS NULL OR read_at < \(before))
                 LIMIT \(limit) \(lock))
             """

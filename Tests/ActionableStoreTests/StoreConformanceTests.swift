@@ -203,6 +203,10 @@ struct SQLiteStoreTests {
         #expect(try await sqlite.synchronousMode() == 2)  // FULL
         _ = try await sqlite.accept(StoreConformanceTests.action("n"))
         #expect(try await sqlite.integrityCheck() == "ok")
+        // A purge commits without an fsync of its own, then the writer is FULL again.
+        let everything = PurgeCutoff(responsesBefore: .distantFuture, badgeEntriesBefore: .distantFuture, now: .distantFuture)
+        #expect(try await sqlite.purge(everything, limit: 10) == PurgeCount(responses: 0, badgeEntries: 1))
+        #expect(try await sqlite.synchronousMode() == 2)
     }
 
     /// The writer never checkpoints inside a commit; the checkpointer's own connection copies
