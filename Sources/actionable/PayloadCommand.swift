@@ -41,7 +41,7 @@ struct PayloadCommand: AsyncParsableCommand {
 
     func validate() throws {
         if !tokenKeys.isEmpty && user == nil { throw ValidationError("--token-key needs --user: a token binds a user") }
-        if user != nil, DurationArgument.seconds(expires) == nil {
+        if user != nil, DurationText.seconds(expires) == nil {
             throw ValidationError("--expires takes a number and a unit: 90s, 30m, 12h or 7d")
         }
     }
@@ -62,7 +62,7 @@ struct PayloadCommand: AsyncParsableCommand {
             token = try await tokens.mint(
                 user: user, notificationID: notificationID ?? UUID().uuidString, category: categoryID,
                 payload: PayloadDigest(payload: fields, schema: declared.payload),
-                lifetime: DurationArgument.seconds(expires) ?? 7 * 86400)
+                lifetime: DurationText.seconds(expires) ?? 7 * 86400)
         }
         let aps = APS(
             alert: alert, badge: badge, sound: sound.map(APS.Sound.named), threadID: threadID,

@@ -1,0 +1,141 @@
+import ActionableCore
+import ActionableDelivery
+import ActionableServer
+import ActionableTokens
+import Configuration
+import Foundation
+
+extension ActionableConfiguration {
+    /// Reads every ``ServeSetting`` from `reader`, after Hummingbird's
+    /// `ApplicationConfiguration(reader:)`: each setting by its key (`port`, `badge-lifetime`),
+    /// falling back to its default. `actionable serve` passes a reader of its flags, the
+    /// `ACTIONABLE_*` environment variables (``environmentProvider()``) and its JSON file, in
+    /// that order; an embedding program may pass any providers.
+    ///
+    /// ```swift
+    /// let reader = ConfigReader(providers: [ActionableConfiguration.environmentProvider()])
+    /// let configuration = try ActionableConfiguration(reader: reader)
+    /// ```
+    ///
+    /// - Throws: ``ConfigurationError`` naming the setting (as its flag) and the fix, for a value
+    ///   that does not parse or a combination ``validate()`` refuses.
+    public init(reader: ConfigReader) throws(ConfigurationError) {
+        self.init()
+        let settings = SettingReader(reader: reader)
+        categories = settings.text(.categories) ?? categories
+        host = settings.text(.host) ?? host
+        port = try settings.integer(.port) ?? port
+        storage = settings.text(.storage) ?? storage
+        storageTimeout = try settings.integer(.storageTimeout).map { .seconds($0) }
+        tokenKeys = try settings.list(.tokenKey).map { text throws(ConfigurationError) in try settings.key(text, .tokenKey) }
+        appJWTKeys = try settings.list(.appJWTKey).map { text throws(ConfigurationError) in try settings.key(text, .appJWTKey) }
+        appJWTAudience = settings.text(.appJWTAudience) ?? appJWTAudience
+        insecureDevelopmentKey = try settings.toggle(.insecureDevelopmentKey)
+        forwards = try settings.list(.forward).map { text throws(ConfigurationError) in
+            do {
+                return try ForwardRoute(parsing: text)
+            } catch {
+                throw ConfigurationError("--forward: \(error)")
+            }
+        }
+        forwardSecret = settings.text(.forwardSecret)
+        deliveryLease = .seconds(try settings.integer(.deliveryLease) ?? 60)
+        retention = .seconds(try settings.duration(.retention, zeroAllowed: true))
+        let firstDelay = try settings.duration(.retryFirstDelay)
+        let maximumDelay = try settings.duration(.retryMaxDelay)
+        guard maximumDelay >= firstDelay else {
+            throw ConfigurationError("--retry-max-delay must be at least --retry-first-delay")
+        }
+        retryPolicy = RetryPolicy(firstDelay: firstDelay, maximumDelay: maximumDelay, retryFor: try settings.duration(.retryFor))
+        readTimeout = .seconds(try settings.duration(.readTimeout))
+        idleTimeout = .seconds(try settings.duration(.idleTimeout))
+        maximumConnections = try settings.integer(.maxConnections) ?? maximumConnections
+        if let address = settings.text(.metricsAddress) {
+            do throws(ConfigurationError) {
+                metricsAddress = try ListenAddress(parsing: address)
+            } catch {
+                throw ConfigurationError("--metrics-address: \(error)")
+            }
+        }
+        let certificate = settings.text(.tlsCertificate)
+        let key = settings.text(.tlsKey)
+        guard (certificate == nil) == (key == nil) else {
+            throw ConfigurationError("--tls-certificate and --tls-key go together: give both, or neither")
+        }
+        if let certificate, let key { tls = TLSFiles(certificate: certificate, key: key) }
+        server = ServerSettings(
+            maximumBodySize: try settings.integer(.maxBodySize) ?? server.maximumBodySize,
+            adminToken: settings.text(.adminToken),
+            maximumConcurrentAccepts: try settings.integer(.maxInFlight) ?? server.maximumConcurrentAccepts,
+            backendToken: settings.text(.backendToken), badgeLifetime: try settings.duration(.badgeLifetime))
+        let secureCookie = try settings.toggle(.adminSecureCookie)
+        server.secureAdminCookie = tls != nil || secureCookie
+        server.acceptUnboundPayloads = try settings.toggle(.acceptUnboundPayloads)
+        try validate()
+    }
+
+    /// The `ACTIONABLE_*` environment variables as a provider of ``ServeSetting`` keys:
+    /// `ACTIONABLE_BADGE_LIFETIME` answers `badge-lifetime`; lists are comma-separated.
+    public static func environmentProvider(
+        _ environment: [String: String] = ProcessInfo.processInfo.environment
+    ) -> some ConfigProvider {
+        KeyMappingProvider(upstream: EnvironmentVariablesProvider(environmentVariables: environment)) { key in
+            AbsoluteConfigKey(
+                ["actionable"] + key.components.flatMap { $0.split(separator: "-").map(String.init) }, context: key.context)
+        }
+    }
+}
+
+/// Reads the typed value of a ``ServeSetting`` from a `ConfigReader`, with an error that names
+/// the flag and the fix when the value does not parse.
+struct SettingReader {
+    let reader: ConfigReader
+
+    func text(_ setting: ServeSetting) -> String? {
+        reader.string(forKey: ConfigKey([setting.key]), isSecret: setting.isSecret)
+    }
+
+    func list(_ setting: ServeSetting) -> [String] {
+        reader.stringArray(forKey: ConfigKey([setting.key]), isSecret: setting.isSecret)
+            ?? text(setting).map { [$0] } ?? []
+    }
+
+    /// A whole number, written as a number (a flag, a JSON number) or as text (the environment).
+    func integer(_ setting: ServeSetting) throws(ConfigurationError) -> Int? {
+        if let number = reader.int(forKey: ConfigKey([setting.key])) { return number }
+        guard let text = text(setting) else { return nil }
+        guard let number = Int(text.trimmingCharacters(in: .whitespaces)) else {
+            throw ConfigurationError("\(setting.flag) \(text): use a whole number")
+        }
+        return number
+    }
+
+    /// Seconds, from `90s`, `30m`, `12h`, `7d` (or `0` where `zeroAllowed`), or the default.
+    func duration(_ setting: ServeSetting, zeroAllowed: Bool = false) throws(ConfigurationError) -> TimeInterval {
+        let value = text(setting) ?? setting.defaultValue ?? "0s"
+        if zeroAllowed && value == "0" { return 0 }
+        guard let seconds = DurationText.seconds(value) else {
+            throw ConfigurationError("\(setting.flag) \(value): use a number and a unit, as in 90s, 30m, 12h or 30d")
+        }
+        return seconds
+    }
+
+    /// On when given as a flag, or as `true`/`1` in the environment or a file.
+    func toggle(_ setting: ServeSetting) throws(ConfigurationError) -> Bool {
+        if let value = reader.bool(forKey: ConfigKey([setting.key])) { return value }
+        guard let text = text(setting) else { return false }
+        switch text.lowercased() {
+        case "true", "1", "yes", "on": return true
+        case "false", "0", "no", "off", "": return false
+        default: throw ConfigurationError("\(setting.flag) \(text): use true or false")
+        }
+    }
+
+    func key(_ text: String, _ setting: ServeSetting) throws(ConfigurationError) -> ActionTokenKey {
+        do {
+            return try ActionTokenKey(parsing: text)
+        } catch {
+            throw ConfigurationError("\(setting.flag): \(error)")
+        }
+    }
+}

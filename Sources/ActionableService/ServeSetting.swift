@@ -1,0 +1,178 @@
+/// One setting of the server, written once: its key, the value it takes, its default and its
+/// documentation. ``ActionableConfiguration/init(reader:)`` reads it; `actionable serve`
+/// declares its flag from it; the settings table of the docs is rendered from ``all``.
+///
+/// The key is the flag's name without `--`. The same key names the setting in a JSON file of
+/// settings (`{"port": 9000}`), and `ACTIONABLE_` and the key in capitals with `_` for `-`
+/// name its environment variable (`ACTIONABLE_BADGE_LIFETIME`).
+public struct ServeSetting: Sendable, Hashable, CustomStringConvertible {
+    /// What a setting's value is.
+    public enum Kind: Sendable, Hashable {
+        /// Text.
+        case text
+        /// A whole number.
+        case integer
+        /// A number and a unit: `90s`, `30m`, `12h`, `7d`.
+        case duration
+        /// On or off (a flag without a value on the command line).
+        case toggle
+        /// Text, repeatable (a repeated flag; comma-separated in the environment; an array in a file).
+        case list
+    }
+
+    /// The flag's name without `--`, and the JSON file's key.
+    public let key: String
+    /// What its value is.
+    public let kind: Kind
+    /// What the value looks like in the docs: `DIR`, `N`, `DURATION`, `ID=SECRET`.
+    public let placeholder: String
+    /// The default as the command line would write it; `nil` when there is none.
+    public let defaultValue: String?
+    /// What it does, one sentence or two.
+    public let help: String
+    /// Whether the value is a secret (never logged or printed).
+    public let isSecret: Bool
+
+    init(
+        _ key: String, _ kind: Kind, _ placeholder: String = "", default defaultValue: String? = nil, secret: Bool = false,
+        _ help: String
+    ) {
+        self.key = key
+        self.kind = kind
+        self.placeholder = placeholder
+        self.defaultValue = defaultValue
+        self.help = help
+        self.isSecret = secret
+    }
+
+    /// `--key`.
+    public var flag: String { "--\(key)" }
+
+    /// The environment variable: `ACTIONABLE_` and the key in capitals, `_` for `-`.
+    public var environmentVariable: String { "ACTIONABLE_" + key.uppercased().replacingOccurrences(of: "-", with: "_") }
+
+    /// The help of `actionable serve --help`: ``help`` without Markdown, and the default.
+    public var commandLineHelp: String {
+        let text = help.replacingOccurrences(of: "`", with: "")
+        guard let defaultValue, kind != .toggle else { return text + "." }
+        return "\(text) (default: \(defaultValue))."
+    }
+
+    /// How the docs name it: `--retention DURATION`.
+    public var description: String { placeholder.isEmpty ? flag : "\(flag) \(placeholder)" }
+}
+
+extension ServeSetting {
+    public static let categories = ServeSetting(
+        "categories", .text, "DIR", default: "Categories", "the catalog served; one with lint errors is refused (exit 1)")
+    public static let host = ServeSetting(
+        "host", .text, "HOST", default: "127.0.0.1", "the address to listen on")
+    public static let port = ServeSetting(
+        "port", .integer, "PORT", default: "8080", "the port to listen on; 0 picks a free one (the log names it)")
+    public static let storage = ServeSetting(
+        "storage", .text, "URL", default: "sqlite:.actionable/actionable.sqlite", secret: true,
+        """
+        `sqlite:PATH`, `postgres://user:password@host:port/database[?sslmode=…&schema=…]`, or `memory:` (nothing kept). \
+        Without `sslmode`, a PostgreSQL host other than loopback gets `verify-full` (certificate and name checked); write \
+        `sslmode=require`, `prefer` or `disable` to weaken it
+        """)
+    public static let storageTimeout = ServeSetting(
+        "storage-timeout", .integer, "SECONDS",
+        "give up with exit 1 when storage is not reachable within this time; without it, `serve` keeps trying and `/readyz` answers 503")
+    public static let tokenKey = ServeSetting(
+        "token-key", .list, "ID=SECRET", secret: true,
+        """
+        keys verifying action tokens (repeatable; the first signs). Without one, a development key is created under \
+        `.actionable/`, and it is refused on an address other than loopback
+        """)
+    public static let insecureDevelopmentKey = ServeSetting(
+        "insecure-development-key", .toggle, "", "allow the development key beyond loopback (a throwaway test server only)")
+    public static let acceptUnboundPayloads = ServeSetting(
+        "accept-unbound-payloads", .toggle, "",
+        """
+        accept action tokens without a `pld` claim (minted by older versions), their payload unchecked, for a migration \
+        window; logged once per token
+        """)
+    public static let appJWTKey = ServeSetting(
+        "app-jwt-key", .list, "ID=SECRET", secret: true,
+        "also require the app's own bearer JWT (HS256, its `sub` the token's user); its secret may not be an action-token key's")
+    public static let appJWTAudience = ServeSetting(
+        "app-jwt-audience", .text, "AUD", default: "actionable", "the `aud` every app JWT must name")
+    public static let forward = ServeSetting(
+        "forward", .list, "PATTERN=URL",
+        "deliver `category.action`, `category.*` or `*` to an upstream (repeatable; the most specific wins); needs `--forward-secret`")
+    public static let forwardSecret = ServeSetting(
+        "forward-secret", .text, "whsec_…", secret: true, "the Standard Webhooks secret signing forwarded responses")
+    public static let maxBodySize = ServeSetting(
+        "max-body-size", .integer, "BYTES", default: "16384", "the largest action response body")
+    public static let maxInFlight = ServeSetting(
+        "max-in-flight", .integer, "N", default: "1024", "accepts in progress at once (counted once a body is read); past it, 429")
+    public static let readTimeout = ServeSetting(
+        "read-timeout", .duration, "DURATION", default: "10s",
+        "how long a request's header and body may take to arrive; a slower connection is closed")
+    public static let idleTimeout = ServeSetting(
+        "idle-timeout", .duration, "DURATION", default: "60s", "how long an idle keep-alive connection stays open")
+    public static let maxConnections = ServeSetting(
+        "max-connections", .integer, "N", default: "4096", "connections open at once; past it, new ones wait in the listen backlog")
+    public static let metricsAddress = ServeSetting(
+        "metrics-address", .text, "HOST:PORT",
+        """
+        serve `GET /metrics` on a listener of its own, without credentials (bind it to loopback or a private network); on \
+        the main listener `/metrics` needs the admin token
+        """)
+    public static let deliveryLease = ServeSetting(
+        "delivery-lease", .integer, "SECONDS", default: "60", "how long a delivery claim is held before another instance may take it over")
+    public static let adminToken = ServeSetting(
+        "admin-token", .text, "TOKEN", secret: true,
+        """
+        enables the operators' API (`GET /v1/actions/{id}`, `/v1/deliveries`, `/metrics`) and the `/admin` page; at least \
+        32 bytes (`openssl rand -base64 32`)
+        """)
+    public static let adminSecureCookie = ServeSetting(
+        "admin-secure-cookie", .toggle, "",
+        "mark the admin page's cookie `Secure` (behind a proxy that terminates TLS; on by itself with `--tls-certificate`)")
+    public static let retryFor = ServeSetting(
+        "retry-for", .duration, "DURATION", default: "24h", "how long a failing delivery is retried before it is dead")
+    public static let retryFirstDelay = ServeSetting(
+        "retry-first-delay", .duration, "DURATION", default: "1s", "the backoff before the first retry")
+    public static let retryMaxDelay = ServeSetting(
+        "retry-max-delay", .duration, "DURATION", default: "1h", "the longest backoff between retries")
+    public static let tlsCertificate = ServeSetting(
+        "tls-certificate", .text, "PEM", "serve HTTPS (TLS 1.2 and 1.3) with this PEM certificate chain (with `--tls-key`)")
+    public static let tlsKey = ServeSetting(
+        "tls-key", .text, "PEM", secret: true, "the PEM private key of `--tls-certificate`")
+    public static let backendToken = ServeSetting(
+        "backend-token", .text, "TOKEN", secret: true, "the backend's bearer token for the badge endpoints; at least 32 bytes")
+    public static let badgeLifetime = ServeSetting(
+        "badge-lifetime", .duration, "DURATION", default: "30d",
+        "how long an unread notification counts on its user's badge (`90s`, `30m`, `12h`, `30d`)")
+    public static let retention = ServeSetting(
+        "retention", .duration, "DURATION", default: "30d",
+        """
+        how long delivered and dead responses and read or expired badge entries are kept; `0` keeps everything. Pending \
+        responses are never deleted, and a response stays while its action token could still pass (so a replay meets its answer)
+        """)
+
+    /// Every setting, in the order the docs list them.
+    public static let all: [ServeSetting] = [
+        categories, host, port, storage, storageTimeout, tokenKey, insecureDevelopmentKey, acceptUnboundPayloads, appJWTKey,
+        appJWTAudience, forward, forwardSecret, maxBodySize, maxInFlight, readTimeout, idleTimeout, maxConnections,
+        metricsAddress, deliveryLease, adminToken, adminSecureCookie, retryFor, retryFirstDelay, retryMaxDelay,
+        tlsCertificate, tlsKey, backendToken, badgeLifetime, retention,
+    ]
+
+    /// The settings table of the docs (`docs/command-line.md`), rendered from ``all``.
+    public static var markdownTable: String {
+        var lines = ["| flag | default | meaning |", "| --- | --- | --- |"]
+        for setting in all {
+            let fallback: String
+            switch (setting.kind, setting.defaultValue) {
+            case (.toggle, _): fallback = "off"
+            case (_, let value?): fallback = "`\(value)`"
+            case (_, nil): fallback = "none"
+            }
+            lines.append("| `\(setting)` | \(fallback) | \(setting.help) |")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}
