@@ -28,6 +28,8 @@ public struct DeliveryWorker: Sendable {
     public let logger: Logger
     /// Where delivery metrics go (attempts by outcome, queue depth); none when `nil`.
     public var metricsFactory: (any MetricsFactory)?
+    /// When the queue depth is counted again: at most every few seconds, not every round.
+    let queueDepth = Sampling(every: .seconds(5))
 
     /// A worker over `store` and `router`.
     public init(
@@ -49,7 +51,7 @@ public struct DeliveryWorker: Sendable {
     @discardableResult
     public func deliverDue(now: Date = Date()) async throws -> Int {
         let claimed = try await store.claimDue(now: now, limit: batchSize, lease: lease, owner: owner)
-        if let metricsFactory {
+        if let metricsFactory, queueDepth.isDue() {
             Gauge(label: "actionable_delivery_queue_depth", factory: metricsFactory).record(try await store.pendingCount())
         }
         await withTaskGroup(of: Void.self) { group in

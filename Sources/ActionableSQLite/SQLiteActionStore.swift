@@ -91,29 +91,25 @@ public final class SQLiteActionStore: ActionStore {
         }
     }
 
+    /// One statement: the due rows are leased and returned by one `UPDATE … RETURNING`, as on
+    /// PostgreSQL, not selected and then updated one by one.
     public func claimDue(now: Date, limit: Int, lease: TimeInterval, owner: String) async throws -> [StoredAction] {
         let time = now.timeIntervalSince1970
-        return try await pool.write { db in
-            let rows = try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT \(ActionTable.columns) FROM action_responses
-                    WHERE status = 'pending' AND next_attempt_at <= ? AND (lease_until IS NULL OR lease_until < ?)
-                    ORDER BY next_attempt_at LIMIT ?
-                    """, arguments: [time, time, limit])
-            var claimed: [StoredAction] = []
-            for row in rows {
-                var action = try Self.decode(row)
-                try db.execute(
-                    sql: """
-                        UPDATE action_responses SET lease_owner = ?, lease_until = ?, attempts = attempts + 1 WHERE id = ?
-                        """, arguments: [owner, time + lease, action.id])
-                action.attempts += 1
-                claimed.append(action)
-            }
-            return claimed
+        let rows = try await pool.write { db in
+            try Row.fetchAll(
+                db.cachedStatement(sql: Self.claimSQL), arguments: [owner, time + lease, time, time, limit])
         }
+        return try rows.map(Self.decode).sorted { ($0.nextAttemptAt, $0.id) < ($1.nextAttemptAt, $1.id) }
     }
+
+    private static let claimSQL = """
+        UPDATE action_responses SET lease_owner = ?1, lease_until = ?2, attempts = attempts + 1
+        WHERE rowid IN (
+            SELECT rowid FROM action_responses
+            WHERE status = 'pending' AND next_attempt_at <= ?3 AND (lease_until IS NULL OR lease_until < ?4)
+            ORDER BY next_attempt_at LIMIT ?5)
+        RETURNING \(ActionTable.columns)
+        """
 
     public func markDelivered(id: String, owner: String, at: Date) async throws {
         try await pool.write { db in

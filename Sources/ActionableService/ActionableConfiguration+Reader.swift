@@ -44,7 +44,7 @@ extension ActionableConfiguration {
         let firstDelay = try settings.duration(.retryFirstDelay)
         let maximumDelay = try settings.duration(.retryMaxDelay)
         guard maximumDelay >= firstDelay else {
-            throw ConfigurationError("--retry-max-delay must be at least --retry-first-delay")
+            throw ConfigurationError("--retry-max-delay must be at least --retry-first-delay", usage: true)
         }
         retryPolicy = RetryPolicy(firstDelay: firstDelay, maximumDelay: maximumDelay, retryFor: try settings.duration(.retryFor))
         readTimeout = .seconds(try settings.duration(.readTimeout))
@@ -60,7 +60,7 @@ extension ActionableConfiguration {
         let certificate = settings.text(.tlsCertificate)
         let key = settings.text(.tlsKey)
         guard (certificate == nil) == (key == nil) else {
-            throw ConfigurationError("--tls-certificate and --tls-key go together: give both, or neither")
+            throw ConfigurationError("--tls-certificate and --tls-key go together: give both, or neither", usage: true)
         }
         if let certificate, let key { tls = TLSFiles(certificate: certificate, key: key) }
         server = ServerSettings(
@@ -105,7 +105,7 @@ struct SettingReader {
         if let number = reader.int(forKey: ConfigKey([setting.key])) { return number }
         guard let text = text(setting) else { return nil }
         guard let number = Int(text.trimmingCharacters(in: .whitespaces)) else {
-            throw ConfigurationError("\(setting.flag) \(text): use a whole number")
+            throw ConfigurationError("\(setting.flag) \(text): use a whole number", usage: true)
         }
         return number
     }
@@ -115,7 +115,7 @@ struct SettingReader {
         let value = text(setting) ?? setting.defaultValue ?? "0s"
         if zeroAllowed && value == "0" { return 0 }
         guard let seconds = DurationText.seconds(value) else {
-            throw ConfigurationError("\(setting.flag) \(value): use a number and a unit, as in 90s, 30m, 12h or 30d")
+            throw ConfigurationError("\(setting.flag) \(value): use a number and a unit, as in 90s, 30m, 12h or 30d", usage: true)
         }
         return seconds
     }
@@ -127,7 +127,7 @@ struct SettingReader {
         switch text.lowercased() {
         case "true", "1", "yes", "on": return true
         case "false", "0", "no", "off", "": return false
-        default: throw ConfigurationError("\(setting.flag) \(text): use true or false")
+        default: throw ConfigurationError("\(setting.flag) \(text): use true or false", usage: true)
         }
     }
 

@@ -118,7 +118,7 @@ public struct ActionableConfiguration: Sendable {
 
     /// Checks what can be checked before anything starts, with a message that names the setting.
     public func validate() throws(ConfigurationError) {
-        guard (0...65535).contains(port) else { throw ConfigurationError("port must be between 0 and 65535, not \(port)") }
+        guard (0...65535).contains(port) else { throw ConfigurationError("--port must be between 0 and 65535, not \(port)", usage: true) }
         try Self.checkSecret(server.adminToken, "admin token", flag: "--admin-token")
         try Self.checkSecret(server.backendToken, "backend token", flag: "--backend-token")
         if let reused = appJWTKeys.first(where: { app in tokenKeys.contains { $0.hasSameSecret(as: app) } }) {
@@ -132,18 +132,18 @@ public struct ActionableConfiguration: Sendable {
                 "listening on \(host) with the development token key: anyone who can read \(developmentKeyDirectory)/ could "
                     + "sign action tokens; pass --token-key ID=SECRET (or --insecure-development-key for a throwaway test)")
         }
-        guard readTimeout >= .seconds(1) else { throw ConfigurationError("the read timeout must be at least 1 second") }
-        guard idleTimeout >= .seconds(1) else { throw ConfigurationError("the idle timeout must be at least 1 second") }
-        guard maximumConnections >= 1 else { throw ConfigurationError("the most connections must be at least 1") }
-        guard deliveryLease >= .seconds(1) else { throw ConfigurationError("delivery lease must be at least 1 second") }
-        guard retention >= .zero else { throw ConfigurationError("the retention must be 0 (keep everything) or more") }
+        guard readTimeout >= .seconds(1) else { throw ConfigurationError("--read-timeout must be at least 1 second", usage: true) }
+        guard idleTimeout >= .seconds(1) else { throw ConfigurationError("--idle-timeout must be at least 1 second", usage: true) }
+        guard maximumConnections >= 1 else { throw ConfigurationError("--max-connections must be at least 1", usage: true) }
+        guard deliveryLease >= .seconds(1) else { throw ConfigurationError("--delivery-lease must be at least 1 second", usage: true) }
+        guard retention >= .zero else { throw ConfigurationError("--retention must be 0 (keep everything) or more", usage: true) }
         if !forwards.isEmpty && forwardSecret == nil { throw ConfigurationError.missingForwardSecret }
-        if let storageTimeout, storageTimeout <= .zero {
-            throw ConfigurationError("storage timeout must be more than 0 seconds")
+        if let storageTimeout, storageTimeout < .seconds(1) {
+            throw ConfigurationError("--storage-timeout must be at least 1 second", usage: true)
         }
-        guard server.maximumBodySize > 0 else { throw ConfigurationError("the maximum body size must be positive") }
+        guard server.maximumBodySize > 0 else { throw ConfigurationError("--max-body-size must be positive", usage: true) }
         guard server.maximumConcurrentAccepts > 0 else {
-            throw ConfigurationError("the most accepts in flight must be positive")
+            throw ConfigurationError("--max-in-flight must be positive", usage: true)
         }
     }
 }
@@ -165,9 +165,17 @@ extension ActionableConfiguration {
 /// A setting that cannot work, with what to change.
 public struct ConfigurationError: Error, Hashable, Sendable, CustomStringConvertible {
     public let description: String
+    /// Whether a value was written wrong (a malformed number or duration, a setting out of its
+    /// range, two that go together given apart) rather than refused as unsafe or unusable:
+    /// `actionable serve` exits with its usage status (2) for these, 1 for the others.
+    public let isUsage: Bool
+
     /// An error described by `description`.
-    public init(_ description: String) { self.description = description }
+    public init(_ description: String, usage: Bool = false) {
+        self.description = description
+        self.isUsage = usage
+    }
 
     /// Forwards were given without the secret that signs them.
-    static let missingForwardSecret = ConfigurationError("forwarding needs a forward secret (whsec_…) to sign what it sends")
+    static let missingForwardSecret = ConfigurationError("--forward needs --forward-secret whsec_… to sign what it sends", usage: true)
 }

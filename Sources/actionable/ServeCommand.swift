@@ -121,6 +121,7 @@ struct ServeCommand: AsyncParsableCommand {
         do {
             configuration = try ActionableConfiguration(reader: try await reader())
         } catch let error as ConfigurationError {
+            if error.isUsage { throw ValidationError(error.description) }
             throw refuse(error.description)
         }
         let catalog = try loadCheckedCatalog(configuration.categories)
