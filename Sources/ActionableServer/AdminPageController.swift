@@ -167,12 +167,11 @@ struct AdminPageController: Sendable {
                 try await store.deliveries(matching: DeliveryFilter(status: .pending), after: nil, limit: Self.listed).items
             )
         }
-        let formatter = ISO8601DateFormatter()
         func row(_ action: StoredAction) -> Row {
             Row(
                 id: action.id, category: action.response.category.rawValue, action: action.response.action.rawValue,
-                user: action.response.user, received: formatter.string(from: action.receivedAt), attempts: action.attempts,
-                lastError: action.lastError, next: formatter.string(from: action.nextAttemptAt))
+                user: action.response.user, received: Timestamp.iso8601(action.receivedAt), attempts: action.attempts,
+                lastError: action.lastError, next: Timestamp.iso8601(action.nextAttemptAt))
         }
         let data = AdminPage(
             csrf: csrf, notice: notice, counts: DeliveryStatus.allCases.map { Count(state: $0.rawValue, count: counts[$0] ?? 0) },

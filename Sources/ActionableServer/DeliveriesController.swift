@@ -95,11 +95,7 @@ struct DeliveriesController: Sendable {
     }
 
     private static func time(_ text: String, name: String) throws -> Date {
-        if let seconds = Double(text), seconds.isFinite { return Date(timeIntervalSince1970: seconds) }
-        let formatter = ISO8601DateFormatter()
-        if let date = formatter.date(from: text) { return date }
-        formatter.formatOptions.insert(.withFractionalSeconds)
-        if let date = formatter.date(from: text) { return date }
+        if let date = Timestamp.parse(text) { return date }
         throw invalidQuery(name, "must be Unix seconds or an ISO 8601 time such as 2026-11-23T08:00:00Z (got \"\(text)\")")
     }
 

@@ -139,7 +139,6 @@ struct DeliveriesCommand: AsyncParsableCommand {
 
     /// The items as aligned columns.
     static func table(_ items: [JSONValue]) -> String {
-        let formatter = ISO8601DateFormatter()
         var rows = [["ID", "STATE", "CATEGORY.ACTION", "USER", "ATTEMPTS", "RECEIVED", "LAST ERROR"]]
         for item in items {
             func text(_ key: String) -> String {
@@ -150,8 +149,8 @@ struct DeliveriesCommand: AsyncParsableCommand {
                 }
             }
             var received = ""
-            if case .double(let seconds)? = item["receivedAt"] { received = formatter.string(from: Date(timeIntervalSince1970: seconds)) }
-            if case .int(let seconds)? = item["receivedAt"] { received = formatter.string(from: Date(timeIntervalSince1970: Double(seconds))) }
+            if case .double(let seconds)? = item["receivedAt"] { received = Timestamp.iso8601(Date(timeIntervalSince1970: seconds)) }
+            if case .int(let seconds)? = item["receivedAt"] { received = Timestamp.iso8601(Date(timeIntervalSince1970: Double(seconds))) }
             let error = text("lastError")
             rows.append([
                 text("id"), text("state"), "\(text("category")).\(text("action"))", text("user"), text("attempts"), received,
