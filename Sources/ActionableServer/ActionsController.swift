@@ -65,9 +65,7 @@ struct ActionsController: Sendable {
         do {
             try catalog.validate(response)
         } catch {
-            throw Problem(
-                .unprocessableContent, "catalog-mismatch", "The response does not fit the catalog",
-                error.description, errors: error.errors)
+            throw Problem(.catalogMismatch, error.description, errors: error.errors)
         }
         if let token { try checkPayload(decoded, against: token, context: context) }
         guard limiter.tryEnter() else { throw Problem.overloaded(settings) }  // counted as rejected by the route
@@ -88,7 +86,7 @@ struct ActionsController: Sendable {
         case .duplicate(let id): return Self.json(.ok, id: id, status: "duplicate")
         case .conflict(let id, let action):
             throw Problem(
-                .conflict, "already-answered", "The notification was already answered",
+                .alreadyAnswered,
                 "notification \(notificationID) was answered with action \"\(action)\" (response \(id)); "
                     + "a notification is answered once",
                 errors: [("/action", "another action or text was accepted for this notification")])
@@ -112,13 +110,12 @@ struct ActionsController: Sendable {
             if try token.verifyPayload(digest) { return }
         } catch {
             throw Problem(
-                .unprocessableContent, "payload-mismatch", "The payload is not the one that was sent",
-                "\(error.description); send back the notification's custom keys as they arrived, nothing stored",
+                .payloadMismatch, "\(error.description); send back the notification's custom keys as they arrived, nothing stored",
                 errors: [("/payload", "does not match the payload the action token was minted for")])
         }
         guard settings.acceptUnboundPayloads else {
             throw Problem(
-                .unauthorized, "token-unbound", "Action token without payload binding",
+                .tokenUnbound,
                 "the action token has no pld claim, so its payload cannot be checked; mint tokens with this version's "
                     + "PayloadBuilder or actionable payload (or run the server with --accept-unbound-payloads for a migration window)",
                 errors: [("/actionToken", "has no pld claim")])
@@ -138,16 +135,12 @@ struct ActionsController: Sendable {
     ) async throws -> (notificationID: String, user: String, token: ActionToken?) {
         guard let tokens, settings.requireActionTokens else {
             guard let notificationID = body.notificationId, !notificationID.isEmpty else {
-                throw Problem(
-                    .badRequest, "invalid-request", "Invalid request",
-                    "\"notificationId\" is required when action tokens are off", errors: [("/notificationId", "required")])
+                throw Problem(.invalidRequest, "\"notificationId\" is required when action tokens are off", errors: [("/notificationId", "required")])
             }
             return (notificationID, "anonymous", nil)
         }
         guard let text = body.actionToken else {
-            throw Problem(
-                .unauthorized, "token-missing", "Action token missing",
-                "send the notification's actionToken with the response", errors: [("/actionToken", "required")])
+            throw Problem(.tokenMissing, "send the notification's actionToken with the response", errors: [("/actionToken", "required")])
         }
         do {
             let token = try await tokens.verify(text)
@@ -157,10 +150,7 @@ struct ActionsController: Sendable {
             return (token.notificationID, token.user, token)
         } catch {
             let pointer = error.code == .wrongNotification ? "/notificationId" : "/actionToken"
-            throw Problem(
-                error.status == 401 ? .unauthorized : .forbidden, "token-\(error.code)",
-                error.status == 401 ? "Invalid action token" : "Action token does not cover this response",
-                error.description, errors: [(pointer, error.description)])
+            throw Problem(.token(error.code, status: error.status), error.description, errors: [(pointer, error.description)])
         }
     }
 }

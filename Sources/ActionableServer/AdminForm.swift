@@ -18,15 +18,14 @@ enum AdminForm {
         do {
             body = try await request.body.collect(upTo: maximumSize)
         } catch let error as any HTTPResponseError where error.status == .contentTooLarge {
-            throw Problem(
-                .contentTooLarge, "body-too-large", "Body too large", "the form is over \(maximumSize) bytes, the limit for admin forms")
+            throw Problem(.bodyTooLarge, "the form is over \(maximumSize) bytes, the limit for admin forms")
         } catch {
             throw JSONRequestReader.incompleteBody
         }
         let fields = try fields(String(decoding: body.readableBytesView, as: UTF8.self))
         if let unknown = fields.keys.sorted().first(where: { !names.contains($0) }) {
             throw Problem(
-                .badRequest, "invalid-form", "Invalid form",
+                .invalidForm,
                 "the form has a field \"\(unknown.prefix(64))\" this page's forms never send; they send "
                     + names.sorted().joined(separator: ", "))
         }
@@ -39,7 +38,7 @@ enum AdminForm {
             return try URLEncodedFormDecoder().decode([String: String].self, from: text)
         } catch {
             throw Problem(
-                .badRequest, "invalid-form", "Invalid form",
+                .invalidForm,
                 "the body is not an application/x-www-form-urlencoded form of name=value pairs with valid %XX escapes, each name once")
         }
     }

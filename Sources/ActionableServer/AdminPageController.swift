@@ -103,9 +103,9 @@ struct AdminPageController: Sendable {
                     let escaped = id.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
                     return Self.redirect("/admin?queued=\(escaped)")
                 case .alreadyPending:
-                    throw Problem(.conflict, "delivery-pending", "The response is pending", "response \(id) is pending already")
+                    throw Problem(.deliveryPending, "response \(id) is pending already")
                 case .notFound:
-                    throw Problem(.notFound, "not-found", "No such response", "no response has the id \(id)")
+                    throw Problem(.notFound, "no response has the id \(id)")
                 }
             }
         }

@@ -10,9 +10,7 @@ struct AdminTokenAuthenticator: AuthenticatorMiddleware {
 
     func authenticate(request: Request, context: Context) async throws -> Caller? {
         guard let bearer = request.headers.bearer, Self.constantTimeEqual(bearer.token, adminToken) else {
-            throw Problem(
-                .unauthorized, "admin-token", "Admin token required",
-                "send Authorization: Bearer <the server's --admin-token>")
+            throw Problem(.adminToken, "send Authorization: Bearer <the server's --admin-token>")
         }
         return .admin
     }

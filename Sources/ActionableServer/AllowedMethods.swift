@@ -82,12 +82,10 @@ struct MethodNotAllowedMiddleware<Context: RequestContext>: RouterMiddleware {
         } catch let error as HTTPError where error.status == .notFound && context.coreContext.endpointPath.value == "NotFound" {
             let allowed = known.methods(for: request.uri.path)
             guard !allowed.isEmpty else {
-                throw Problem(.notFound, "not-found", "Not found", "no endpoint has the path \(request.uri.path)")
+                throw Problem(.notFound, "no endpoint has the path \(request.uri.path)")
             }
             let list = allowed.map(\.rawValue).joined(separator: ", ")
-            throw Problem(
-                .methodNotAllowed, "method-not-allowed", "Method not allowed",
-                "\(request.uri.path) takes \(list), not \(request.method.rawValue)", headers: [.allow: list])
+            throw Problem(.methodNotAllowed, "\(request.uri.path) takes \(list), not \(request.method.rawValue)", headers: [.allow: list])
         }
     }
 }

@@ -11,14 +11,12 @@ struct AppTokenAuthenticator: AuthenticatorMiddleware {
 
     func authenticate(request: Request, context: Context) async throws -> Caller? {
         guard let bearer = request.headers.bearer else {
-            throw Problem(
-                .unauthorized, "app-token-missing", "App token missing",
-                "send the app's own token as Authorization: Bearer <JWT>")
+            throw Problem(.appTokenMissing, "send the app's own token as Authorization: Bearer <JWT>")
         }
         do {
             return .appUser(try await tokens.user(of: bearer.token))
         } catch {
-            throw Problem(.unauthorized, "app-token-\(error.code)", "Invalid app token", error.description)
+            throw Problem(.appToken("\(error.code)"), error.description)
         }
     }
 }

@@ -13,13 +13,12 @@ struct BadgeAuthenticator: AuthenticatorMiddleware {
     func authenticate(request: Request, context: Context) async throws -> Caller? {
         guard let bearer = request.headers.bearer else {
             throw Problem(
-                .unauthorized, "credentials-missing", "Credentials missing",
-                "send Authorization: Bearer <the server's --backend-token> from the backend, or the app's JWT from the app")
+                .credentialsMissing, "send Authorization: Bearer <the server's --backend-token> from the backend, or the app's JWT from the app")
         }
         if let backendToken, AdminTokenAuthenticator.constantTimeEqual(bearer.token, backendToken) { return .backend }
         guard let appTokens else {
             throw Problem(
-                .unauthorized, "credentials-invalid", "Invalid credentials",
+                .credentialsInvalid,
                 backendToken == nil
                     ? "this server has no --backend-token and no --app-jwt-key: start it with them to use the badge endpoints"
                     : "the bearer token is not the server's --backend-token (and this server takes no app JWTs)")
@@ -27,9 +26,7 @@ struct BadgeAuthenticator: AuthenticatorMiddleware {
         do {
             return .appUser(try await appTokens.user(of: bearer.token))
         } catch {
-            throw Problem(
-                .unauthorized, "credentials-invalid", "Invalid credentials",
-                "the bearer token is neither the backend token nor a valid app JWT (\(error.description))")
+            throw Problem(.credentialsInvalid, "the bearer token is neither the backend token nor a valid app JWT (\(error.description))")
         }
     }
 }

@@ -32,7 +32,7 @@ struct BadgeController: Sendable {
             let user = context.parameters.get("user") ?? ""
             try Self.check(id: user, at: "/user")
             if case .appUser(let own) = context.identity, own != user {
-                throw Problem(.forbidden, "other-user", "Another user's badge", "an app may read its own user's badge only")
+                throw Problem(.otherUser, "an app may read its own user's badge only")
             }
             return Self.badge(
                 try await settings.storage(context, "the badge ledger cannot be reached") {
@@ -44,16 +44,14 @@ struct BadgeController: Sendable {
 
     private func record(_ request: Request, context: ActionableRequestContext) async throws -> Response {
         guard context.identity == .backend else {
-            throw Problem(.forbidden, "backend-only", "Backend only", "only the backend records sent notifications, with its --backend-token")
+            throw Problem(.backendOnly, "only the backend records sent notifications, with its --backend-token")
         }
         let body = try await reader.decode(NotificationRecordBody.self, from: request)
         try Self.check(id: body.user, at: "/user")
         try Self.check(id: body.notificationId, at: "/notificationId")
         guard catalog[CategoryID(body.category)] != nil else {
             let hint = catalog.suggestion(for: CategoryID(body.category)).map { " (did you mean \"\($0.rawValue)\"?)" } ?? ""
-            throw Problem(
-                .unprocessableContent, "catalog-mismatch", "The notification does not fit the catalog",
-                "category \"\(body.category)\" is not in the catalog\(hint)", errors: [("/category", "unknown category")])
+            throw Problem(.catalogMismatch, "category \"\(body.category)\" is not in the catalog\(hint)", errors: [("/category", "unknown category")])
         }
         let sent = SentNotification(notificationID: body.notificationId, user: body.user, category: body.category)
         let result = try await settings.storage(context, "the badge ledger cannot be reached") {
@@ -68,8 +66,7 @@ struct BadgeController: Sendable {
             return Self.badge(badge)
         case .otherUser:
             throw Problem(
-                .conflict, "notification-of-another-user", "Recorded for another user",
-                "notification \(body.notificationId) is recorded for another user; notification ids are unique",
+                .notificationOfAnotherUser, "notification \(body.notificationId) is recorded for another user; notification ids are unique",
                 errors: [("/notificationId", "recorded for another user")])
         }
     }
@@ -81,14 +78,14 @@ struct BadgeController: Sendable {
         case .appUser(let own):
             if let named = body.user, named != own {
                 throw Problem(
-                    .forbidden, "other-user", "Another user's badge", "an app may mark its own user's notifications read only",
+                    .otherUser, "an app may mark its own user's notifications read only",
                     errors: [("/user", "not the app's user")])
             }
             user = own
         default:
             guard let named = body.user else {
                 throw Problem(
-                    .badRequest, "invalid-request", "Invalid request", "\"user\" is required from the backend",
+                    .invalidRequest, "\"user\" is required from the backend",
                     errors: [("/user", "required")])
             }
             user = named
@@ -100,7 +97,7 @@ struct BadgeController: Sendable {
         case (let ids?, nil):
             guard ids.count <= Self.maximumIDs else {
                 throw Problem(
-                    .badRequest, "invalid-request", "Invalid request", "at most \(Self.maximumIDs) notification ids at once",
+                    .invalidRequest, "at most \(Self.maximumIDs) notification ids at once",
                     errors: [("/notificationIds", "more than \(Self.maximumIDs) ids")])
             }
             for (index, id) in ids.enumerated() { try Self.check(id: id, at: "/notificationIds/\(index)") }
@@ -113,7 +110,7 @@ struct BadgeController: Sendable {
             }
         default:
             throw Problem(
-                .badRequest, "invalid-request", "Invalid request", "send either \"notificationIds\": [...] or \"all\": true, not both",
+                .invalidRequest, "send either \"notificationIds\": [...] or \"all\": true, not both",
                 errors: [("/notificationIds", "either notificationIds or all: true")])
         }
         metrics?.badgeRead(context.identity == .backend ? "backend" : "app")
@@ -124,8 +121,7 @@ struct BadgeController: Sendable {
     private static func check(id: String, at pointer: String) throws {
         guard !id.isEmpty, id.count <= maximumIDLength else {
             throw Problem(
-                .badRequest, "invalid-request", "Invalid request",
-                "\(pointer) must be a non-empty string of at most \(maximumIDLength) characters",
+                .invalidRequest, "\(pointer) must be a non-empty string of at most \(maximumIDLength) characters",
                 errors: [(pointer, id.isEmpty ? "empty" : "longer than \(maximumIDLength) characters")])
         }
     }

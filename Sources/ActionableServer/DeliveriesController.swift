@@ -41,10 +41,9 @@ struct DeliveriesController: Sendable {
                 return Self.json(.object([("id", .string(id)), ("state", .string("pending"))]), status: .accepted)
             case .alreadyPending:
                 throw Problem(
-                    .conflict, "delivery-pending", "The response is pending",
-                    "response \(id) is waiting for its next delivery attempt already; retry it once it is dead or delivered")
+                    .deliveryPending, "response \(id) is waiting for its next delivery attempt already; retry it once it is dead or delivered")
             case .notFound:
-                throw Problem(.notFound, "not-found", "No such response", "no response has the id \(id)")
+                throw Problem(.notFound, "no response has the id \(id)")
             }
         }
         routes.post("/v1/deliveries/retry") { request, context in
@@ -108,7 +107,7 @@ struct DeliveriesController: Sendable {
     }
 
     private static func invalidQuery(_ name: String, _ detail: String) -> Problem {
-        Problem(.badRequest, "invalid-request", "Invalid request", "\(name) \(detail)", errors: [(name.hasPrefix("/") ? name : "/\(name)", detail)])
+        Problem(.invalidRequest, "\(name) \(detail)", errors: [(name.hasPrefix("/") ? name : "/\(name)", detail)])
     }
     static func json(_ value: JSONValue, status: HTTPResponse.Status = .ok) -> Response {
         Response(
@@ -143,14 +142,12 @@ struct RetryFilterBody: Decodable, Sendable {
         let filtered = state != nil || category != nil || since != nil || until != nil
         if all && filtered {
             throw Problem(
-                .badRequest, "invalid-request", "Invalid request",
-                "\"all\": true re-queues every response; leave the filters out, or drop \"all\"",
+                .invalidRequest, "\"all\": true re-queues every response; leave the filters out, or drop \"all\"",
                 errors: [("/all", "true together with filters")])
         }
         if !all && !filtered {
             throw Problem(
-                .badRequest, "invalid-request", "Invalid request",
-                "give a filter (state, category, since, until), or \"all\": true to re-queue every response",
+                .invalidRequest, "give a filter (state, category, since, until), or \"all\": true to re-queue every response",
                 errors: [("/all", "required when no filter is given")])
         }
     }

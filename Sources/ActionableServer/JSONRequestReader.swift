@@ -25,20 +25,15 @@ struct JSONRequestReader: Sendable {
     }
 
     /// The connection ended (or broke) before the body's declared end.
-    static let incompleteBody = Problem(
-        .badRequest, "incomplete-body", "Incomplete body", "the connection ended before the body's declared length was read")
+    static let incompleteBody = Problem(.incompleteBody, "the connection ended before the body's declared length was read")
 
     private static func unsupportedMediaType(_ header: String?) -> Problem {
-        Problem(
-            .unsupportedMediaType, "unsupported-media-type", "Unsupported media type",
-            "send the body as Content-Type: application/json (got \(header ?? "none"))")
+        Problem(.unsupportedMediaType, "send the body as Content-Type: application/json (got \(header ?? "none"))")
     }
 
     /// Refuses by Content-Length before reading, and stops reading once past the limit.
     private func readBody(_ request: Request) async throws -> ByteBuffer {
-        let tooLarge = Problem(
-            .contentTooLarge, "body-too-large", "Body too large",
-            "the body is over \(maximumBodySize) bytes, the limit for \(what)")
+        let tooLarge = Problem(.bodyTooLarge, "the body is over \(maximumBodySize) bytes, the limit for \(what)")
         if let length = request.headers[.contentLength].flatMap(Int.init), length > maximumBodySize {
             throw tooLarge
         }
@@ -63,7 +58,7 @@ struct JSONRequestReader: Sendable {
         } catch let error as DecodingError {
             throw Self.problem(for: error)
         } catch {
-            throw Problem(.badRequest, "invalid-json", "Invalid JSON", "the body is not valid JSON")
+            throw Problem(.invalidJSON, "the body is not valid JSON")
         }
     }
 
@@ -76,24 +71,24 @@ struct JSONRequestReader: Sendable {
         case .keyNotFound(let key, let context):
             let at = pointer(context.codingPath + [key])
             return Problem(
-                .badRequest, "invalid-request", "Invalid request", "\"\(key.stringValue)\" is required",
+                .invalidRequest, "\"\(key.stringValue)\" is required",
                 errors: [(at, "required")])
         case .typeMismatch(let type, let context), .valueNotFound(let type, let context):
             let at = pointer(context.codingPath)
             let expected = type == String.self ? "a string" : type == [String: JSONValue].self ? "an object" : "\(type)"
             return Problem(
-                .badRequest, "invalid-request", "Invalid request", "\(at) must be \(expected)",
+                .invalidRequest, "\(at) must be \(expected)",
                 errors: [(at, "must be \(expected)")])
         case .dataCorrupted(let context):
             if context.codingPath.isEmpty {
-                return Problem(.badRequest, "invalid-json", "Invalid JSON", "the body is not valid JSON")
+                return Problem(.invalidJSON, "the body is not valid JSON")
             }
             let at = pointer(context.codingPath)
             return Problem(
-                .badRequest, "invalid-request", "Invalid request", "\(at): \(context.debugDescription)",
+                .invalidRequest, "\(at): \(context.debugDescription)",
                 errors: [(at, context.debugDescription)])
         @unknown default:
-            return Problem(.badRequest, "invalid-json", "Invalid JSON", "the body is not valid JSON")
+            return Problem(.invalidJSON, "the body is not valid JSON")
         }
     }
 }

@@ -43,7 +43,7 @@ struct MetricsController: Sendable {
         case .closed:
             routes.get("/metrics") { _, _ -> Response in
                 throw Problem(
-                    .unauthorized, "admin-token", "Admin token required",
+                    .adminToken,
                     "/metrics needs the admin token; this server has none: start it with --admin-token, or serve the metrics "
                         + "on their own listener with --metrics-address 127.0.0.1:9090")
             }

@@ -41,7 +41,7 @@ public enum OpenAPIDocument {
         let json = Self.json(for: catalog)
         routes.get("/openapi.json") { _, _ in
             guard let json else {
-                throw Problem(.internalServerError, "no-document", "No document", "the embedded OpenAPI document does not parse")
+                throw Problem(.noDocument, "the embedded OpenAPI document does not parse")
             }
             return Response(
                 status: .ok, headers: [.contentType: "application/json"], body: ResponseBody(byteBuffer: ByteBuffer(string: json)))

@@ -5,15 +5,14 @@ extension Problem {
     /// `settings`; `detail` says what did not happen, or why (never a credential).
     static func storageUnavailable(_ settings: ServerSettings, _ detail: String) -> Problem {
         Problem(
-            .serviceUnavailable, "storage-unavailable", "Storage is unavailable",
-            "\(detail); retry after \(settings.retryAfter.storageUnavailable) seconds",
+            .storageUnavailable, "\(detail); retry after \(settings.retryAfter.storageUnavailable) seconds",
             headers: [.retryAfter: String(settings.retryAfter.storageUnavailable)])
     }
 
     /// Too many accepts in progress: 429 with the overload `Retry-After` of `settings`.
     static func overloaded(_ settings: ServerSettings) -> Problem {
         Problem(
-            .tooManyRequests, "overloaded", "Too many requests",
+            .overloaded,
             "the server is at its limit of \(settings.maximumConcurrentAccepts) responses in progress; nothing was stored, retry shortly",
             headers: [.retryAfter: String(settings.retryAfter.overloaded)])
     }

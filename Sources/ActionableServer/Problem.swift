@@ -19,13 +19,11 @@ struct Problem: HTTPResponseError, Sendable {
     /// The base of the `type` URIs, which the README documents one by one.
     static let typeBase = "https://actionable.dev/problems/"
 
-    init(
-        _ status: HTTPResponse.Status, _ type: String, _ title: String, _ detail: String,
-        errors: [(pointer: String, detail: String)] = [], headers: HTTPFields = [:]
-    ) {
-        self.status = status
-        self.type = Self.typeBase + type
-        self.title = title
+    /// A problem of `type` (its status and title from ``ProblemType``), with `detail`.
+    init(_ type: ProblemType, _ detail: String, errors: [(pointer: String, detail: String)] = [], headers: HTTPFields = [:]) {
+        self.status = type.status
+        self.type = Self.typeBase + type.name
+        self.title = type.title
         self.detail = detail
         self.errors = errors
         self.headers = headers

@@ -20,21 +20,12 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
             throw Self.problem(for: HTTPError(error.status))
         } catch {
             context.logger.error("request failed unexpectedly", metadata: ["error": "\(error)", "path": "\(request.uri.path)"])
-            throw Problem(.internalServerError, "internal-error", "Internal error", "the request could not be handled; the server logged why")
+            throw Problem(.internalError, "the request could not be handled; the server logged why")
         }
     }
 
     /// The problem document of one of Hummingbird's errors.
     static func problem(for error: HTTPError) -> Problem {
-        let (type, title): (String, String) =
-            switch error.status.code {
-            case 400: ("invalid-request", "Invalid request")
-            case 404: ("not-found", "Not found")
-            case 405: ("method-not-allowed", "Method not allowed")
-            case 413: ("body-too-large", "Body too large")
-            case 415: ("unsupported-media-type", "Unsupported media type")
-            default: ("http-\(error.status.code)", error.status.reasonPhrase)
-            }
-        return Problem(error.status, type, title, error.body ?? error.status.reasonPhrase, headers: error.headers)
+        Problem(.http(error.status), error.body ?? error.status.reasonPhrase, headers: error.headers)
     }
 }

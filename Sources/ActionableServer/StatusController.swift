@@ -18,7 +18,7 @@ struct StatusController: Sendable {
             let id = context.parameters.get("id") ?? ""
             let found = try await settings.storage(context) { try await store.action(id: id) }
             guard let stored = found else {
-                throw Problem(.notFound, "not-found", "No such response", "no response has the id \(id)")
+                throw Problem(.notFound, "no response has the id \(id)")
             }
             let body = JSONValue.object([
                 ("id", .string(stored.id)),
