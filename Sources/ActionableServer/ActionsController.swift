@@ -82,8 +82,8 @@ struct ActionsController: Sendable {
         switch result {
         case .accepted(let id):
             metrics?.badgeRead("action")
-            return Self.json(.accepted, id: id, status: "accepted")
-        case .duplicate(let id): return Self.json(.ok, id: id, status: "duplicate")
+            return try ResponseBodies.response(ResponseBodies.ActionAccepted(id: id, status: "accepted"), status: .accepted)
+        case .duplicate(let id): return try ResponseBodies.response(ResponseBodies.ActionAccepted(id: id, status: "duplicate"))
         case .conflict(let id, let action):
             throw Problem(
                 .alreadyAnswered,
@@ -91,13 +91,6 @@ struct ActionsController: Sendable {
                     + "a notification is answered once",
                 errors: [("/action", "another action or text was accepted for this notification")])
         }
-    }
-
-    private static func json(_ status: HTTPResponse.Status, id: String, status label: String) -> Response {
-        let body = JSONValue.object([("id", .string(id)), ("status", .string(label))]).serialized()
-        return Response(
-            status: status, headers: [.contentType: "application/json"],
-            body: ResponseBody(byteBuffer: ByteBuffer(string: body)))
     }
 
     /// Refuses a payload that is not the one the token was minted for (422 `payload-mismatch`),

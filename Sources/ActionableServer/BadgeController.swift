@@ -34,7 +34,7 @@ struct BadgeController: Sendable {
             if case .appUser(let own) = context.identity, own != user {
                 throw Problem(.otherUser, "an app may read its own user's badge only")
             }
-            return Self.badge(
+            return try Self.badge(
                 try await settings.storage(context, "the badge ledger cannot be reached") {
                     try await store.badge(user: user, countingSince: countingSince)
                 })
@@ -60,10 +60,10 @@ struct BadgeController: Sendable {
         switch result {
         case .recorded(let badge):
             metrics?.badgeRecord("recorded")
-            return Self.badge(badge, status: .created)
+            return try Self.badge(badge, status: .created)
         case .recordedBefore(let badge):
             metrics?.badgeRecord("duplicate")
-            return Self.badge(badge)
+            return try Self.badge(badge)
         case .otherUser:
             throw Problem(
                 .notificationOfAnotherUser, "notification \(body.notificationId) is recorded for another user; notification ids are unique",
@@ -114,7 +114,7 @@ struct BadgeController: Sendable {
                 errors: [("/notificationIds", "either notificationIds or all: true")])
         }
         metrics?.badgeRead(context.identity == .backend ? "backend" : "app")
-        return Self.badge(badge)
+        return try Self.badge(badge)
     }
 
     /// A user or notification id: not empty, at most ``maximumIDLength`` characters.
@@ -126,9 +126,7 @@ struct BadgeController: Sendable {
         }
     }
 
-    private static func badge(_ count: Int, status: HTTPResponse.Status = .ok) -> Response {
-        Response(
-            status: status, headers: [.contentType: "application/json"],
-            body: ResponseBody(byteBuffer: ByteBuffer(string: JSONValue.object([("badge", .int(count))]).serialized())))
+    private static func badge(_ count: Int, status: HTTPResponse.Status = .ok) throws -> Response {
+        try ResponseBodies.response(ResponseBodies.Badge(badge: count), status: status)
     }
 }

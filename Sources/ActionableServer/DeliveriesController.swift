@@ -30,15 +30,14 @@ struct DeliveriesController: Sendable {
                 cursor = parsed
             }
             let page = try await settings.storage(context) { try await store.deliveries(matching: filter, after: cursor, limit: limit) }
-            var pairs: [(String, JSONValue)] = [("items", .array(page.items.map(Self.item)))]
-            if let next = page.next { pairs.append(("nextCursor", .string(next.token))) }
-            return Self.json(.object(pairs))
+            return try ResponseBodies.response(
+                ResponseBodies.DeliveryPage(items: page.items.map(ResponseBodies.Delivery.init), nextCursor: page.next?.token))
         }
         routes.post("/v1/deliveries/:id/retry") { _, context in
             let id = context.parameters.get("id") ?? ""
             switch try await settings.storage(context) { try await store.requeue(id: id, at: Date()) } {
             case .queued:
-                return Self.json(.object([("id", .string(id)), ("state", .string("pending"))]), status: .accepted)
+                return try ResponseBodies.response(ResponseBodies.Requeued(id: id), status: .accepted)
             case .alreadyPending:
                 throw Problem(
                     .deliveryPending, "response \(id) is waiting for its next delivery attempt already; retry it once it is dead or delivered")
@@ -53,24 +52,8 @@ struct DeliveriesController: Sendable {
             let filter = try Self.filter(
                 state: body.state, category: body.category, since: body.since.map(\.text), until: body.until.map(\.text), pointer: "/")
             let queued = try await settings.storage(context) { try await store.requeue(matching: filter, at: Date()) }
-            return Self.json(.object([("queued", .int(queued))]))
+            return try ResponseBodies.response(ResponseBodies.RequeuedCount(queued: queued))
         }
-    }
-
-    /// One delivery as the API and the page show it.
-    static func item(_ action: StoredAction) -> JSONValue {
-        .object([
-            ("id", .string(action.id)),
-            ("category", .string(action.response.category.rawValue)),
-            ("action", .string(action.response.action.rawValue)),
-            ("notificationId", .string(action.response.notificationID)),
-            ("user", .string(action.response.user)),
-            ("state", .string(action.status.rawValue)),
-            ("attempts", .int(action.attempts)),
-            ("lastError", action.lastError.map(JSONValue.string) ?? .null),
-            ("receivedAt", .double(action.receivedAt.timeIntervalSince1970)),
-            ("nextAttemptAt", action.status == .pending ? .double(action.nextAttemptAt.timeIntervalSince1970) : .null),
-        ])
     }
 
     static func filter(from query: Parameters) throws -> DeliveryFilter {
@@ -108,10 +91,6 @@ struct DeliveriesController: Sendable {
 
     private static func invalidQuery(_ name: String, _ detail: String) -> Problem {
         Problem(.invalidRequest, "\(name) \(detail)", errors: [(name.hasPrefix("/") ? name : "/\(name)", detail)])
-    }
-    static func json(_ value: JSONValue, status: HTTPResponse.Status = .ok) -> Response {
-        Response(
-            status: status, headers: [.contentType: "application/json"], body: ResponseBody(byteBuffer: ByteBuffer(string: value.serialized())))
     }
 }
 

@@ -20,21 +20,7 @@ struct StatusController: Sendable {
             guard let stored = found else {
                 throw Problem(.notFound, "no response has the id \(id)")
             }
-            let body = JSONValue.object([
-                ("id", .string(stored.id)),
-                ("status", .string(stored.status.rawValue)),
-                ("attempts", .int(stored.attempts)),
-                ("nextAttemptAt", .double(stored.nextAttemptAt.timeIntervalSince1970)),
-                ("lastError", stored.lastError.map(JSONValue.string) ?? .null),
-                ("category", .string(stored.response.category.rawValue)),
-                ("action", .string(stored.response.action.rawValue)),
-                ("notificationId", .string(stored.response.notificationID)),
-                ("user", .string(stored.response.user)),
-                ("receivedAt", .double(stored.receivedAt.timeIntervalSince1970)),
-            ]).serialized()
-            return Response(
-                status: .ok, headers: [.contentType: "application/json"],
-                body: ResponseBody(byteBuffer: ByteBuffer(string: body)))
+            return try ResponseBodies.response(ResponseBodies.StoredResponse(action: stored))
         }
         return routes
     }
