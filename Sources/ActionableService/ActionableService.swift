@@ -160,12 +160,16 @@ public struct ActionableService: Service {
     }
 
     private func openStorageThenDeliver() async throws {
+        let store: any ActionStore
         do {
-            _ = try await cancelWhenGracefulShutdown { try await opener.open(into: pending) }
+            store = try await cancelWhenGracefulShutdown { try await opener.open(into: pending) }
         } catch is CancellationError {
             return  // shut down before storage was reachable
         }
         logger.info("ready: storage \(StorageURL.redacted(configuration.storage)) is open, accepting action responses")
+        // The workers run over the opened store itself, not through the routes' waiting wrapper.
+        let retention = retention.using(store)
+        let worker = worker?.using(store)
         await withDiscardingTaskGroup { group in
             // Retention stops between two batches on graceful shutdown.
             group.addTask { await cancelWhenGracefulShutdown { await retention.run() } }
