@@ -111,7 +111,9 @@ let package = Package(
                 .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
-            ]
+            ],
+            // The contract it serves at /openapi.json, compiled into the binary (no bundle to find at run time).
+            resources: [.embedInCode("openapi.yaml")]
         ),
         .target(
             name: "ActionableService",

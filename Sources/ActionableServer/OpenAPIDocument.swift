@@ -36,6 +36,9 @@ public enum OpenAPIDocument {
         return dictionary
     }
 
+    /// The text of `openapi.yaml` (this target's resource, embedded in the binary).
+    static let yaml = String(decoding: PackageResources.openapi_yaml, as: UTF8.self)
+
     static func routes(catalog: Catalog) -> RouteCollection<ActionableRequestContext> {
         let routes = RouteCollection(context: ActionableRequestContext.self)
         let json = Self.json(for: catalog)
