@@ -27,7 +27,10 @@ let package = Package(
             dependencies: ["FuzzSupport", .product(name: "ActionableCore", package: main), .product(name: "ActionableLint", package: main)]
         ),
         .executableTarget(
-            name: "fuzz-action-request", dependencies: ["FuzzSupport", .product(name: "ActionableCore", package: main)]
+            name: "fuzz-action-request",
+            dependencies: [
+                "FuzzSupport", .product(name: "ActionableCore", package: main), .product(name: "ActionableServer", package: main),
+            ]
         ),
         .executableTarget(
             name: "fuzz-tokens",

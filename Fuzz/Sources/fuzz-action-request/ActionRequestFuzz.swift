@@ -1,4 +1,5 @@
 import ActionableCore
+import ActionableServer
 import Foundation
 import FuzzSupport
 
