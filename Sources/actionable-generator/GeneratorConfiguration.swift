@@ -12,11 +12,9 @@ import Yams
 /// ```
 struct GeneratorConfiguration: Decodable {
     var categories: String?
-    var target: Target
+    var target: GenerationTarget
     var name: String?
     var access: GenerationOptions.Access?
-
-    enum Target: String, Decodable { case app, server }
 
     /// Reads `path`, with a message that names the file and the key at fault.
     static func load(_ path: String) throws -> GeneratorConfiguration {
@@ -37,6 +35,7 @@ struct GeneratorConfiguration: Decodable {
 }
 
 extension GenerationOptions.Access: Decodable {}
+extension GenerationTarget: Decodable {}
 
 /// A failure of the tool, printed as `error: …`.
 struct GeneratorFailure: Error, CustomStringConvertible {

@@ -19,30 +19,13 @@ func run(_ arguments: [String]) throws {
         throw GeneratorFailure("\(error)")
     }
     // Paths relative to the configuration's directory, so the header is the same on every machine.
-    let sources = files.compactMap { file in
-        file.category.map { SourceCategory(path: relativePath(of: file.path, from: directory.path), category: $0) }
-    }
     let options = GenerationOptions(name: configuration.name ?? "NotificationCategories", access: configuration.access ?? .public)
-    let text: String
-    switch configuration.target {
-    case .app: text = try AppGenerator(options: options).generate(sources)
-    case .server: text = try ServerGenerator(options: options).generate(sources)
-    }
+    let text = try Generation.swift(for: configuration.target, from: files, options: options, relativeTo: directory.path)
     let output = URL(fileURLWithPath: arguments[2])
     // Unchanged output is not rewritten, so what depends on it is not rebuilt.
     if (try? String(contentsOf: output, encoding: .utf8)) != text {
         try Data(text.utf8).write(to: output, options: .atomic)
     }
-}
-
-/// `path` relative to `base` (both made absolute and standardized), with `..` where needed.
-func relativePath(of path: String, from base: String) -> String {
-    let target = URL(fileURLWithPath: path).standardizedFileURL.pathComponents
-    let origin = URL(fileURLWithPath: base).standardizedFileURL.pathComponents
-    var common = 0
-    while common < min(target.count, origin.count) && target[common] == origin[common] { common += 1 }
-    let ups = Array(repeating: "..", count: origin.count - common)
-    return (ups + target[common...]).joined(separator: "/")
 }
 
 do {

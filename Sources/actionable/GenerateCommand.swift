@@ -26,11 +26,8 @@ struct GenerateSwiftCommand: ParsableCommand {
             """
     )
 
-    /// The kinds of output: an iOS app's registration code, or a backend's constants.
-    enum Target: String, ExpressibleByArgument, CaseIterable { case app, server }
-
     @Argument(help: "A directory of category files, or one file.") var path: String = "Categories"
-    @Option(help: "What to generate for: app (an iOS app, iOS 12+) or server (a Swift backend).") var target: Target
+    @Option(help: "What to generate for: app (an iOS app, iOS 12+) or server (a Swift backend).") var target: GenerationTarget
     @Option(help: "Write here instead of standard output.") var output: String?
     @Option(help: "The enclosing type's name.") var name: String = "NotificationCategories"
     @Option(help: "The access level: public or internal.") var access: GenerationOptions.Access = .public
@@ -46,20 +43,15 @@ struct GenerateSwiftCommand: ParsableCommand {
 
     func run() throws {
         let files = try loadCheckedFiles(path)
-        let sources = files.compactMap { file in file.category.map { SourceCategory(path: file.path, category: $0) } }
         let text: String
         do {
-            let options = GenerationOptions(name: name, access: access)
-            switch target {
-            case .app: text = try AppGenerator(options: options).generate(sources)
-            case .server: text = try ServerGenerator(options: options).generate(sources)
-            }
+            text = try Generation.swift(for: target, from: files, options: GenerationOptions(name: name, access: access))
         } catch {
             throw refuse(error.description)
         }
         if let strings {
             do {
-                try write(try StringCatalogGenerator().generate(sources), to: strings)
+                try write(try StringCatalogGenerator().generate(Generation.sources(of: files)), to: strings)
             } catch let error as GenerationError {
                 throw refuse(error.description)
             }
@@ -81,3 +73,4 @@ struct GenerateSwiftCommand: ParsableCommand {
 }
 
 extension GenerationOptions.Access: ExpressibleByArgument {}
+extension GenerationTarget: ExpressibleByArgument {}
