@@ -14,7 +14,7 @@ import Logging
 ///   backoff, and dead once ``RetryPolicy/retryFor`` has passed since it was queued;
 /// - `fail(reason:)`, or no route at all → dead, with the reason.
 public struct DeliveryWorker: Sendable {
-    public let store: any ActionStore
+    public let store: any ActionQueue
     public let router: ActionRouter
     public let policy: RetryPolicy
     /// This worker's name in leases: unique per process.
@@ -33,7 +33,7 @@ public struct DeliveryWorker: Sendable {
 
     /// A worker over `store` and `router`.
     public init(
-        store: any ActionStore, router: ActionRouter, policy: RetryPolicy = RetryPolicy(),
+        store: any ActionQueue, router: ActionRouter, policy: RetryPolicy = RetryPolicy(),
         owner: String = "worker-\(UUID().uuidString.prefix(8))", lease: TimeInterval = 60, batchSize: Int = 32,
         jitter: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }, logger: Logger
     ) {
@@ -49,7 +49,7 @@ public struct DeliveryWorker: Sendable {
 
     /// The same worker over `store` (its name, router, policy and metrics kept): the service
     /// builds and checks its worker at start-up and runs it over the store once it is open.
-    public func using(_ store: any ActionStore) -> DeliveryWorker {
+    public func using(_ store: any ActionQueue) -> DeliveryWorker {
         var worker = DeliveryWorker(
             store: store, router: router, policy: policy, owner: owner, lease: lease, batchSize: batchSize, jitter: jitter,
             logger: logger)

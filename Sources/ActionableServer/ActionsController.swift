@@ -14,7 +14,7 @@ import Logging
 /// duplicate, 409 conflict, 503 unavailable). Nothing is stored unless every check passed.
 struct ActionsController: Sendable {
     let catalog: Catalog
-    let store: any ActionStore
+    let store: any ActionQueue
     let tokens: ActionTokens?
     let settings: ServerSettings
     var appTokens: AppTokens? = nil
@@ -26,7 +26,7 @@ struct ActionsController: Sendable {
     let unboundTokens = SightingLog()
 
     init(
-        catalog: Catalog, store: any ActionStore, tokens: ActionTokens?, settings: ServerSettings, appTokens: AppTokens? = nil,
+        catalog: Catalog, store: any ActionQueue, tokens: ActionTokens?, settings: ServerSettings, appTokens: AppTokens? = nil,
         metrics: ServerMetrics? = nil
     ) {
         self.catalog = catalog

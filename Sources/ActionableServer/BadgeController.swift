@@ -11,7 +11,7 @@ import Hummingbird
 /// - `GET /v1/badge/{user}` (backend, or the app for its own user).
 struct BadgeController: Sendable {
     let catalog: Catalog
-    let store: any ActionStore
+    let store: any BadgeLedger
     let settings: ServerSettings
     var metrics: ServerMetrics? = nil
 

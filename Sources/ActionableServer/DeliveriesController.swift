@@ -11,7 +11,7 @@ import Hummingbird
 ///   the same `webhook-id`); 404 unknown, 409 while pending;
 /// - `POST /v1/deliveries/retry` with the filters as a JSON body: `{"queued": N}`.
 struct DeliveriesController: Sendable {
-    let store: any ActionStore
+    let store: any DeliveryAdministration
     let settings: ServerSettings
 
     /// The largest page.

@@ -5,7 +5,7 @@ import Hummingbird
 /// 503 until it is). The 503 says only that storage is not ready: the cause, which may name the
 /// database's host and user, goes to the log, not to whoever asks.
 struct HealthController: Sendable {
-    let store: any ActionStore
+    let store: any ActionQueue
     let settings: ServerSettings
 
     var routes: RouteCollection<ActionableRequestContext> {

@@ -12,7 +12,7 @@ import Logging
 /// gone. Several instances may purge the same database at once.
 public struct RetentionWorker: Sendable {
     /// The store purged.
-    public let store: any ActionStore
+    public let store: any DeliveryAdministration
     /// How long rows are kept.
     public let retention: Duration
     /// How long an unread notification counts on a badge; badge entries are kept at least so long.
@@ -24,7 +24,7 @@ public struct RetentionWorker: Sendable {
     public var metricsFactory: (any MetricsFactory)?
 
     /// A worker over `store`.
-    public init(store: any ActionStore, retention: Duration, badgeLifetime: Duration, batchSize: Int = 500, logger: Logger) {
+    public init(store: any DeliveryAdministration, retention: Duration, badgeLifetime: Duration, batchSize: Int = 500, logger: Logger) {
         self.store = store
         self.retention = retention
         self.badgeLifetime = badgeLifetime
@@ -33,7 +33,7 @@ public struct RetentionWorker: Sendable {
     }
 
     /// The same worker over `store`.
-    public func using(_ store: any ActionStore) -> RetentionWorker {
+    public func using(_ store: any DeliveryAdministration) -> RetentionWorker {
         var worker = RetentionWorker(store: store, retention: retention, badgeLifetime: badgeLifetime, batchSize: batchSize, logger: logger)
         worker.metricsFactory = metricsFactory
         return worker

@@ -1,12 +1,17 @@
 import Foundation
 
-/// Durable storage of action responses and their delivery state. Every driver passes the same
-/// conformance suite (`Tests/ActionableStoreTests`).
+/// Durable storage of action responses, their delivery state and each user's badge: the three
+/// protocols below, which every driver implements together and the conformance suite checks
+/// one by one (`Tests/ActionableStoreTests`). A part of the server that needs one of them takes
+/// just that one.
+public protocol ActionStore: ActionQueue, DeliveryAdministration, BadgeLedger {}
+
+/// Accepted responses and their delivery: what the accept route and the delivery worker use.
 ///
 /// The idempotency rule lives in storage, not in a check-then-insert in the server: a unique
 /// notification id makes concurrent accepts of one notification settle on one row, across
 /// processes and instances.
-public protocol ActionStore: BadgeLedger {
+public protocol ActionQueue: Sendable {
     /// Stores `action` unless its notification was answered already, and marks the notification
     /// read in the badge ledger in the same transaction (a crash never leaves one without the
     /// other). Returns only after the row is committed durably.
@@ -34,7 +39,11 @@ public protocol ActionStore: BadgeLedger {
 
     /// Throws if the storage cannot be reached (for `/readyz`).
     func checkReachable() async throws
+}
 
+/// What operators ask of storage: pages of deliveries, responses queued again, counts, and the
+/// retention's purges.
+public protocol DeliveryAdministration: Sendable {
     /// A page of stored responses matching `filter`, newest first (by time received, then id),
     /// after `cursor`.
     func deliveries(matching filter: DeliveryFilter, after cursor: DeliveryCursor?, limit: Int) async throws -> DeliveryPage
