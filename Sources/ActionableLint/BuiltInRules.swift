@@ -1,4 +1,4 @@
-/// Every rule of this release, in the order of the README table.
+/// Every rule of this release, in the order of the table in docs/categories-lint-diff.md.
 public enum BuiltInRules {
     /// The rule types.
     public static let all: [any LintRule.Type] = [

@@ -7,7 +7,7 @@ import ActionableCore
 public struct RuleDescription: Sendable {
     /// The identifier used in reports and `.actionable-lint.yml` (snake_case).
     public let identifier: String
-    /// A one-line summary, shown in the README table and SARIF rule metadata.
+    /// A one-line summary, shown in the table of docs/categories-lint-diff.md and in SARIF rule metadata.
     public let summary: String
     /// The severity when the configuration does not change it.
     public let severity: Severity

@@ -16,7 +16,7 @@ struct Problem: HTTPResponseError, Sendable {
     var errors: [(pointer: String, detail: String)] = []
     var headers: HTTPFields = [:]
 
-    /// The base of the `type` URIs, which the README documents one by one.
+    /// The base of the `type` URIs, which docs/http-api.md lists route by route.
     static let typeBase = "https://actionable.dev/problems/"
 
     /// A problem of `type` (its status and title from ``ProblemType``), with `detail`.

@@ -30,18 +30,22 @@ struct ExampleCategoriesTests {
     }
 }
 
-/// The README's rule table lists every rule with its default severity.
+/// The rule tables of the docs (`docs/categories-lint-diff.md`) list every rule with its
+/// default severity.
 struct ReadmeRuleTableTests {
     @Test func everyRuleIsInTheReadmeTable() throws {
         let readme = try String(
             contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-                .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("README.md"), encoding: .utf8)
+                .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("docs/categories-lint-diff.md"),
+            encoding: .utf8)
         for id in BuiltInRules.identifiers {
             let severity = try #require(BuiltInRules.descriptions[id]).severity.rawValue
-            #expect(readme.contains("| `\(id)` | \(severity) |"), "README lacks the row for \(id)")
+            #expect(readme.contains("| `\(id)` | \(severity) |"), "docs/categories-lint-diff.md lacks the row for \(id)")
         }
         for rule in DiffRules.all {
-            #expect(readme.contains("| `\(rule.identifier)` | \(rule.severity.rawValue) |"), "README lacks the row for \(rule.identifier)")
+            #expect(
+                readme.contains("| `\(rule.identifier)` | \(rule.severity.rawValue) |"),
+                "docs/categories-lint-diff.md lacks the row for \(rule.identifier)")
         }
     }
 }

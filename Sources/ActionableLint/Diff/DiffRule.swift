@@ -9,7 +9,7 @@ import ActionableCore
 public struct DiffRule: Sendable {
     /// The identifier used in reports and `.actionable-diff.yml` (snake_case).
     public let identifier: String
-    /// A one-line summary, shown in the README table and SARIF rule metadata.
+    /// A one-line summary, shown in the table of docs/categories-lint-diff.md and in SARIF rule metadata.
     public let summary: String
     /// The severity when the configuration does not change it: `error` breaks installed apps or
     /// old backends, `warning` changes what people see, `info` is safe.

@@ -1,6 +1,6 @@
 import ActionableCore
 
-/// Every compatibility rule of `actionable diff`, in the order of the README table: errors
+/// Every compatibility rule of `actionable diff`, in the order of the table in docs/categories-lint-diff.md: errors
 /// (breaking for installed apps or old backends), then warnings, then information.
 public enum DiffRules {
     /// The rules.
