@@ -82,8 +82,8 @@ struct ActionsController: Sendable {
         switch result {
         case .accepted(let id):
             metrics?.badgeRead("action")
-            return try ResponseBodies.response(ResponseBodies.ActionAccepted(id: id, status: "accepted"), status: .accepted)
-        case .duplicate(let id): return try ResponseBodies.response(ResponseBodies.ActionAccepted(id: id, status: "duplicate"))
+            return ResponseBodies.ActionAccepted(id: id, status: "accepted").response(status: .accepted)
+        case .duplicate(let id): return ResponseBodies.ActionAccepted(id: id, status: "duplicate").response(status: .ok)
         case .conflict(let id, let action):
             throw Problem(
                 .alreadyAnswered,

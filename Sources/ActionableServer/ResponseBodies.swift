@@ -1,3 +1,4 @@
+import ActionableCore
 import ActionableStore
 import Foundation
 import Hummingbird
@@ -10,6 +11,14 @@ enum ResponseBodies {
     struct ActionAccepted: Encodable {
         let id: String
         let status: String
+
+        /// The answer, written without a `JSONEncoder`: it is on every accept's path, and its
+        /// two strings are all there is to write.
+        func response(status code: HTTPResponse.Status) -> Response {
+            let text = JSONValue.object([("id", .string(id)), ("status", .string(status))]).serialized()
+            return Response(
+                status: code, headers: [.contentType: "application/json"], body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
+        }
     }
 
     /// `GET /v1/actions/{id}` (`StoredResponse`).
