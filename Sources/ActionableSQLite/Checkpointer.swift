@@ -11,15 +11,15 @@ import GRDB
 /// whatever was written: accepts, delivery outcomes, badge reads, purges — and also every
 /// ``commitsPerCheckpoint`` group commits under a burst of accepts. Once a checkpoint has
 /// caught up, SQLite starts the log over at the next commit, so the log stays as large as what
-/// is written between two checkpoints; `journal_size_limit` gives back the space a burst left.
+/// is written between two checkpoints. (`journal_size_limit` is not set: cutting the file back
+/// after a burst made the next commits grow it again, and raised the p99 of accepts from 7.5 ms
+/// to 50 ms under load.)
 actor Checkpointer {
     private let connection: DatabaseQueue
     private var running = false
     private var timer: Task<Void, Never>?
     private var waiters: [CheckedContinuation<Void, Never>] = []
     static let commitsPerCheckpoint = 64
-    /// The size the log file is cut back to after a checkpoint let SQLite start it over.
-    static let logSizeLimit = 16 * 1024 * 1024
 
     init(path: String) throws {
         var configuration = Configuration()
@@ -27,7 +27,6 @@ actor Checkpointer {
         connection = try DatabaseQueue(path: path, configuration: configuration)
         try connection.writeWithoutTransaction { db in
             try db.execute(sql: "PRAGMA synchronous = FULL")
-            try db.execute(sql: "PRAGMA journal_size_limit = \(Self.logSizeLimit)")
         }
     }
 

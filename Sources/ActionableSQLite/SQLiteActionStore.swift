@@ -29,7 +29,6 @@ public final class SQLiteActionStore: ActionStore {
         try await pool.writeWithoutTransaction { db in
             try db.execute(sql: "PRAGMA synchronous = FULL")
             try db.execute(sql: "PRAGMA wal_autocheckpoint = 0")
-            try db.execute(sql: "PRAGMA journal_size_limit = \(Checkpointer.logSizeLimit)")
         }
         try Self.migrator.migrate(pool)
         self.pool = pool
