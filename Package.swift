@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "ActionableService", targets: ["ActionableService"]),
         .library(name: "ActionableTesting", targets: ["ActionableTesting"]),
         .library(name: "ActionableClient", targets: ["ActionableClient"]),
+        .library(name: "ActionableWire", targets: ["ActionableWire"]),
         .library(name: "ActionablePreview", targets: ["ActionablePreview"]),
         .executable(name: "actionable", targets: ["actionable"]),
         .executable(name: "actionable-generator", targets: ["actionable-generator"]),
@@ -57,7 +58,10 @@ let package = Package(
             name: "ActionablePreview", dependencies: ["ActionableCore", .product(name: "Mustache", package: "swift-mustache")]
         ),
         // The app side: Foundation only, for iOS 13+, macOS 10.15+ and Linux.
-        .target(name: "ActionableClient"),
+        .target(name: "ActionableClient", dependencies: ["ActionableWire"]),
+        // The JSON shapes of the HTTP API that carry no custom payload: Foundation only, so the
+        // app's client shares them with the server and the command line.
+        .target(name: "ActionableWire"),
         .target(
             name: "ActionableRouter",
             dependencies: ["ActionableCore", .product(name: "Logging", package: "swift-log")]
@@ -93,7 +97,7 @@ let package = Package(
         .target(
             name: "ActionableDelivery",
             dependencies: [
-                "ActionableCore", "ActionableStore", "ActionableRouter",
+                "ActionableCore", "ActionableStore", "ActionableRouter", "ActionableWire",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -103,7 +107,7 @@ let package = Package(
         .target(
             name: "ActionableServer",
             dependencies: [
-                "ActionableCore", "ActionableStore", "ActionableTokens", "ActionablePreview",
+                "ActionableCore", "ActionableStore", "ActionableTokens", "ActionablePreview", "ActionableWire",
                 .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -143,7 +147,7 @@ let package = Package(
             name: "actionable",
             dependencies: [
                 "ActionableCore", "ActionableLint", "ActionablePayload", "ActionableTokens", "ActionableServer",
-                "ActionableService", "ActionableCodegen", "ActionableDelivery", "ActionablePreview",
+                "ActionableService", "ActionableCodegen", "ActionableDelivery", "ActionablePreview", "ActionableWire",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Configuration", package: "swift-configuration"),
@@ -169,12 +173,13 @@ let package = Package(
         .executableTarget(
             name: "InviteService",
             dependencies: [
-                "ActionableDelivery", .product(name: "Hummingbird", package: "hummingbird"),
+                "ActionableDelivery", "ActionableCore", .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             path: "Examples/InviteService"
         ),
         .testTarget(name: "ActionableCoreTests", dependencies: ["ActionableCore"]),
+        .testTarget(name: "ActionableWireTests", dependencies: ["ActionableWire"]),
         .testTarget(
             name: "ActionableLintTests",
             dependencies: ["ActionableLint", "ActionableCore", "ActionableTestSupport", "actionable"],
@@ -196,7 +201,8 @@ let package = Package(
             dependencies: [
                 "ActionableServer", "ActionableService", "ActionableTesting", "ActionableStore", "ActionableSQLite",
                 "ActionableTokens", "ActionableCore", "ActionableRouter",
-                "ActionableTestSupport", "ActionableDelivery", "ActionablePostgres", "actionable", "InviteService",
+                "ActionableTestSupport", "ActionableDelivery", "ActionablePostgres", "actionable", "InviteService", "ActionableWire",
+                .product(name: "Yams", package: "Yams"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -209,7 +215,7 @@ let package = Package(
         .testTarget(
             name: "ActionableDeliveryTests",
             dependencies: [
-                "ActionableDelivery", "ActionableTesting", "ActionableStore", "ActionableRouter", "ActionableCore",
+                "ActionableDelivery", "ActionableWire", "ActionableTesting", "ActionableStore", "ActionableRouter", "ActionableCore",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

@@ -1,3 +1,4 @@
+import ActionableCore
 import ActionableDelivery
 import Foundation
 import HTTPTypes
@@ -50,15 +51,13 @@ router.post("/rsvp") { request, _ -> Response in
         say("refused a delivery with a bad or stale signature")
         return Response(status: .unauthorized)
     }
-    struct Answer: Decodable {
-        var action: String
-        var user: String
-        var userText: String?
-        var payload: [String: String]
+    guard let answer = try? JSONDecoder().decode(ForwardedResponse.self, from: Data(bytes)) else {
+        return Response(status: .badRequest)
     }
-    guard let answer = try? JSONDecoder().decode(Answer.self, from: Data(bytes)) else { return Response(status: .badRequest) }
+    let inviteID: String
+    if case .string(let text)? = answer.payload["inviteId"] { inviteID = text } else { inviteID = "?" }
     let line =
-        "\(answer.user) \(answer.action) \(answer.payload["inviteId"] ?? "?")"
+        "\(answer.user) \(answer.action) \(inviteID)"
         + (answer.userText.map { " (\"\($0)\")" } ?? "")
     if await book.record(id: header("webhook-id"), line: line) {
         say("recorded RSVP: \(line)")

@@ -1,3 +1,4 @@
+import ActionableWire
 import Foundation
 
 #if canImport(FoundationNetworking)
@@ -33,11 +34,10 @@ extension ActionReporter {
         request.httpBody = try JSONSerialization.data(withJSONObject: body)
         if let token = try await currentBearerToken() { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
         let answer = try await HTTPExchange.send(request, on: urlSession)
-        guard answer.status == 200,
-            let object = try? JSONSerialization.jsonObject(with: answer.body) as? [String: Any],
-            let badge = object["badge"] as? Int
-        else { throw ServerProblem(status: answer.status, body: answer.body) }
-        return badge
+        guard answer.status == 200, let count = try? JSONDecoder().decode(BadgeCount.self, from: answer.body) else {
+            throw ServerProblem(status: answer.status, body: answer.body)
+        }
+        return count.badge
     }
 }
 

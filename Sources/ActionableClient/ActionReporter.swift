@@ -1,3 +1,4 @@
+import ActionableWire
 import Foundation
 
 #if canImport(FoundationNetworking)
@@ -254,7 +255,7 @@ public actor ActionReporter {
             && problem.type.hasPrefix(ServerProblem.typeBase)
         switch answer.status {
         case 200, 202:
-            if let accepted = try? JSONDecoder().decode(Accepted.self, from: answer.body), ["accepted", "duplicate"].contains(accepted.status) {
+            if let accepted = try? JSONDecoder().decode(ActionAnswer.self, from: answer.body), ActionAnswer.statuses.contains(accepted.status) {
                 return .final(.delivered(responseID: accepted.id, duplicate: answer.status == 200 || accepted.status == "duplicate"))
             }
             return configurationError(answer, "a \(answer.status) without the server's {\"id\", \"status\"} body")
@@ -283,11 +284,6 @@ public actor ActionReporter {
             + "(not a proxy, not a path under it)? The report is kept."
         options.log("configuration error: \(reason)")
         return .keep(reason: reason, retryAfter: nil)
-    }
-
-    private struct Accepted: Decodable {
-        var id: String
-        var status: String
     }
 
     private func makeRequest(for report: ActionReport) async throws -> URLRequest {

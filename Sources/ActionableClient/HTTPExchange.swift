@@ -1,3 +1,4 @@
+import ActionableWire
 import Foundation
 
 #if canImport(FoundationNetworking)
@@ -39,12 +40,6 @@ enum HTTPExchange {
 
     /// A `Retry-After` value (seconds, or an HTTP date) as a date after `now`.
     static func retryAfter(_ value: String?, now: Date) -> Date? {
-        guard let value = value?.trimmingCharacters(in: .whitespaces), !value.isEmpty else { return nil }
-        if let seconds = Int(value), seconds >= 0 { return now.addingTimeInterval(TimeInterval(seconds)) }
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
-        return formatter.date(from: value).map { max($0, now) }
+        value.flatMap { RetryAfter.delay($0, now: now) }.map { now.addingTimeInterval($0) }
     }
 }

@@ -1,3 +1,4 @@
+import ActionableWire
 import Foundation
 
 /// An error answer of the server (`application/problem+json`): its status, type and detail,
@@ -35,7 +36,7 @@ public struct ServerProblem: Error, Hashable, Sendable, Codable, CustomStringCon
     }
 
     /// The start of every problem type an Actionable server sends.
-    public static let typeBase = "https://actionable.dev/problems/"
+    public static let typeBase = ProblemDocument.typeBase
 
     /// Whether a problem named `name` is final for a report: the same report will be refused
     /// again, whatever happens (its action token refused, a catalog or payload mismatch, a body
@@ -59,16 +60,10 @@ public struct ServerProblem: Error, Hashable, Sendable, Codable, CustomStringCon
     /// The problem of an answer `body` with `status`; a body that is not a problem document
     /// gives its first 200 characters as the detail.
     init(status: Int, body: Data) {
-        struct Document: Decodable {
-            var type: String?
-            var title: String?
-            var detail: String?
-            var errors: [FieldError]?
-        }
-        if let document = try? JSONDecoder().decode(Document.self, from: body) {
+        if let document = try? JSONDecoder().decode(ProblemDocument.self, from: body) {
             self.init(
-                status: status, type: document.type ?? "about:blank", title: document.title ?? "", detail: document.detail ?? "",
-                errors: document.errors ?? [])
+                status: status, type: document.type, title: document.title, detail: document.detail,
+                errors: document.errors.map { FieldError(pointer: $0.pointer, detail: $0.detail) })
         } else {
             self.init(status: status, detail: String(decoding: body.prefix(200), as: UTF8.self))
         }

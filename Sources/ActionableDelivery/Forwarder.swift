@@ -1,5 +1,6 @@
 import ActionableCore
 import ActionableRouter
+import ActionableWire
 import AsyncHTTPClient
 import Foundation
 import NIOCore
@@ -48,20 +49,11 @@ public struct Forwarder: Sendable {
         { response, context in try await self.forward(response, context: context) }
     }
 
-    /// The JSON body: id, category, action, notificationId, user, userText, payload, receivedAt.
-    /// `receivedAt` is Unix seconds (with a fraction), as everywhere in the HTTP API.
+    /// The JSON body (``ForwardedResponse``): id, category, action, notificationId, user, userText,
+    /// payload, receivedAt. `receivedAt` is Unix seconds (with a fraction), as everywhere in the
+    /// HTTP API.
     public static func body(_ response: ActionResponse, id: String, receivedAt: Date) -> [UInt8] {
-        let object = JSONValue.object([
-            ("id", .string(id)),
-            ("category", .string(response.category.rawValue)),
-            ("action", .string(response.action.rawValue)),
-            ("notificationId", .string(response.notificationID)),
-            ("user", .string(response.user)),
-            ("userText", response.userText.map(JSONValue.string) ?? .null),
-            ("payload", .object(response.payload)),
-            ("receivedAt", .double(receivedAt.timeIntervalSince1970)),
-        ])
-        return Array(object.serialized().utf8)
+        ForwardedResponse.bytes(of: response, id: id, receivedAt: receivedAt)
     }
 
     func forward(_ response: ActionResponse, context: ActionContext) async throws -> HandlerOutcome {
@@ -107,15 +99,8 @@ public struct Forwarder: Sendable {
         }
     }
 
-    /// `Retry-After` as delay-seconds or an HTTP date.
+    /// `Retry-After` as delay-seconds or an HTTP date, in whole seconds.
     static func retryAfter(_ value: String, now: Date) -> Duration? {
-        let trimmed = value.trimmingCharacters(in: .whitespaces)
-        if let seconds = Int(trimmed), seconds >= 0 { return .seconds(seconds) }
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
-        guard let date = formatter.date(from: trimmed) else { return nil }
-        return .seconds(max(0, Int(date.timeIntervalSince(now).rounded(.up))))
+        RetryAfter.delay(value, now: now).map { .seconds(Int($0.rounded(.up))) }
     }
 }

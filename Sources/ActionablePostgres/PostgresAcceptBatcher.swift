@@ -40,7 +40,7 @@ final class PostgresAcceptBatcher: Sendable {
     }
 
     func submit(_ action: NewAction) async throws -> AcceptResult {
-        let payload = JSONValue.object(action.response.payload).serialized()
+        let payload = action.response.payloadJSON
         return try await withCheckedThrowingContinuation { continuation in
             let start = state.withLock { state -> Bool in
                 state.pending.append(Entry(action: action, payload: payload, continuation: continuation))

@@ -59,7 +59,7 @@ public struct RouterBuilder: Sendable {
         on(.action(category, action)) { response, context in
             let decoded: Payload
             do {
-                let json = Data(JSONValue.object(response.payload).serialized().utf8)
+                let json = Data(response.payloadJSON.utf8)
                 decoded = try JSONDecoder().decode(Payload.self, from: json)
             } catch {
                 return .fail(

@@ -65,7 +65,7 @@ final class GroupCommitter: @unchecked Sendable {
     }
 
     func submit(_ action: NewAction) async throws -> AcceptResult {
-        let payload = JSONValue.object(action.response.payload).serialized()
+        let payload = action.response.payloadJSON
         return try await withCheckedThrowingContinuation { continuation in
             enqueue(.accept(action, payload: payload, continuation))
         }

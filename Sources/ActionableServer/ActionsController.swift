@@ -1,6 +1,7 @@
 import ActionableCore
 import ActionableStore
 import ActionableTokens
+import ActionableWire
 import Foundation
 import Hummingbird
 import Logging
@@ -82,8 +83,8 @@ struct ActionsController: Sendable {
         switch result {
         case .accepted(let id):
             metrics?.badgeRead("action")
-            return ResponseBodies.ActionAccepted(id: id, status: "accepted").response(status: .accepted)
-        case .duplicate(let id): return ResponseBodies.ActionAccepted(id: id, status: "duplicate").response(status: .ok)
+            return ActionAnswer(id: id, status: "accepted").response(status: .accepted)
+        case .duplicate(let id): return ActionAnswer(id: id, status: "duplicate").response(status: .ok)
         case .conflict(let id, let action):
             throw Problem(
                 .alreadyAnswered,

@@ -1,5 +1,6 @@
 import ActionableCore
 import ActionableStore
+import ActionableWire
 import Foundation
 import Hummingbird
 
@@ -127,6 +128,6 @@ struct BadgeController: Sendable {
     }
 
     private static func badge(_ count: Int, status: HTTPResponse.Status = .ok) throws -> Response {
-        try ResponseBodies.response(ResponseBodies.Badge(badge: count), status: status)
+        try ResponseBodies.response(BadgeCount(badge: count), status: status)
     }
 }

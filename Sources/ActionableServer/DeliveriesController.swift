@@ -1,5 +1,6 @@
 import ActionableCore
 import ActionableStore
+import ActionableWire
 import Foundation
 import Hummingbird
 
@@ -31,13 +32,13 @@ struct DeliveriesController: Sendable {
             }
             let page = try await settings.storage(context) { try await store.deliveries(matching: filter, after: cursor, limit: limit) }
             return try ResponseBodies.response(
-                ResponseBodies.DeliveryPage(items: page.items.map(ResponseBodies.Delivery.init), nextCursor: page.next?.token))
+                DeliveryPage(items: page.items.map(Delivery.init), nextCursor: page.next?.token))
         }
         routes.post("/v1/deliveries/:id/retry") { _, context in
             let id = context.parameters.get("id") ?? ""
             switch try await settings.storage(context) { try await store.requeue(id: id, at: Date()) } {
             case .queued:
-                return try ResponseBodies.response(ResponseBodies.Requeued(id: id), status: .accepted)
+                return try ResponseBodies.response(Requeued(id: id), status: .accepted)
             case .alreadyPending:
                 throw Problem(
                     .deliveryPending, "response \(id) is waiting for its next delivery attempt already; retry it once it is dead or delivered")
@@ -52,7 +53,7 @@ struct DeliveriesController: Sendable {
             let filter = try Self.filter(
                 state: body.state, category: body.category, since: body.since.map(\.text), until: body.until.map(\.text), pointer: "/")
             let queued = try await settings.storage(context) { try await store.requeue(matching: filter, at: Date()) }
-            return try ResponseBodies.response(ResponseBodies.RequeuedCount(queued: queued))
+            return try ResponseBodies.response(RequeuedCount(queued: queued))
         }
     }
 

@@ -1,4 +1,5 @@
 import ActionableCore
+import ActionableWire
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -17,7 +18,7 @@ struct Problem: HTTPResponseError, Sendable {
     var headers: HTTPFields = [:]
 
     /// The base of the `type` URIs, which docs/http-api.md lists route by route.
-    static let typeBase = "https://actionable.dev/problems/"
+    static let typeBase = ProblemDocument.typeBase
 
     /// A problem of `type` (its status and title from ``ProblemType``), with `detail`.
     init(_ type: ProblemType, _ detail: String, errors: [(pointer: String, detail: String)] = [], headers: HTTPFields = [:]) {
@@ -31,18 +32,17 @@ struct Problem: HTTPResponseError, Sendable {
 
     func response(from request: Request, context: some RequestContext) throws -> Response { response }
 
+    /// The problem's document (`ActionableWire`'s ``ProblemDocument``, as clients read it).
+    var document: ProblemDocument {
+        ProblemDocument(
+            type: type, title: title, status: Int(status.code), detail: detail,
+            errors: errors.map { ProblemDocument.FieldError(pointer: $0.pointer, detail: $0.detail) })
+    }
+
     var response: Response {
-        var pairs: [(String, JSONValue)] = [
-            ("type", .string(type)), ("title", .string(title)), ("status", .int(Int(status.code))),
-            ("detail", .string(detail)),
-        ]
-        if !errors.isEmpty {
-            pairs.append(("errors", .array(errors.map { .object([("pointer", .string($0.pointer)), ("detail", .string($0.detail))]) })))
-        }
         var headers = self.headers
         headers[.contentType] = "application/problem+json"
-        return Response(
-            status: status, headers: headers,
-            body: ResponseBody(byteBuffer: ByteBuffer(string: JSONValue.object(pairs).serialized())))
+        let body = (try? ResponseBodies.encoder.encode(document)) ?? Data()  // encoding strings and an integer cannot fail
+        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
     }
 }

@@ -1,95 +1,16 @@
 import ActionableCore
 import ActionableStore
+import ActionableWire
 import Foundation
 import Hummingbird
 
-/// The JSON bodies the server answers with, each one `Encodable` type named as in `openapi.yaml`
-/// (`OpenAPIContractTests` and `scripts/check_openapi.py` hold every answer to that document).
-/// Optional fields the contract requires as `null` are written as `null`, never left out.
+/// How the server writes the JSON bodies it answers with. Each body is one `Codable` type of
+/// `ActionableWire`, named as in `openapi.yaml`, which the app's client and the command line read
+/// back (`OpenAPIContractTests` and `scripts/check_openapi.py` hold every answer to that
+/// document).
 enum ResponseBodies {
-    /// `POST /v1/actions`: 202 `accepted` or 200 `duplicate` (`ActionAccepted`).
-    struct ActionAccepted: Encodable {
-        let id: String
-        let status: String
-
-        /// The answer, written without a `JSONEncoder`: it is on every accept's path, and its
-        /// two strings are all there is to write.
-        func response(status code: HTTPResponse.Status) -> Response {
-            let text = JSONValue.object([("id", .string(id)), ("status", .string(status))]).serialized()
-            return Response(
-                status: code, headers: [.contentType: "application/json"], body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
-        }
-    }
-
-    /// `GET /v1/actions/{id}` (`StoredResponse`).
-    struct StoredResponse: Encodable {
-        let action: StoredAction
-
-        enum Keys: String, CodingKey {
-            case id, status, attempts, nextAttemptAt, lastError, category, action, notificationId, user, receivedAt
-        }
-
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: Keys.self)
-            try container.encode(action.id, forKey: .id)
-            try container.encode(action.status.rawValue, forKey: .status)
-            try container.encode(action.attempts, forKey: .attempts)
-            try container.encode(action.nextAttemptAt.timeIntervalSince1970, forKey: .nextAttemptAt)
-            try container.encode(action.lastError, forKey: .lastError)
-            try container.encode(action.response.category.rawValue, forKey: .category)
-            try container.encode(action.response.action.rawValue, forKey: .action)
-            try container.encode(action.response.notificationID, forKey: .notificationId)
-            try container.encode(action.response.user, forKey: .user)
-            try container.encode(action.receivedAt.timeIntervalSince1970, forKey: .receivedAt)
-        }
-    }
-
-    /// One item of `GET /v1/deliveries` (`Delivery`).
-    struct Delivery: Encodable {
-        let action: StoredAction
-
-        enum Keys: String, CodingKey {
-            case id, category, action, notificationId, user, state, attempts, lastError, receivedAt, nextAttemptAt
-        }
-
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: Keys.self)
-            try container.encode(action.id, forKey: .id)
-            try container.encode(action.response.category.rawValue, forKey: .category)
-            try container.encode(action.response.action.rawValue, forKey: .action)
-            try container.encode(action.response.notificationID, forKey: .notificationId)
-            try container.encode(action.response.user, forKey: .user)
-            try container.encode(action.status.rawValue, forKey: .state)
-            try container.encode(action.attempts, forKey: .attempts)
-            try container.encode(action.lastError, forKey: .lastError)
-            try container.encode(action.receivedAt.timeIntervalSince1970, forKey: .receivedAt)
-            try container.encode(action.status == .pending ? action.nextAttemptAt.timeIntervalSince1970 : nil, forKey: .nextAttemptAt)
-        }
-    }
-
-    /// `GET /v1/deliveries` (`DeliveryPage`).
-    struct DeliveryPage: Encodable {
-        let items: [Delivery]
-        let nextCursor: String?
-    }
-
-    /// `POST /v1/deliveries/{id}/retry`: 202, queued again.
-    struct Requeued: Encodable {
-        let id: String
-        let state = "pending"
-    }
-
-    /// `POST /v1/deliveries/retry`: how many were queued again.
-    struct RequeuedCount: Encodable {
-        let queued: Int
-    }
-
-    /// The badge endpoints (`Badge`).
-    struct Badge: Encodable {
-        let badge: Int
-    }
-
-    private static let encoder: JSONEncoder = {
+    /// The encoder of every answer: slashes as they are (`https://…`, not `https:\\/\\/…`).
+    static let encoder: JSONEncoder = {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.withoutEscapingSlashes]
         return encoder
@@ -100,5 +21,43 @@ enum ResponseBodies {
         Response(
             status: status, headers: [.contentType: "application/json"],
             body: ResponseBody(byteBuffer: ByteBuffer(bytes: try encoder.encode(body))))
+    }
+}
+
+extension ActionAnswer {
+    /// The answer as a response, written without a `JSONEncoder`: it is on every accept's path,
+    /// and its two strings are all there is to write (`ResponseBodiesTests` holds it to the
+    /// encoder's output).
+    func response(status code: HTTPResponse.Status) -> Response {
+        var text = "{\"id\":"
+        JSONValue.writeString(id, to: &text)
+        text += ",\"status\":"
+        JSONValue.writeString(status, to: &text)
+        text += "}"
+        return Response(
+            status: code, headers: [.contentType: "application/json"], body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
+    }
+}
+
+extension StoredResponse {
+    /// `GET /v1/actions/{id}` for `action`.
+    init(_ action: StoredAction) {
+        self.init(
+            id: action.id, status: action.status.rawValue, attempts: action.attempts,
+            nextAttemptAt: action.nextAttemptAt.timeIntervalSince1970, lastError: action.lastError,
+            category: action.response.category.rawValue, action: action.response.action.rawValue,
+            notificationId: action.response.notificationID, user: action.response.user,
+            receivedAt: action.receivedAt.timeIntervalSince1970)
+    }
+}
+
+extension Delivery {
+    /// An item of `GET /v1/deliveries` for `action`: `nextAttemptAt` only while it is pending.
+    init(_ action: StoredAction) {
+        self.init(
+            id: action.id, category: action.response.category.rawValue, action: action.response.action.rawValue,
+            notificationId: action.response.notificationID, user: action.response.user, state: action.status.rawValue,
+            attempts: action.attempts, lastError: action.lastError, receivedAt: action.receivedAt.timeIntervalSince1970,
+            nextAttemptAt: action.status == .pending ? action.nextAttemptAt.timeIntervalSince1970 : nil)
     }
 }

@@ -1,5 +1,6 @@
 import ActionableCore
 import ActionableStore
+import ActionableWire
 import Foundation
 import Hummingbird
 
@@ -20,7 +21,7 @@ struct StatusController: Sendable {
             guard let stored = found else {
                 throw Problem(.notFound, "no response has the id \(id)")
             }
-            return try ResponseBodies.response(ResponseBodies.StoredResponse(action: stored))
+            return try ResponseBodies.response(StoredResponse(stored))
         }
         return routes
     }

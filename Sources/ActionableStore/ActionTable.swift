@@ -94,13 +94,11 @@ public enum ActionTable {
 
     /// Decodes a row of ``columns``.
     public static func decode(_ row: some ActionRow) throws -> StoredAction {
-        let payloadText = try row.string("payload")
-        let payload = try JSONDecoder().decode(JSONValue.self, from: Data(payloadText.utf8))
-        guard case .object(let pairs) = payload else { throw StoreError("stored payload is not an object") }
+        // Kept as the text it was stored as: parsed only if a handler reads the payload.
         let response = ActionResponse(
             category: CategoryID(try row.string("category")), action: ActionID(try row.string("action")),
             notificationID: try row.string("notification_id"), user: try row.string("user_id"),
-            userText: try row.optionalString("user_text"), payload: pairs)
+            userText: try row.optionalString("user_text"), payloadJSON: try row.string("payload"))
         return StoredAction(
             id: try row.string("id"), response: response,
             receivedAt: Date(timeIntervalSince1970: try row.double("received_at")),

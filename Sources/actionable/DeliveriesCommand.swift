@@ -1,4 +1,5 @@
 import ActionableCore
+import ActionableWire
 import ArgumentParser
 import Foundation
 
@@ -64,21 +65,19 @@ struct DeliveriesCommand: AsyncParsableCommand {
 
         func run() async throws {
             let token = try connection.token()
-            var items: [JSONValue] = []
+            var items: [Delivery] = []
             var next = cursor
             repeat {
                 var query = filters.query + [("limit", String(limit))]
                 if let next { query.append(("cursor", next)) }
-                let page = try await DeliveriesCommand.call(.get, "/v1/deliveries?" + DeliveriesCommand.encode(query), connection, token)
-                guard case .array(let found)? = page["items"] else { throw refuse("the server's answer has no items: \(page.serialized())") }
-                items += found
-                if case .string(let cursor)? = page["nextCursor"] { next = cursor } else { next = nil }
+                let page: DeliveryPage = try await DeliveriesCommand.call(
+                    .get, "/v1/deliveries?" + DeliveriesCommand.encode(query), connection, token)
+                items += page.items
+                next = page.nextCursor
             } while all && next != nil
             switch format {
             case .json:
-                var pairs: [(String, JSONValue)] = [("items", .array(items))]
-                if let next { pairs.append(("nextCursor", .string(next))) }
-                print(JSONValue.object(pairs).serialized())
+                print(try DeliveriesCommand.json(DeliveryPage(items: items, nextCursor: next)))
             case .table:
                 print(DeliveriesCommand.table(items))
                 if let next { print("more: --cursor \(next)") }
@@ -104,31 +103,38 @@ struct DeliveriesCommand: AsyncParsableCommand {
             let token = try connection.token()
             if let id {
                 let escaped = id.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(["/"])) ?? id
-                _ = try await DeliveriesCommand.call(.post, "/v1/deliveries/\(escaped)/retry", connection, token, body: "{}")
+                let _: Requeued = try await DeliveriesCommand.call(.post, "/v1/deliveries/\(escaped)/retry", connection, token, body: "{}")
                 print("queued \(id)")
             } else {
                 let body = JSONValue.object(filters.query.map { ($0.0, JSONValue.string($0.1)) }).serialized()
-                let answer = try await DeliveriesCommand.call(.post, "/v1/deliveries/retry", connection, token, body: body)
-                guard case .int(let queued)? = answer["queued"] else { throw refuse("unexpected answer: \(answer.serialized())") }
-                print("queued \(queued)")
+                let answer: RequeuedCount = try await DeliveriesCommand.call(.post, "/v1/deliveries/retry", connection, token, body: body)
+                print("queued \(answer.queued)")
             }
         }
     }
 
-    /// Calls the admin API; a problem answer is printed and exits 1.
-    static func call(
+    /// Calls the admin API and reads its answer as `Answer`; a problem answer is printed and
+    /// exits 1.
+    static func call<Answer: Decodable>(
         _ method: ServerCall.Method, _ path: String, _ connection: Connection, _ token: String, body: String? = nil
-    )
-        async throws -> JSONValue
-    {
+    ) async throws -> Answer {
         let (status, text) = try await ServerCall.send(method, path, to: connection.url, body: body, token: token)
-        let json = try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))
-        guard (200..<300).contains(Int(status)), let json else {
-            var detail = text
-            if case .string(let message)? = json?["detail"] { detail = message }
-            throw refuse("HTTP \(status): \(detail)")
+        guard (200..<300).contains(Int(status)) else {
+            let problem = try? JSONDecoder().decode(ProblemDocument.self, from: Data(text.utf8))
+            throw refuse("HTTP \(status): \(problem.map(\.detail) ?? text)")
         }
-        return json
+        do {
+            return try JSONDecoder().decode(Answer.self, from: Data(text.utf8))
+        } catch {
+            throw refuse("the server's answer is not a \(Answer.self): \(text.prefix(200))")
+        }
+    }
+
+    /// `page` as one line of JSON, as the server wrote it.
+    static func json(_ page: DeliveryPage) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(page), as: UTF8.self)
     }
 
     static func encode(_ query: [(String, String)]) -> String {
@@ -138,22 +144,13 @@ struct DeliveriesCommand: AsyncParsableCommand {
     }
 
     /// The items as aligned columns.
-    static func table(_ items: [JSONValue]) -> String {
+    static func table(_ items: [Delivery]) -> String {
         var rows = [["ID", "STATE", "CATEGORY.ACTION", "USER", "ATTEMPTS", "RECEIVED", "LAST ERROR"]]
         for item in items {
-            func text(_ key: String) -> String {
-                switch item[key] {
-                case .string(let value)?: return value
-                case .int(let value)?: return String(value)
-                default: return ""
-                }
-            }
-            var received = ""
-            if case .double(let seconds)? = item["receivedAt"] { received = Timestamp.iso8601(Date(timeIntervalSince1970: seconds)) }
-            if case .int(let seconds)? = item["receivedAt"] { received = Timestamp.iso8601(Date(timeIntervalSince1970: Double(seconds))) }
-            let error = text("lastError")
+            let error = item.lastError ?? ""
             rows.append([
-                text("id"), text("state"), "\(text("category")).\(text("action"))", text("user"), text("attempts"), received,
+                item.id, item.state, "\(item.category).\(item.action)", item.user, String(item.attempts),
+                Timestamp.iso8601(Date(timeIntervalSince1970: item.receivedAt)),
                 error.count > 60 ? String(error.prefix(59)) + "…" : error,
             ])
         }

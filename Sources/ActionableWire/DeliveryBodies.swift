@@ -1,0 +1,164 @@
+/// A stored response as `GET /v1/actions/{id}` answers it (`StoredResponse` in `openapi.yaml`).
+/// Times are Unix seconds with a fraction, as everywhere in the HTTP API.
+public struct StoredResponse: Codable, Hashable, Sendable {
+    /// The response id.
+    public var id: String
+    /// `pending`, `delivered` or `dead`.
+    public var status: String
+    /// Delivery attempts started so far.
+    public var attempts: Int
+    /// When the next attempt is due, in Unix seconds.
+    public var nextAttemptAt: Double
+    /// Why the last attempt failed; `null` when none did (always present).
+    public var lastError: String?
+    /// The category identifier.
+    public var category: String
+    /// The action identifier.
+    public var action: String
+    /// The notification answered.
+    public var notificationId: String
+    /// The user who answered.
+    public var user: String
+    /// When the server received it, in Unix seconds with a fraction.
+    public var receivedAt: Double
+
+    /// A stored response's answer.
+    public init(
+        id: String, status: String, attempts: Int, nextAttemptAt: Double, lastError: String?, category: String, action: String,
+        notificationId: String, user: String, receivedAt: Double
+    ) {
+        self.id = id
+        self.status = status
+        self.attempts = attempts
+        self.nextAttemptAt = nextAttemptAt
+        self.lastError = lastError
+        self.category = category
+        self.action = action
+        self.notificationId = notificationId
+        self.user = user
+        self.receivedAt = receivedAt
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case id, status, attempts, nextAttemptAt, lastError, category, action, notificationId, user, receivedAt
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(status, forKey: .status)
+        try container.encode(attempts, forKey: .attempts)
+        try container.encode(nextAttemptAt, forKey: .nextAttemptAt)
+        try container.encode(lastError, forKey: .lastError)  // null, never left out
+        try container.encode(category, forKey: .category)
+        try container.encode(action, forKey: .action)
+        try container.encode(notificationId, forKey: .notificationId)
+        try container.encode(user, forKey: .user)
+        try container.encode(receivedAt, forKey: .receivedAt)
+    }
+}
+
+/// One item of `GET /v1/deliveries` (`Delivery` in `openapi.yaml`).
+public struct Delivery: Codable, Hashable, Sendable {
+    /// The response id.
+    public var id: String
+    /// The category identifier.
+    public var category: String
+    /// The action identifier.
+    public var action: String
+    /// The notification answered.
+    public var notificationId: String
+    /// The user who answered.
+    public var user: String
+    /// `pending`, `delivered` or `dead`.
+    public var state: String
+    /// Delivery attempts started so far.
+    public var attempts: Int
+    /// Why the last attempt failed; `null` when none did (always present).
+    public var lastError: String?
+    /// When the server received it, in Unix seconds with a fraction.
+    public var receivedAt: Double
+    /// When the next attempt is due; `null` unless pending (always present).
+    public var nextAttemptAt: Double?
+
+    /// A delivery's item.
+    public init(
+        id: String, category: String, action: String, notificationId: String, user: String, state: String, attempts: Int,
+        lastError: String?, receivedAt: Double, nextAttemptAt: Double?
+    ) {
+        self.id = id
+        self.category = category
+        self.action = action
+        self.notificationId = notificationId
+        self.user = user
+        self.state = state
+        self.attempts = attempts
+        self.lastError = lastError
+        self.receivedAt = receivedAt
+        self.nextAttemptAt = nextAttemptAt
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case id, category, action, notificationId, user, state, attempts, lastError, receivedAt, nextAttemptAt
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(category, forKey: .category)
+        try container.encode(action, forKey: .action)
+        try container.encode(notificationId, forKey: .notificationId)
+        try container.encode(user, forKey: .user)
+        try container.encode(state, forKey: .state)
+        try container.encode(attempts, forKey: .attempts)
+        try container.encode(lastError, forKey: .lastError)  // null, never left out
+        try container.encode(receivedAt, forKey: .receivedAt)
+        try container.encode(nextAttemptAt, forKey: .nextAttemptAt)  // null, never left out
+    }
+}
+
+/// `GET /v1/deliveries` (`DeliveryPage` in `openapi.yaml`): newest first.
+public struct DeliveryPage: Codable, Hashable, Sendable {
+    /// The deliveries of this page.
+    public var items: [Delivery]
+    /// Where the next page starts; left out on the last page.
+    public var nextCursor: String?
+
+    /// A page.
+    public init(items: [Delivery], nextCursor: String?) {
+        self.items = items
+        self.nextCursor = nextCursor
+    }
+}
+
+/// `POST /v1/deliveries/{id}/retry`: one response queued again (202).
+public struct Requeued: Codable, Hashable, Sendable {
+    /// The response id.
+    public var id: String
+    /// Always `pending`.
+    public var state: String
+
+    /// The answer for `id`.
+    public init(id: String, state: String = "pending") {
+        self.id = id
+        self.state = state
+    }
+}
+
+/// `POST /v1/deliveries/retry`: how many responses the filters queued again.
+public struct RequeuedCount: Codable, Hashable, Sendable {
+    /// How many were queued again.
+    public var queued: Int
+
+    /// The answer.
+    public init(queued: Int) { self.queued = queued }
+}
+
+/// The badge endpoints' answer (`Badge` in `openapi.yaml`): the user's unread count.
+public struct BadgeCount: Codable, Hashable, Sendable {
+    /// The user's unread count.
+    public var badge: Int
+
+    /// The answer.
+    public init(badge: Int) { self.badge = badge }
+}

@@ -1,0 +1,117 @@
+import ActionableCore
+import ActionableDelivery
+import ActionableWire
+import Foundation
+import Testing
+import Yams
+
+/// Each JSON shape of the HTTP API is one `Codable` type; each encodes to what `openapi.yaml`'s
+/// schema of the same name allows — every required member present, no member the schema does
+/// not list, each of the listed type — and decodes back to itself.
+struct WireContractTests {
+    nonisolated(unsafe) static let schemas: [String: Any] = {
+        let yaml = (try? String(contentsOf: OpenAPIDocumentTests.file, encoding: .utf8)) ?? ""
+        let document = (try? Yams.load(yaml: yaml)) as? [String: Any]
+        return ((document?["components"] as? [String: Any])?["schemas"] as? [String: Any]) ?? [:]
+    }()
+
+    static let delivery = Delivery(
+        id: "0193", category: "invite", action: "accept", notificationId: "n1", user: "alice", state: "pending", attempts: 2,
+        lastError: nil, receivedAt: 1_800_000_000.25, nextAttemptAt: 1_800_000_060)
+
+    static let samples: [(schema: String, value: any Codable & Equatable & Sendable)] = [
+        ("ActionAccepted", ActionAnswer(id: "0193", status: "accepted")),
+        ("Problem", ProblemDocument(type: ProblemDocument.typeBase + "not-found", title: "Not found", status: 404, detail: "none")),
+        (
+            "Problem",
+            ProblemDocument(
+                type: ProblemDocument.typeBase + "invalid-request", title: "Invalid request", status: 400, detail: "d",
+                errors: [.init(pointer: "/action", detail: "required")])
+        ),
+        (
+            "StoredResponse",
+            StoredResponse(
+                id: "0193", status: "dead", attempts: 3, nextAttemptAt: 1_800_000_000, lastError: "HTTP 500", category: "invite",
+                action: "accept", notificationId: "n1", user: "alice", receivedAt: 1_800_000_000.5)
+        ),
+        (
+            "StoredResponse",
+            StoredResponse(
+                id: "0193", status: "pending", attempts: 0, nextAttemptAt: 1_800_000_000, lastError: nil, category: "invite",
+                action: "accept", notificationId: "n1", user: "alice", receivedAt: 1_800_000_000)
+        ),
+        ("Delivery", delivery),
+        ("DeliveryPage", DeliveryPage(items: [delivery], nextCursor: "abc")),
+        ("DeliveryPage", DeliveryPage(items: [], nextCursor: nil)),
+        ("Requeued", Requeued(id: "0193")),
+        ("RequeuedCount", RequeuedCount(queued: 3)),
+        ("Badge", BadgeCount(badge: 4)),
+        (
+            "ForwardedResponse",
+            ForwardedResponse(
+                ActionResponse(
+                    category: "invite", action: "accept", notificationID: "n1", user: "alice",
+                    payload: [("inviteId", .string("42")), ("seats", .int(2))]),
+                id: "0193", receivedAt: Date(timeIntervalSince1970: 1_800_000_000.125))
+        ),
+    ]
+
+    @Test(arguments: samples.indices)
+    func eachShapeIsWhatTheContractSays(index: Int) throws {
+        let (name, value) = Self.samples[index]
+        let schema = try #require(Self.schemas[name] as? [String: Any], "openapi.yaml has no schema \(name)")
+        let data = try JSONEncoder().encode(value)
+        let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        try Self.check(object, against: schema, at: name)
+        #expect(try Self.decodesBack(value, from: data), "\(name) does not decode back to itself")
+    }
+
+    static func decodesBack<Shape: Codable & Equatable>(_ value: Shape, from data: Data) throws -> Bool {
+        try JSONDecoder().decode(Shape.self, from: data) == value
+    }
+
+    /// Checks an object's members against a schema's `required` and `properties`, following
+    /// `$ref`s and arrays of objects.
+    static func check(_ object: [String: Any], against schema: [String: Any], at path: String) throws {
+        let properties = schema["properties"] as? [String: Any] ?? [:]
+        for member in schema["required"] as? [String] ?? [] {
+            #expect(object[member] != nil, "\(path): the required member \(member) is missing")
+        }
+        for (member, value) in object {
+            let property = try #require(properties[member] as? [String: Any], "\(path): \(member) is not in the schema")
+            let resolved = resolve(property)
+            if let allowed = resolved["enum"] as? [String] {
+                #expect((value as? String).map(allowed.contains) == true, "\(path).\(member): \(value) is not one of \(allowed)")
+            }
+            if let constant = resolved["const"] as? String { #expect(value as? String == constant, "\(path).\(member)") }
+            let types = (resolved["type"] as? [String]) ?? (resolved["type"] as? String).map { [$0] } ?? []
+            if !types.isEmpty {
+                let found = jsonType(of: value)  // an integer is a number too
+                #expect(
+                    types.contains(found) || (found == "integer" && types.contains("number")),
+                    "\(path).\(member) is \(found), the schema says \(types)")
+            }
+            if let items = value as? [Any], let itemSchema = (resolved["items"] as? [String: Any]).map(resolve) {
+                for (index, item) in items.enumerated() {
+                    if let item = item as? [String: Any] { try check(item, against: itemSchema, at: "\(path).\(member)[\(index)]") }
+                }
+            }
+        }
+    }
+
+    static func resolve(_ schema: [String: Any]) -> [String: Any] {
+        guard let reference = schema["$ref"] as? String else { return schema }
+        return schemas[String(reference.split(separator: "/").last ?? "")] as? [String: Any] ?? [:]
+    }
+
+    static func jsonType(of value: Any) -> String {
+        switch value {
+        case is NSNull: return "null"
+        case let number as NSNumber:  // none of the shapes has a boolean member
+            return number.doubleValue == number.doubleValue.rounded() ? "integer" : "number"
+        case is String: return "string"
+        case is [Any]: return "array"
+        default: return "object"
+        }
+    }
+}

@@ -1,0 +1,63 @@
+import ActionableWire
+import Foundation
+import Testing
+
+/// `Retry-After` is read in one place for the app's client and the server's forwarder.
+struct RetryAfterTests {
+    let now = Date(timeIntervalSince1970: 784_111_777)  // Sun, 06 Nov 1994 08:49:37 GMT
+
+    @Test func secondsAreADelay() {
+        #expect(RetryAfter.delay("120", now: now) == 120)
+        #expect(RetryAfter.delay(" 0 ", now: now) == 0)
+    }
+
+    @Test func anHTTPDateIsTheTimeUntilIt() {
+        #expect(RetryAfter.delay("Sun, 06 Nov 1994 08:51:37 GMT", now: now) == 120)
+        #expect(RetryAfter.delay("Sun, 06 Nov 1994 08:49:37 GMT", now: now) == 0)
+    }
+
+    @Test func aDatePastIsNoDelay() {
+        #expect(RetryAfter.delay("Sat, 05 Nov 1994 08:49:37 GMT", now: now) == 0)
+    }
+
+    @Test(arguments: ["", "-5", "soon", "1.5", "06 Nov 1994", "Sun, 06 Nov 1994 25:00:00 GMT"])
+    func anythingElseIsNotADelay(value: String) {
+        #expect(RetryAfter.delay(value, now: now) == nil)
+    }
+
+    /// The one formatter is shared: callers at once each get their own date.
+    @Test func concurrentReadersAgree() async {
+        let delays = await withTaskGroup(of: TimeInterval?.self) { group in
+            for minute in 0..<64 {
+                group.addTask {
+                    RetryAfter.delay(
+                        "Sun, 06 Nov 1994 \(String(format: "%02d", 9 + minute / 60)):\(String(format: "%02d", minute % 60)):37 GMT", now: now)
+                }
+            }
+            var all: [TimeInterval?] = []
+            for await delay in group { all.append(delay) }
+            return all
+        }
+        // 09:MM:37 is 11 + MM minutes after 08:49:37 (10:0M:37 is 71 + M).
+        let expected = Set((0..<64).map { TimeInterval(($0 + 11) * 60) })
+        #expect(Set(delays.compactMap { $0 }) == expected)
+    }
+}
+
+/// A problem document reads back what the server writes, and what a proxy's partial one has.
+struct ProblemDocumentTests {
+    @Test func errorsAreLeftOutWhenThereAreNone() throws {
+        let document = ProblemDocument(type: ProblemDocument.typeBase + "not-found", title: "Not found", status: 404, detail: "x")
+        let text = String(decoding: try JSONEncoder().encode(document), as: UTF8.self)
+        #expect(!text.contains("errors"))
+        #expect(try JSONDecoder().decode(ProblemDocument.self, from: Data(text.utf8)) == document)
+        #expect(document.name == "not-found")
+    }
+
+    @Test func aPartialDocumentReadsWithDefaults() throws {
+        let document = try JSONDecoder().decode(ProblemDocument.self, from: Data(#"{"detail":"upstream down"}"#.utf8))
+        #expect(document.type == "about:blank")
+        #expect(document.detail == "upstream down")
+        #expect(document.errors.isEmpty)
+    }
+}
