@@ -47,16 +47,6 @@ public struct DeliveryWorker: Sendable {
         self.logger = logger
     }
 
-    /// The same worker over `store` (its name, router, policy and metrics kept): the service
-    /// builds and checks its worker at start-up and runs it over the store once it is open.
-    public func using(_ store: any ActionQueue) -> DeliveryWorker {
-        var worker = DeliveryWorker(
-            store: store, router: router, policy: policy, owner: owner, lease: lease, batchSize: batchSize, jitter: jitter,
-            logger: logger)
-        worker.metricsFactory = metricsFactory
-        return worker
-    }
-
     /// Delivers what is due at `now`; returns how many responses it ran.
     @discardableResult
     public func deliverDue(now: Date = Date()) async throws -> Int {

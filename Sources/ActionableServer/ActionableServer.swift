@@ -18,29 +18,40 @@ public enum ActionableServer {
         catalog: Catalog, store: any ActionStore, tokens: ActionTokens?, settings: ServerSettings = ServerSettings(),
         metrics: ServerMetrics? = nil, exposition: (@Sendable () -> String)? = nil, appTokens: AppTokens? = nil
     ) -> Router<ActionableRequestContext> {
+        router(
+            catalog: catalog, storage: StorageGate(open: store), tokens: tokens, settings: settings, metrics: metrics,
+            exposition: exposition, appTokens: appTokens)
+    }
+
+    /// The router over `catalog` and the store behind `storage`: until the gate opens, the
+    /// routes that need storage answer 503 with the reason, and `/readyz` says it is not ready.
+    public static func router(
+        catalog: Catalog, storage: StorageGate, tokens: ActionTokens?, settings: ServerSettings = ServerSettings(),
+        metrics: ServerMetrics? = nil, exposition: (@Sendable () -> String)? = nil, appTokens: AppTokens? = nil
+    ) -> Router<ActionableRequestContext> {
         let (router, routes) = makeRouter(metrics: metrics)
         if let exposition {
             // Behind the admin token here; `metricsRouter` serves it openly on its own listener.
             routes.addRoutes(
-                MetricsController(exposition: exposition, metrics: metrics, store: store, settings: settings)
+                MetricsController(exposition: exposition, metrics: metrics, storage: storage, settings: settings)
                     .routes(access: settings.adminToken.map { .adminToken($0) } ?? .closed))
         }
         routes.addRoutes(
             ActionsController(
-                catalog: catalog, store: store, tokens: tokens, settings: settings, appTokens: appTokens,
+                catalog: catalog, storage: storage, tokens: tokens, settings: settings, appTokens: appTokens,
                 metrics: metrics
             ).routes)
         routes.addRoutes(CatalogController(catalog: catalog).routes)
         routes.addRoutes(OpenAPIDocument.routes(catalog: catalog))
         routes.addRoutes(
-            BadgeController(catalog: catalog, store: store, settings: settings, metrics: metrics)
+            BadgeController(catalog: catalog, storage: storage, settings: settings, metrics: metrics)
                 .routes(authenticator: BadgeAuthenticator(backendToken: settings.backendToken, appTokens: appTokens)))
-        routes.addRoutes(HealthController(store: store, settings: settings).routes)
+        routes.addRoutes(HealthController(storage: storage, settings: settings).routes)
         if let adminToken = settings.adminToken {
-            routes.addRoutes(StatusController(store: store, adminToken: adminToken, settings: settings).routes)
+            routes.addRoutes(StatusController(storage: storage, adminToken: adminToken, settings: settings).routes)
             // The templates are compiled into the binary; a template that does not parse is a
             // programming error caught by the tests, so the page is left out rather than the server.
-            if let page = try? AdminPageController(catalog: catalog, store: store, adminToken: adminToken, settings: settings) {
+            if let page = try? AdminPageController(catalog: catalog, storage: storage, adminToken: adminToken, settings: settings) {
                 routes.addRoutes(page.routes)
             }
         }
@@ -50,10 +61,10 @@ public enum ActionableServer {
     /// The router of the separate metrics listener (`--metrics-address`): `GET /metrics` only,
     /// without credentials — bind it to loopback or a private network.
     public static func metricsRouter(
-        store: any ActionStore, settings: ServerSettings, metrics: ServerMetrics?, exposition: @escaping @Sendable () -> String
+        storage: StorageGate, settings: ServerSettings, metrics: ServerMetrics?, exposition: @escaping @Sendable () -> String
     ) -> Router<ActionableRequestContext> {
         let (router, routes) = makeRouter(metrics: nil)
-        routes.addRoutes(MetricsController(exposition: exposition, metrics: metrics, store: store, settings: settings).routes(access: .open))
+        routes.addRoutes(MetricsController(exposition: exposition, metrics: metrics, storage: storage, settings: settings).routes(access: .open))
         return router
     }
 

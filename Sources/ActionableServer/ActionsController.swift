@@ -15,7 +15,11 @@ import Logging
 /// duplicate, 409 conflict, 503 unavailable). Nothing is stored unless every check passed.
 struct ActionsController: Sendable {
     let catalog: Catalog
-    let store: any ActionQueue
+    /// Where storage is reached once it is open.
+    let storage: StorageGate
+    private var store: any ActionQueue {
+        get throws(StorageNotReady) { try storage.store() }
+    }
     let tokens: ActionTokens?
     let settings: ServerSettings
     var appTokens: AppTokens? = nil
@@ -27,11 +31,11 @@ struct ActionsController: Sendable {
     let unboundTokens = SightingLog()
 
     init(
-        catalog: Catalog, store: any ActionQueue, tokens: ActionTokens?, settings: ServerSettings, appTokens: AppTokens? = nil,
+        catalog: Catalog, storage: StorageGate, tokens: ActionTokens?, settings: ServerSettings, appTokens: AppTokens? = nil,
         metrics: ServerMetrics? = nil
     ) {
         self.catalog = catalog
-        self.store = store
+        self.storage = storage
         self.tokens = tokens
         self.settings = settings
         self.appTokens = appTokens

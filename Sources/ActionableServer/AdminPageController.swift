@@ -15,7 +15,11 @@ import Hummingbird
 /// shows the sign-in form and nothing else.
 struct AdminPageController: Sendable {
     let catalog: Catalog
-    let store: any ActionStore
+    /// Where storage is reached once it is open.
+    let storage: StorageGate
+    private var store: any ActionStore {
+        get throws(StorageNotReady) { try storage.store() }
+    }
     let adminToken: String
     let settings: ServerSettings
     let renderer: PreviewRenderer
@@ -26,9 +30,9 @@ struct AdminPageController: Sendable {
     /// How many dead and pending responses the page lists.
     static let listed = 50
 
-    init(catalog: Catalog, store: any ActionStore, adminToken: String, settings: ServerSettings) throws {
+    init(catalog: Catalog, storage: StorageGate, adminToken: String, settings: ServerSettings) throws {
         self.catalog = catalog
-        self.store = store
+        self.storage = storage
         self.adminToken = adminToken
         self.settings = settings
         session = AdminSession(adminToken: adminToken)

@@ -12,7 +12,11 @@ import Hummingbird
 /// - `GET /v1/badge/{user}` (backend, or the app for its own user).
 struct BadgeController: Sendable {
     let catalog: Catalog
-    let store: any BadgeLedger
+    /// Where storage is reached once it is open.
+    let storage: StorageGate
+    private var store: any BadgeLedger {
+        get throws(StorageNotReady) { try storage.store() }
+    }
     let settings: ServerSettings
     var metrics: ServerMetrics? = nil
 

@@ -12,7 +12,11 @@ import Hummingbird
 ///   the same `webhook-id`); 404 unknown, 409 while pending;
 /// - `POST /v1/deliveries/retry` with the filters as a JSON body: `{"queued": N}`.
 struct DeliveriesController: Sendable {
-    let store: any DeliveryAdministration
+    /// Where storage is reached once it is open.
+    let storage: StorageGate
+    private var store: any DeliveryAdministration {
+        get throws(StorageNotReady) { try storage.store() }
+    }
     let settings: ServerSettings
 
     /// The largest page.

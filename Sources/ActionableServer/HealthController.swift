@@ -5,7 +5,11 @@ import Hummingbird
 /// 503 until it is). The 503 says only that storage is not ready: the cause, which may name the
 /// database's host and user, goes to the log, not to whoever asks.
 struct HealthController: Sendable {
-    let store: any ActionQueue
+    /// Where storage is reached once it is open.
+    let storage: StorageGate
+    private var store: any ActionQueue {
+        get throws(StorageNotReady) { try storage.store() }
+    }
     let settings: ServerSettings
 
     var routes: RouteCollection<ActionableRequestContext> {

@@ -15,11 +15,11 @@ struct MetricsController: Sendable {
     let metrics: ServerMetrics?
     let unread: UnreadTotalCache
 
-    init(exposition: @escaping @Sendable () -> String, metrics: ServerMetrics?, store: any ActionStore, settings: ServerSettings) {
+    init(exposition: @escaping @Sendable () -> String, metrics: ServerMetrics?, storage: StorageGate, settings: ServerSettings) {
         self.exposition = exposition
         self.metrics = metrics
         let lifetime = settings.badgeLifetime
-        unread = UnreadTotalCache { try await store.unreadTotal(countingSince: Date().addingTimeInterval(-lifetime)) }
+        unread = UnreadTotalCache { try await storage.store().unreadTotal(countingSince: Date().addingTimeInterval(-lifetime)) }
     }
 
     /// Who may read the metrics.

@@ -7,14 +7,18 @@ import Hummingbird
 /// `GET /v1/actions/{id}`: where a response's delivery stands, for operators (pending, delivered
 /// or dead, attempts, the last error). Behind ``AdminTokenAuthenticator``.
 struct StatusController: Sendable {
-    let store: any ActionStore
+    /// Where storage is reached once it is open.
+    let storage: StorageGate
+    private var store: any ActionStore {
+        get throws(StorageNotReady) { try storage.store() }
+    }
     let adminToken: String
     let settings: ServerSettings
 
     var routes: RouteCollection<ActionableRequestContext> {
         let routes = RouteCollection(context: ActionableRequestContext.self)
         routes.add(middleware: AdminTokenAuthenticator(adminToken: adminToken))
-        DeliveriesController(store: store, settings: settings).add(to: routes)
+        DeliveriesController(storage: storage, settings: settings).add(to: routes)
         routes.get("/v1/actions/:id") { _, context in
             let id = context.parameters.get("id") ?? ""
             let found = try await settings.storage(context) { try await store.action(id: id) }

@@ -6,12 +6,12 @@ import Foundation
 import Logging
 
 extension ActionableService {
-    /// The worker running the configured forwards and the in-process `routes`, or `nil` when
-    /// there are neither.
-    static func deliveryWorker(
-        configuration: ActionableConfiguration, catalog: Catalog, store: any ActionStore, logger: Logger,
-        routes: ((inout RouterBuilder) throws -> Void)?
-    ) throws -> DeliveryWorker? {
+    /// The router of the configured forwards and the in-process `routes`, or `nil` when there are
+    /// neither; a forward or route that does not fit the catalog is a ``ConfigurationError`` here,
+    /// at start-up.
+    static func deliveryRouter(
+        configuration: ActionableConfiguration, catalog: Catalog, logger: Logger, routes: ((inout RouterBuilder) throws -> Void)?
+    ) throws -> ActionRouter? {
         guard !configuration.forwards.isEmpty || routes != nil else { return nil }
         var builder = RouterBuilder(catalog: catalog)
         if !configuration.forwards.isEmpty {
@@ -34,14 +34,10 @@ extension ActionableService {
             }
         }
         try routes?(&builder)
-        let router: ActionRouter
         do {
-            router = try builder.build()
+            return try builder.build()
         } catch {
             throw ConfigurationError(error.description)
         }
-        return DeliveryWorker(
-            store: store, router: router, policy: configuration.retryPolicy, lease: configuration.deliveryLease.timeInterval,
-            logger: logger)
     }
 }

@@ -41,10 +41,12 @@ public struct ActionableService: Service {
     public let catalog: Catalog
     private let application: any Service
     private let metricsApplication: (any Service)?
-    private let pending: PendingActionStore
+    private let storage: StorageGate
     private let opener: StorageOpener
-    private let worker: DeliveryWorker?
-    private let retention: RetentionWorker
+    /// The routes deliveries run through (forwards and in-process handlers), checked at start-up;
+    /// `nil` when there are none.
+    private let deliveries: ActionRouter?
+    private let metricsFactory: PrometheusMetricsFactory
     private let logger: Logger
 
     /// Builds the service; nothing listens or connects until ``run()``.
@@ -78,18 +80,16 @@ public struct ActionableService: Service {
             ? nil : await AppTokens(keys: configuration.appJWTKeys, audience: configuration.appJWTAudience)
 
         let redacted = StorageURL.redacted(configuration.storage)
-        let pending = PendingActionStore(reason: "storage \(redacted) is being opened")
+        let storage = StorageGate(reason: "storage \(redacted) is being opened")
         let registry = PrometheusCollectorRegistry()
         let factory = PrometheusMetricsFactory(registry: registry)
         let metrics = ServerMetrics(factory: factory)
         let router = ActionableServer.router(
-            catalog: catalog, store: pending, tokens: tokens, settings: configuration.server,
+            catalog: catalog, storage: storage, tokens: tokens, settings: configuration.server,
             metrics: metrics, exposition: { registry.emitToString() }, appTokens: appTokens)
 
-        var worker = try Self.deliveryWorker(
-            configuration: configuration, catalog: catalog, store: pending, logger: logger, routes: routes)
-        worker?.metricsFactory = factory
-        if worker == nil { logger.warning("no forward or handler given: accepted responses are stored but not delivered") }
+        let deliveries = try Self.deliveryRouter(configuration: configuration, catalog: catalog, logger: logger, routes: routes)
+        if deliveries == nil { logger.warning("no forward or handler given: accepted responses are stored but not delivered") }
 
         let server = try Self.serverBuilder(configuration)
         self.application = Application(
@@ -102,7 +102,7 @@ public struct ActionableService: Service {
         if let address = configuration.metricsAddress {
             self.metricsApplication = Application(
                 router: ActionableServer.metricsRouter(
-                    store: pending, settings: configuration.server, metrics: metrics, exposition: { registry.emitToString() }),
+                    storage: storage, settings: configuration.server, metrics: metrics, exposition: { registry.emitToString() }),
                 server: .http1(configuration: .init(idleTimeout: TimeAmount(configuration.idleTimeout))),
                 configuration: .init(address: .hostname(address.host, port: address.port)),
                 onServerRunning: { channel in
@@ -114,15 +114,11 @@ public struct ActionableService: Service {
         }
         self.configuration = configuration
         self.catalog = catalog
-        self.pending = pending
+        self.storage = storage
         self.opener = StorageOpener(
             url: configuration.storage, drivers: storageDrivers, timeout: configuration.storageTimeout, logger: logger)
-        self.worker = worker
-        var retention = RetentionWorker(
-            store: pending, retention: configuration.retention, badgeLifetime: .seconds(configuration.server.badgeLifetime),
-            logger: logger)
-        retention.metricsFactory = factory
-        self.retention = retention
+        self.deliveries = deliveries
+        self.metricsFactory = factory
         self.logger = logger
         logger.info("serving \(catalog.categories.count) categories from \(configuration.categories), storage \(redacted)")
     }
@@ -149,7 +145,7 @@ public struct ActionableService: Service {
 
     /// Returns once storage is open and the service accepts action responses (the listener may
     /// have come up before; see ``init(configuration:catalog:storageDrivers:logger:onServerRunning:routes:)``).
-    public func waitUntilReady() async { await pending.waitUntilOpen() }
+    public func waitUntilReady() async { await storage.waitUntilOpen() }
 
     /// Runs the service in a `ServiceGroup` of its own that shuts down gracefully on SIGTERM
     /// and SIGINT: requests in flight finish, deliveries in flight are recorded, then it returns.
@@ -162,14 +158,14 @@ public struct ActionableService: Service {
     private func openStorageThenDeliver() async throws {
         let store: any ActionStore
         do {
-            store = try await cancelWhenGracefulShutdown { try await opener.open(into: pending) }
+            store = try await cancelWhenGracefulShutdown { try await opener.open(into: storage) }
         } catch is CancellationError {
             return  // shut down before storage was reachable
         }
         logger.info("ready: storage \(StorageURL.redacted(configuration.storage)) is open, accepting action responses")
-        // The workers run over the opened store itself, not through the routes' waiting wrapper.
-        let retention = retention.using(store)
-        let worker = worker?.using(store)
+        // The workers run over the opened store itself; only the routes go through the gate.
+        let worker = deliveries.map { deliveryWorker(over: store, router: $0) }
+        let retention = retentionWorker(over: store)
         await withDiscardingTaskGroup { group in
             // Retention stops between two batches on graceful shutdown.
             group.addTask { await cancelWhenGracefulShutdown { await retention.run() } }
@@ -180,5 +176,23 @@ public struct ActionableService: Service {
             }
         }
         if worker == nil { try? await gracefulShutdown() }
+    }
+
+    /// The delivery worker over the opened `store`.
+    private func deliveryWorker(over store: any ActionStore, router: ActionRouter) -> DeliveryWorker {
+        var worker = DeliveryWorker(
+            store: store, router: router, policy: configuration.retryPolicy, lease: configuration.deliveryLease.timeInterval,
+            logger: logger)
+        worker.metricsFactory = metricsFactory
+        return worker
+    }
+
+    /// The retention worker over the opened `store`.
+    private func retentionWorker(over store: any ActionStore) -> RetentionWorker {
+        var retention = RetentionWorker(
+            store: store, retention: configuration.retention, badgeLifetime: .seconds(configuration.server.badgeLifetime),
+            logger: logger)
+        retention.metricsFactory = metricsFactory
+        return retention
     }
 }

@@ -32,13 +32,6 @@ public struct RetentionWorker: Sendable {
         self.logger = logger
     }
 
-    /// The same worker over `store`.
-    public func using(_ store: any DeliveryAdministration) -> RetentionWorker {
-        var worker = RetentionWorker(store: store, retention: retention, badgeLifetime: badgeLifetime, batchSize: batchSize, logger: logger)
-        worker.metricsFactory = metricsFactory
-        return worker
-    }
-
     /// How often ``run()`` purges: every minute, or every quarter of a shorter retention (at
     /// least every second).
     public var interval: Duration { min(.seconds(60), max(.seconds(1), retention / 4)) }

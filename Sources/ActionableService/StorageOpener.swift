@@ -1,3 +1,4 @@
+import ActionableServer
 import ActionableStore
 import Logging
 
@@ -13,8 +14,8 @@ struct StorageOpener: Sendable {
     var firstDelay: Duration = .milliseconds(250)
     static let longestDelay: Duration = .seconds(5)
 
-    /// Opens the store, telling `pending` why not yet while it tries.
-    func open(into pending: PendingActionStore) async throws -> any ActionStore {
+    /// Opens the store, telling `gate` why not yet while it tries, and opens the gate on it.
+    func open(into gate: StorageGate) async throws -> any ActionStore {
         let clock = ContinuousClock()
         let start = clock.now
         var delay = firstDelay
@@ -23,14 +24,14 @@ struct StorageOpener: Sendable {
         while true {
             do {
                 let store = try await drivers.open(url, logger: logger)
-                pending.open(store)
+                gate.open(store)
                 if reported != nil { logger.notice("storage \(redacted) is reachable now; ready") }
                 return store
             } catch is CancellationError {
                 throw CancellationError()
             } catch {
                 let reason = "\(error)"
-                pending.waiting(because: "storage \(redacted) is not reachable: \(reason)")
+                gate.waiting(because: "storage \(redacted) is not reachable: \(reason)")
                 let waited = clock.now - start
                 if let timeout, waited + delay > timeout {
                     throw StorageTimeout(storage: redacted, timeout: timeout, reason: reason)

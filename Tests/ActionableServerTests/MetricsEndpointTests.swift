@@ -115,7 +115,8 @@ extension MetricsEndpointTests {
         metrics.response("accepted")
         let app = Application(
             router: ActionableServer.metricsRouter(
-                store: InMemoryActionStore(), settings: ServerSettings(), metrics: metrics, exposition: { registry.emitToString() }))
+                storage: StorageGate(open: InMemoryActionStore()), settings: ServerSettings(), metrics: metrics,
+                exposition: { registry.emitToString() }))
         try await app.test(.router) { client in
             try await client.execute(uri: "/metrics", method: .get) { response in
                 #expect(response.status == .ok)
