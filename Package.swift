@@ -15,7 +15,7 @@ let package = Package(
         .library(name: "ActionableSQLite", targets: ["ActionableSQLite"]),
         .library(name: "ActionablePostgres", targets: ["ActionablePostgres"]),
         .library(name: "ActionableDelivery", targets: ["ActionableDelivery"]),
-        .library(name: "ActionableServer", targets: ["ActionableServer"]),
+        .library(name: "ActionableHTTP", targets: ["ActionableHTTP"]),
         .library(name: "ActionableService", targets: ["ActionableService"]),
         .library(name: "ActionableTesting", targets: ["ActionableTesting"]),
         .library(name: "ActionableClient", targets: ["ActionableClient"]),
@@ -105,7 +105,7 @@ let package = Package(
             ]
         ),
         .target(
-            name: "ActionableServer",
+            name: "ActionableHTTP",
             dependencies: [
                 "ActionableCore", "ActionableStore", "ActionableTokens", "ActionablePreview", "ActionableWire",
                 .product(name: "Mustache", package: "swift-mustache"),
@@ -123,7 +123,7 @@ let package = Package(
             name: "ActionableService",
             dependencies: [
                 "ActionableCore", "ActionableLint", "ActionableStore", "ActionableSQLite", "ActionablePostgres",
-                "ActionableTokens", "ActionableRouter", "ActionableDelivery", "ActionableServer",
+                "ActionableTokens", "ActionableRouter", "ActionableDelivery", "ActionableHTTP",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
@@ -146,7 +146,7 @@ let package = Package(
         .executableTarget(
             name: "actionable",
             dependencies: [
-                "ActionableCore", "ActionableLint", "ActionablePayload", "ActionableTokens", "ActionableServer",
+                "ActionableCore", "ActionableLint", "ActionablePayload", "ActionableTokens", "ActionableHTTP",
                 "ActionableService", "ActionableCodegen", "ActionableDelivery", "ActionablePreview", "ActionableWire",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -199,7 +199,7 @@ let package = Package(
         .testTarget(
             name: "ActionableServerTests",
             dependencies: [
-                "ActionableServer", "ActionableService", "ActionableTesting", "ActionableStore", "ActionableSQLite",
+                "ActionableHTTP", "ActionableService", "ActionableTesting", "ActionableStore", "ActionableSQLite",
                 "ActionableTokens", "ActionableCore", "ActionableRouter",
                 "ActionableTestSupport", "ActionableDelivery", "ActionablePostgres", "actionable", "InviteService", "ActionableWire",
                 .product(name: "Yams", package: "Yams"),

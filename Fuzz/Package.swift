@@ -29,7 +29,7 @@ let package = Package(
         .executableTarget(
             name: "fuzz-action-request",
             dependencies: [
-                "FuzzSupport", .product(name: "ActionableCore", package: main), .product(name: "ActionableServer", package: main),
+                "FuzzSupport", .product(name: "ActionableCore", package: main), .product(name: "ActionableHTTP", package: main),
             ]
         ),
         .executableTarget(
@@ -44,12 +44,12 @@ let package = Package(
             dependencies: ["FuzzSupport", .product(name: "ActionableCore", package: main), .product(name: "ActionablePayload", package: main)]
         ),
         .executableTarget(
-            name: "fuzz-admin-form", dependencies: ["FuzzSupport", .product(name: "ActionableServer", package: main)]
+            name: "fuzz-admin-form", dependencies: ["FuzzSupport", .product(name: "ActionableHTTP", package: main)]
         ),
         .executableTarget(
             name: "fuzz-http-application",
             dependencies: [
-                "FuzzSupport", .product(name: "ActionableCore", package: main), .product(name: "ActionableServer", package: main),
+                "FuzzSupport", .product(name: "ActionableCore", package: main), .product(name: "ActionableHTTP", package: main),
                 .product(name: "ActionableStore", package: main), .product(name: "ActionableTokens", package: main),
                 .product(name: "Hummingbird", package: "hummingbird"), .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"), .product(name: "Logging", package: "swift-log"),

@@ -1,6 +1,6 @@
 import ActionableCore
 import ActionableDelivery
-import ActionableServer
+import ActionableHTTP
 import ActionableTokens
 import Configuration
 import Foundation

@@ -1,8 +1,8 @@
 import ActionableCore
 import ActionableDelivery
+import ActionableHTTP
 import ActionableLint
 import ActionableRouter
-import ActionableServer
 import ActionableStore
 import ActionableTokens
 import Hummingbird
@@ -84,7 +84,7 @@ public struct ActionableService: Service {
         let registry = PrometheusCollectorRegistry()
         let factory = PrometheusMetricsFactory(registry: registry)
         let metrics = ServerMetrics(factory: factory)
-        let router = ActionableServer.router(
+        let router = ActionableRoutes.router(
             catalog: catalog, storage: storage, tokens: tokens, settings: configuration.server,
             metrics: metrics, exposition: { registry.emitToString() }, appTokens: appTokens)
 
@@ -101,7 +101,7 @@ public struct ActionableService: Service {
             logger: logger)
         if let address = configuration.metricsAddress {
             self.metricsApplication = Application(
-                router: ActionableServer.metricsRouter(
+                router: ActionableRoutes.metricsRouter(
                     storage: storage, settings: configuration.server, metrics: metrics, exposition: { registry.emitToString() }),
                 server: .http1(configuration: .init(idleTimeout: TimeAmount(configuration.idleTimeout))),
                 configuration: .init(address: .hostname(address.host, port: address.port)),

@@ -1,5 +1,5 @@
 import ActionableCore
-import ActionableServer
+import ActionableHTTP
 import ActionableStore
 import ActionableTesting
 import ActionableTokens
@@ -40,7 +40,7 @@ struct ActionsEndpointTests {
         _ requests: [(body: String, headers: HTTPFields)]
     ) async throws -> [Reply] {
         let tokens = try await ActionTokens(keys: [key])
-        let app = Application(router: ActionableServer.router(catalog: catalog, store: store, tokens: tokens, settings: settings))
+        let app = Application(router: ActionableRoutes.router(catalog: catalog, store: store, tokens: tokens, settings: settings))
         let requests = requests.map { RequestSpec(body: $0.body, headers: $0.headers) }
         return try await app.test(.router) { client in
             var replies: [Reply] = []
@@ -250,7 +250,7 @@ struct ActionsEndpointTests {
 struct CatalogAndHealthTests {
     @Test func theCatalogHasAnETagAndAnswers304() async throws {
         let app = Application(
-            router: ActionableServer.router(
+            router: ActionableRoutes.router(
                 catalog: ActionsEndpointTests.catalog,
                 store: InMemoryActionStore(), tokens: nil))
         try await app.test(.router) { client in
@@ -271,7 +271,7 @@ struct CatalogAndHealthTests {
 
     @Test func healthAndReadiness() async throws {
         let up = Application(
-            router: ActionableServer.router(
+            router: ActionableRoutes.router(
                 catalog: ActionsEndpointTests.catalog,
                 store: InMemoryActionStore(), tokens: nil))
         try await up.test(.router) { client in
@@ -279,7 +279,7 @@ struct CatalogAndHealthTests {
             try await client.execute(uri: "/readyz", method: .get) { #expect($0.status == .ok) }
         }
         let down = Application(
-            router: ActionableServer.router(
+            router: ActionableRoutes.router(
                 catalog: ActionsEndpointTests.catalog,
                 store: ActionsEndpointTests.FailingStore(), tokens: nil))
         try await down.test(.router) { client in
@@ -296,7 +296,7 @@ struct AppTokenTests {
         let appTokens = await AppTokens(keys: [appKey])
         let store = InMemoryActionStore()
         let app = Application(
-            router: ActionableServer.router(
+            router: ActionableRoutes.router(
                 catalog: ActionsEndpointTests.catalog, store: store,
                 tokens: try await ActionTokens(keys: [ActionsEndpointTests.key]), appTokens: appTokens))
         let body = ActionsEndpointTests.body(try await ActionsEndpointTests.token(user: "alice"))

@@ -6,7 +6,7 @@ import Hummingbird
 import HummingbirdTesting
 import Testing
 
-@testable import ActionableServer
+@testable import ActionableHTTP
 
 /// The admin forms read hostile bytes as a 400 or 413 problem document — never a trap (the old
 /// reader stopped the process on `token=%`) — and sign-in is throttled per client address.
@@ -25,7 +25,7 @@ struct AdminFormTests {
         var settings = ServerSettings(adminToken: AdminPageTests.admin)
         settings.acceptUnboundPayloads = false
         let app = Application(
-            router: ActionableServer.router(
+            router: ActionableRoutes.router(
                 catalog: ActionsEndpointTests.catalog, store: store,
                 tokens: try await ActionTokens(keys: [ActionsEndpointTests.key]), settings: settings))
         let tap = ActionsEndpointTests.body(try await ActionsEndpointTests.token(notification: "n-forms"))

@@ -1,5 +1,5 @@
 import ActionableCore
-import ActionableServer
+import ActionableHTTP
 import ActionableStore
 import ActionableTesting
 import ActionableTokens
@@ -27,7 +27,7 @@ struct AdminPageTests {
         var settings = ServerSettings(adminToken: admin)
         settings.secureAdminCookie = secure
         let app = Application(
-            router: ActionableServer.router(
+            router: ActionableRoutes.router(
                 catalog: ActionsEndpointTests.catalog, store: store, tokens: try await ActionTokens(keys: [ActionsEndpointTests.key]),
                 settings: settings))
         return try await app.test(.router) { client in

@@ -1,5 +1,5 @@
 import ActionableCore
-import ActionableServer
+import ActionableHTTP
 import ActionableStore
 import ActionableTesting
 import ActionableTokens
@@ -30,7 +30,7 @@ struct BadgeEndpointTests {
     ) async throws -> [Reply] {
         let tokens = try await ActionTokens(keys: [ActionsEndpointTests.key])
         let app = Application(
-            router: ActionableServer.router(
+            router: ActionableRoutes.router(
                 catalog: ActionsEndpointTests.catalog, store: store, tokens: tokens, settings: settings,
                 appTokens: appTokens ? await AppTokens(keys: [appKey]) : nil))
         return try await app.test(.router) { client in

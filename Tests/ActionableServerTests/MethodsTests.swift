@@ -1,4 +1,4 @@
-import ActionableServer
+import ActionableHTTP
 import ActionableStore
 import ActionableTokens
 import Foundation

@@ -9,7 +9,7 @@ import HummingbirdTesting
 import Prometheus
 import Testing
 
-@testable import ActionableServer
+@testable import ActionableHTTP
 
 struct MetricsEndpointTests {
     static let admin = "metrics-admin-token-0123456789abcdef"
@@ -19,7 +19,7 @@ struct MetricsEndpointTests {
         let registry = PrometheusCollectorRegistry()
         let tokens = try await ActionTokens(keys: [ActionsEndpointTests.key])
         let app = Application(
-            router: ActionableServer.router(
+            router: ActionableRoutes.router(
                 catalog: ActionsEndpointTests.catalog,
                 store: InMemoryActionStore(), tokens: tokens, settings: ServerSettings(adminToken: Self.admin),
                 metrics: ServerMetrics(factory: PrometheusMetricsFactory(registry: registry)),
@@ -53,7 +53,7 @@ extension MetricsEndpointTests {
         let tokens = try await ActionTokens(keys: [ActionsEndpointTests.key])
         let backend = BadgeEndpointTests.backend
         let app = Application(
-            router: ActionableServer.router(
+            router: ActionableRoutes.router(
                 catalog: ActionsEndpointTests.catalog, store: InMemoryActionStore(), tokens: tokens,
                 settings: ServerSettings(adminToken: Self.admin, backendToken: backend),
                 metrics: ServerMetrics(factory: PrometheusMetricsFactory(registry: registry)),
@@ -91,7 +91,7 @@ extension MetricsEndpointTests {
         for settings in [ServerSettings(adminToken: Self.admin), ServerSettings()] {
             let registry = PrometheusCollectorRegistry()
             let app = Application(
-                router: ActionableServer.router(
+                router: ActionableRoutes.router(
                     catalog: ActionsEndpointTests.catalog, store: InMemoryActionStore(), tokens: nil, settings: settings,
                     metrics: ServerMetrics(factory: PrometheusMetricsFactory(registry: registry)),
                     exposition: { registry.emitToString() }))
@@ -114,7 +114,7 @@ extension MetricsEndpointTests {
         let metrics = ServerMetrics(factory: PrometheusMetricsFactory(registry: registry))
         metrics.response("accepted")
         let app = Application(
-            router: ActionableServer.metricsRouter(
+            router: ActionableRoutes.metricsRouter(
                 storage: StorageGate(open: InMemoryActionStore()), settings: ServerSettings(), metrics: metrics,
                 exposition: { registry.emitToString() }))
         try await app.test(.router) { client in

@@ -1,4 +1,4 @@
-import ActionableServer
+import ActionableHTTP
 import Foundation
 import Hummingbird
 import HummingbirdTesting

@@ -1,5 +1,5 @@
 import ActionableCore
-import ActionableServer
+import ActionableHTTP
 import ActionableStore
 import ActionableTesting
 import ActionableTokens
@@ -74,7 +74,7 @@ struct OverloadTests {
         let store = GatedStore()
         let tokens = try await ActionTokens(keys: [ActionsEndpointTests.key])
         let app = Application(
-            router: ActionableServer.router(
+            router: ActionableRoutes.router(
                 catalog: ActionsEndpointTests.catalog, store: store,
                 tokens: tokens, settings: ServerSettings(maximumConcurrentAccepts: 1)))
         let first = ActionsEndpointTests.body(try await ActionsEndpointTests.token(notification: "n-first"))

@@ -1,5 +1,5 @@
 import ActionableCore
-import ActionableServer
+import ActionableHTTP
 import ActionableStore
 import ActionableTokens
 import Foundation
@@ -36,7 +36,7 @@ struct PayloadBindingTests {
         _ bodies: [String], settings: ServerSettings = ServerSettings(), store: InMemoryActionStore = InMemoryActionStore()
     ) async throws -> [ActionsEndpointTests.Reply] {
         let tokens = try await ActionTokens(keys: [ActionsEndpointTests.key])
-        let app = Application(router: ActionableServer.router(catalog: catalog, store: store, tokens: tokens, settings: settings))
+        let app = Application(router: ActionableRoutes.router(catalog: catalog, store: store, tokens: tokens, settings: settings))
         return try await app.test(.router) { client in
             var replies: [ActionsEndpointTests.Reply] = []
             for body in bodies {

@@ -1,5 +1,5 @@
 import ActionableCore
-import ActionableServer
+import ActionableHTTP
 import ActionableStore
 import ActionableTesting
 import Foundation
@@ -20,7 +20,7 @@ struct StatusEndpointTests {
         _ = try await store.claimDue(now: Date(timeIntervalSince1970: 1), limit: 1, lease: 30, owner: "w")
         try await store.markDead(id: "r1", owner: "w", reason: "the upstream answered HTTP 410")
         let app = Application(
-            router: ActionableServer.router(
+            router: ActionableRoutes.router(
                 catalog: ActionsEndpointTests.catalog, store: store,
                 tokens: nil, settings: ServerSettings(adminToken: "s3cret")))
         try await app.test(.router) { client in
@@ -41,7 +41,7 @@ struct StatusEndpointTests {
             }
         }
         // Without an admin token the endpoint does not exist.
-        let closed = Application(router: ActionableServer.router(catalog: ActionsEndpointTests.catalog, store: store, tokens: nil))
+        let closed = Application(router: ActionableRoutes.router(catalog: ActionsEndpointTests.catalog, store: store, tokens: nil))
         try await closed.test(.router) { client in
             try await client.execute(uri: "/v1/actions/r1", method: .get, headers: [.authorization: "Bearer s3cret"]) {
                 #expect($0.status == .notFound)

@@ -1,5 +1,5 @@
 import ActionableCore
-import ActionableServer
+import ActionableHTTP
 import Foundation
 import FuzzSupport
 

@@ -1,7 +1,7 @@
 import Foundation
 import FuzzSupport
 
-@testable import ActionableServer
+@testable import ActionableHTTP
 
 // An admin form body (POST /admin/session, /admin/logout, /admin/deliveries/{id}/retry), read
 // as the server reads it: the fields, or a 400 Problem, never a trap. (Foundation's

@@ -1,5 +1,5 @@
 import ActionableCore
-import ActionableServer
+import ActionableHTTP
 import ActionableStore
 import ActionableTokens
 import Foundation
@@ -62,7 +62,7 @@ final class Harness: @unchecked Sendable {
         blocking {
             let tokens = try? await ActionTokens(keys: [key])
             let appTokens = await AppTokens(keys: [appKey])
-            let router = ActionableServer.router(
+            let router = ActionableRoutes.router(
                 catalog: exampleCatalog, store: InMemoryActionStore(), tokens: tokens, settings: settings, metrics: nil,
                 exposition: { "" }, appTokens: appTokens)
             built = router.buildResponder()

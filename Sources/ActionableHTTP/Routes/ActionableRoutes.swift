@@ -7,7 +7,7 @@ import Hummingbird
 /// Builds the HTTP router of `actionable serve`: `POST /v1/actions`, `GET /v1/categories`,
 /// `GET /healthz`, `GET /readyz`, the badge ledger (`POST /v1/notifications`,
 /// `POST /v1/badge/read`, `GET /v1/badge/{user}`), and, with an admin token, `GET /v1/actions/{id}`.
-public enum ActionableServer {
+public enum ActionableRoutes {
     /// The router over `catalog` and `store`; `tokens` verifies action tokens (required unless
     /// `settings` turns them off).
     /// With `metrics`, requests are counted and timed, and `GET /metrics` serves `exposition`
