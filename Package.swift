@@ -70,7 +70,7 @@ let package = Package(
             name: "ActionableTokens",
             dependencies: ["ActionableCore", .product(name: "JWTKit", package: "jwt-kit"), .product(name: "Crypto", package: "swift-crypto")]
         ),
-        .target(name: "ActionablePayload", dependencies: ["ActionableCore", "ActionableStore", "ActionableTokens"]),
+        .target(name: "ActionablePayload", dependencies: ["ActionableCore", "ActionableTokens"]),
         // The code generator: the core only, so a build plugin's tool stays small.
         .target(name: "ActionableCodegen", dependencies: ["ActionableCore"]),
         // The build plugin's tool: the core, the linter and the generator only.
@@ -123,7 +123,7 @@ let package = Package(
             name: "ActionableService",
             dependencies: [
                 "ActionableCore", "ActionableLint", "ActionableStore", "ActionableSQLite", "ActionablePostgres",
-                "ActionableTokens", "ActionableRouter", "ActionableDelivery", "ActionableHTTP",
+                "ActionableTokens", "ActionableRouter", "ActionableDelivery", "ActionableHTTP", "ActionablePayload",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),

@@ -39,7 +39,9 @@ public struct PayloadError: Error, Hashable, Sendable, CustomStringConvertible {
 
     public var description: String { messages.joined(separator: "\n") }
 
-    init(_ code: Code, _ messages: [String]) {
+    /// An error of `code`, each message naming its key and the fix (for helpers built on the
+    /// builder, as the service's badge-recording one).
+    public init(_ code: Code, _ messages: [String]) {
         self.code = code
         self.messages = messages
     }

@@ -39,7 +39,7 @@ extension ActionableConfiguration {
             }
         }
         forwardSecret = settings.text(.forwardSecret)
-        deliveryLease = .seconds(try settings.integer(.deliveryLease) ?? 60)
+        deliveryLease = try settings.integer(.deliveryLease).map { .seconds($0) } ?? deliveryLease
         retention = .seconds(try settings.duration(.retention, zeroAllowed: true))
         let firstDelay = try settings.duration(.retryFirstDelay)
         let maximumDelay = try settings.duration(.retryMaxDelay)

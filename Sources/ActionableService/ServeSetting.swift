@@ -1,3 +1,5 @@
+import ActionableCore
+
 /// One setting of the server, written once: its key, the value it takes, its default and its
 /// documentation. ``ActionableConfiguration/init(reader:)`` reads it; `actionable serve`
 /// declares its flag from it; the settings table of the docs is rendered from ``all``.
@@ -26,21 +28,23 @@ public struct ServeSetting: Sendable, Hashable, CustomStringConvertible {
     public let kind: Kind
     /// What the value looks like in the docs: `DIR`, `N`, `DURATION`, `ID=SECRET`.
     public let placeholder: String
-    /// The default as the command line would write it; `nil` when there is none.
-    public let defaultValue: String?
+    /// The default as the command line would write it, read from ``ActionableConfiguration``'s
+    /// own default (the one home of each default); `nil` when there is none.
+    public var defaultValue: String? { defaultText?(ActionableConfiguration()) }
+    private let defaultText: (@Sendable (ActionableConfiguration) -> String)?
     /// What it does, one sentence or two.
     public let help: String
     /// Whether the value is a secret (never logged or printed).
     public let isSecret: Bool
 
     init(
-        _ key: String, _ kind: Kind, _ placeholder: String = "", default defaultValue: String? = nil, secret: Bool = false,
-        _ help: String
+        _ key: String, _ kind: Kind, _ placeholder: String = "",
+        default defaultText: (@Sendable (ActionableConfiguration) -> String)? = nil, secret: Bool = false, _ help: String
     ) {
         self.key = key
         self.kind = kind
         self.placeholder = placeholder
-        self.defaultValue = defaultValue
+        self.defaultText = defaultText
         self.help = help
         self.isSecret = secret
     }
@@ -58,19 +62,22 @@ public struct ServeSetting: Sendable, Hashable, CustomStringConvertible {
         return "\(text) (default: \(defaultValue))."
     }
 
+    public static func == (lhs: ServeSetting, rhs: ServeSetting) -> Bool { lhs.key == rhs.key }
+    public func hash(into hasher: inout Hasher) { hasher.combine(key) }
+
     /// How the docs name it: `--retention DURATION`.
     public var description: String { placeholder.isEmpty ? flag : "\(flag) \(placeholder)" }
 }
 
 extension ServeSetting {
     public static let categories = ServeSetting(
-        "categories", .text, "DIR", default: "Categories", "the catalog served; one with lint errors is refused (exit 1)")
+        "categories", .text, "DIR", default: { $0.categories }, "the catalog served; one with lint errors is refused (exit 1)")
     public static let host = ServeSetting(
-        "host", .text, "HOST", default: "127.0.0.1", "the address to listen on")
+        "host", .text, "HOST", default: { $0.host }, "the address to listen on")
     public static let port = ServeSetting(
-        "port", .integer, "PORT", default: "8080", "the port to listen on; 0 picks a free one (the log names it)")
+        "port", .integer, "PORT", default: { String($0.port) }, "the port to listen on; 0 picks a free one (the log names it)")
     public static let storage = ServeSetting(
-        "storage", .text, "URL", default: "sqlite:.actionable/actionable.sqlite", secret: true,
+        "storage", .text, "URL", default: { $0.storage }, secret: true,
         """
         `sqlite:PATH`, `postgres://user:password@host:port/database[?sslmode=…&schema=…]`, or `memory:` (nothing kept). \
         Without `sslmode`, a PostgreSQL host other than loopback gets `verify-full` (certificate and name checked); write \
@@ -97,23 +104,25 @@ extension ServeSetting {
         "app-jwt-key", .list, "ID=SECRET", secret: true,
         "also require the app's own bearer JWT (HS256, its `sub` the token's user); its secret may not be an action-token key's")
     public static let appJWTAudience = ServeSetting(
-        "app-jwt-audience", .text, "AUD", default: "actionable", "the `aud` every app JWT must name")
+        "app-jwt-audience", .text, "AUD", default: { $0.appJWTAudience }, "the `aud` every app JWT must name")
     public static let forward = ServeSetting(
         "forward", .list, "PATTERN=URL",
         "deliver `category.action`, `category.*` or `*` to an upstream (repeatable; the most specific wins); needs `--forward-secret`")
     public static let forwardSecret = ServeSetting(
         "forward-secret", .text, "whsec_…", secret: true, "the Standard Webhooks secret signing forwarded responses")
     public static let maxBodySize = ServeSetting(
-        "max-body-size", .integer, "BYTES", default: "16384", "the largest action response body")
+        "max-body-size", .integer, "BYTES", default: { String($0.server.maximumBodySize) }, "the largest action response body")
     public static let maxInFlight = ServeSetting(
-        "max-in-flight", .integer, "N", default: "1024", "accepts in progress at once (counted once a body is read); past it, 429")
+        "max-in-flight", .integer, "N", default: { String($0.server.maximumConcurrentAccepts) },
+        "accepts in progress at once (counted once a body is read); past it, 429")
     public static let readTimeout = ServeSetting(
-        "read-timeout", .duration, "DURATION", default: "10s",
+        "read-timeout", .duration, "DURATION", default: { DurationText.text($0.readTimeout) },
         "how long a request's header and body may take to arrive; a slower connection is closed")
     public static let idleTimeout = ServeSetting(
-        "idle-timeout", .duration, "DURATION", default: "60s", "how long an idle keep-alive connection stays open")
+        "idle-timeout", .duration, "DURATION", default: { DurationText.text($0.idleTimeout) }, "how long an idle keep-alive connection stays open")
     public static let maxConnections = ServeSetting(
-        "max-connections", .integer, "N", default: "4096", "connections open at once; past it, new ones wait in the listen backlog")
+        "max-connections", .integer, "N", default: { String($0.maximumConnections) },
+        "connections open at once; past it, new ones wait in the listen backlog")
     public static let metricsAddress = ServeSetting(
         "metrics-address", .text, "HOST:PORT",
         """
@@ -121,7 +130,8 @@ extension ServeSetting {
         the main listener `/metrics` needs the admin token
         """)
     public static let deliveryLease = ServeSetting(
-        "delivery-lease", .integer, "SECONDS", default: "60", "how long a delivery claim is held before another instance may take it over")
+        "delivery-lease", .integer, "SECONDS", default: { String($0.deliveryLease.components.seconds) },
+        "how long a delivery claim is held before another instance may take it over")
     public static let adminToken = ServeSetting(
         "admin-token", .text, "TOKEN", secret: true,
         """
@@ -132,11 +142,12 @@ extension ServeSetting {
         "admin-secure-cookie", .toggle, "",
         "mark the admin page's cookie `Secure` (behind a proxy that terminates TLS; on by itself with `--tls-certificate`)")
     public static let retryFor = ServeSetting(
-        "retry-for", .duration, "DURATION", default: "24h", "how long a failing delivery is retried before it is dead")
+        "retry-for", .duration, "DURATION", default: { DurationText.text($0.retryPolicy.retryFor) },
+        "how long a failing delivery is retried before it is dead")
     public static let retryFirstDelay = ServeSetting(
-        "retry-first-delay", .duration, "DURATION", default: "1s", "the backoff before the first retry")
+        "retry-first-delay", .duration, "DURATION", default: { DurationText.text($0.retryPolicy.firstDelay) }, "the backoff before the first retry")
     public static let retryMaxDelay = ServeSetting(
-        "retry-max-delay", .duration, "DURATION", default: "1h", "the longest backoff between retries")
+        "retry-max-delay", .duration, "DURATION", default: { DurationText.text($0.retryPolicy.maximumDelay) }, "the longest backoff between retries")
     public static let tlsCertificate = ServeSetting(
         "tls-certificate", .text, "PEM", "serve HTTPS (TLS 1.2 and 1.3) with this PEM certificate chain (with `--tls-key`)")
     public static let tlsKey = ServeSetting(
@@ -144,10 +155,10 @@ extension ServeSetting {
     public static let backendToken = ServeSetting(
         "backend-token", .text, "TOKEN", secret: true, "the backend's bearer token for the badge endpoints; at least 32 bytes")
     public static let badgeLifetime = ServeSetting(
-        "badge-lifetime", .duration, "DURATION", default: "30d",
+        "badge-lifetime", .duration, "DURATION", default: { DurationText.text($0.server.badgeLifetime) },
         "how long an unread notification counts on its user's badge (`90s`, `30m`, `12h`, `30d`)")
     public static let retention = ServeSetting(
-        "retention", .duration, "DURATION", default: "30d",
+        "retention", .duration, "DURATION", default: { DurationText.text($0.retention) },
         """
         how long delivered and dead responses and read or expired badge entries are kept; `0` keeps everything. Pending \
         responses are never deleted, and a response stays while its action token could still pass (so a replay meets its answer)

@@ -14,4 +14,19 @@ public enum DurationText {
         default: return nil
         }
     }
+
+    /// `seconds` in the largest unit that writes it whole, as people write durations (`30d`,
+    /// `24h` rather than `1d`, `60s` rather than `1m`): what ``seconds(_:)`` reads back. `0` for
+    /// zero or less.
+    public static func text(_ seconds: TimeInterval) -> String {
+        guard seconds > 0 else { return "0" }
+        for (unit, size, least) in [("d", 86400.0, 2.0), ("h", 3600.0, 1.0), ("m", 60.0, 2.0)] {
+            let count = seconds / size
+            if count.rounded() == count && count >= least { return "\(Int(count))\(unit)" }
+        }
+        return seconds.rounded() == seconds ? "\(Int(seconds))s" : "\(seconds)s"
+    }
+
+    /// `duration` as ``text(_:)-(TimeInterval)`` writes it.
+    public static func text(_ duration: Duration) -> String { text(duration.timeInterval) }
 }

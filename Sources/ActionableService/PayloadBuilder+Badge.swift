@@ -1,4 +1,6 @@
 import ActionableCore
+import ActionableHTTP
+import ActionablePayload
 import ActionableStore
 import Foundation
 
@@ -19,15 +21,21 @@ extension PayloadBuilder {
     /// Without `actionToken`, a builder made with ``ActionTokens`` mints one bound to `user`,
     /// `notificationID` and the payload.
     ///
-    /// - Parameter badgeLifetime: how long an unread notification counts (30 days by default,
-    ///   as `actionable serve --badge-lifetime`).
+    /// It lives with the service, which links both the payload builder and storage; the payload
+    /// library itself links no storage.
+    ///
+    /// - Parameter badgeLifetime: how long an unread notification counts: by default the
+    ///   server's own default (`actionable serve --badge-lifetime`, 30 days).
     public func build<Custom: Encodable>(
         category: CategoryID, aps: APS = APS(), custom: Custom, notificationID: String, user: String,
         actionToken: String? = nil, pushType: PushType = .alert, recordingIn ledger: any BadgeLedger,
-        badgeLifetime: TimeInterval = 30 * 24 * 3600, now: Date = Date()
+        badgeLifetime: TimeInterval = ServerSettings().badgeLifetime, now: Date = Date()
     ) async throws -> NotificationPayload {
-        // Refused before anything is recorded.
-        _ = try build(category: category, aps: aps, custom: custom, actionToken: actionToken, pushType: pushType)
+        // Refused before anything is recorded; checked with a badge, as it will be sent (a
+        // notification that shows only its badge is fine).
+        var checked = aps
+        checked.badge = aps.badge ?? 0
+        _ = try build(category: category, aps: checked, custom: custom, actionToken: actionToken, pushType: pushType)
         let sent = SentNotification(notificationID: notificationID, user: user, category: category.rawValue, sentAt: now)
         let badge: Int
         switch try await ledger.recordSent(sent, countingSince: now.addingTimeInterval(-badgeLifetime)) {
