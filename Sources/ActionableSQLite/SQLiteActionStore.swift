@@ -224,10 +224,10 @@ public final class SQLiteActionStore: ActionStore {
                 var count = PurgeCount()
                 try db.inTransaction {
                     try db.execute(
-                        sql: Self.purgeResponsesSQL(limit),
+                        sql: ActionTable.purge(limit: limit, .sqlite),
                         arguments: [cutoff.responsesBefore.timeIntervalSince1970, cutoff.now.timeIntervalSince1970])
                     count.responses = db.changesCount
-                    try db.execute(sql: Self.purgeBadgeEntriesSQL(limit), arguments: [cutoff.badgeEntriesBefore.timeIntervalSince1970])
+                    try db.execute(sql: BadgeTable.purge(limit: limit, .sqlite), arguments: [cutoff.badgeEntriesBefore.timeIntervalSince1970])
                     count.badgeEntries = db.changesCount
                     return .commit
                 }
@@ -237,9 +237,6 @@ public final class SQLiteActionStore: ActionStore {
             return try purged.get()
         }
     }
-
-    private static func purgeResponsesSQL(_ limit: Int) -> String { ActionTable.purge(limit: limit, .sqlite) }
-    private static func purgeBadgeEntriesSQL(_ limit: Int) -> String { BadgeTable.purge(limit: limit, .sqlite) }
 
     private static func arguments(_ values: [ActionTable.Value]) -> StatementArguments {
         StatementArguments(

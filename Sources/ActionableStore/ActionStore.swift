@@ -60,7 +60,7 @@ public protocol DeliveryAdministration: Sendable {
     func deliveryCounts() async throws -> [DeliveryStatus: Int]
 
     /// Deletes up to `limit` responses and up to `limit` badge entries that `cutoff` lets go
-    /// (``PurgeCutoff``), each table in a short transaction of its own; never a pending
-    /// response. Safe to run from several instances at once.
+    /// (``PurgeCutoff``) in short transactions (SQLite deletes both in one, PostgreSQL each table
+    /// in its own); never a pending response. Safe to run from several instances at once.
     func purge(_ cutoff: PurgeCutoff, limit: Int) async throws -> PurgeCount
 }

@@ -10,9 +10,6 @@ public actor InMemoryActionStore: ActionStore {
         var leaseUntil: Date?
         var deliveredAt: Date?
         var answerableUntil: Date?
-
-        /// Its last change: received, queued again, last scheduled or delivered.
-        var lastChange: Date { max(action.receivedAt, action.queuedAt, action.nextAttemptAt, deliveredAt ?? .distantPast) }
     }
 
     private struct BadgeEntry {
@@ -135,7 +132,9 @@ public actor InMemoryActionStore: ActionStore {
     public func purge(_ cutoff: PurgeCutoff, limit: Int) -> PurgeCount {
         let responses = order.filter { id in
             guard let row = rows[id] else { return false }
-            return cutoff.deletes(status: row.action.status, lastChange: row.lastChange, answerableUntil: row.answerableUntil)
+            return cutoff.deletes(
+                status: row.action.status, nextAttemptAt: row.action.nextAttemptAt, deliveredAt: row.deliveredAt,
+                answerableUntil: row.answerableUntil)
         }.prefix(limit)
         for id in responses {
             if let notification = rows[id]?.action.response.notificationID { byNotification[notification] = nil }

@@ -33,10 +33,13 @@ public struct PurgeCutoff: Hashable, Sendable {
         self.now = now
     }
 
-    /// Whether a response in `status`, last changed at `lastChange`, answerable until
-    /// `answerableUntil`, goes (the rule every driver's SQL states too).
-    public func deletes(status: DeliveryStatus, lastChange: Date, answerableUntil: Date?) -> Bool {
-        status != .pending && lastChange < responsesBefore && (answerableUntil ?? .distantPast) < now
+    /// Whether a response goes: in `status`, its next attempt last set to `nextAttemptAt` (never
+    /// before it was received or queued again), delivered at `deliveredAt` if it was,
+    /// answerable until `answerableUntil`. ``ActionTable/purge(limit:lock:_:)`` states the same
+    /// rule in SQL, column for column.
+    public func deletes(status: DeliveryStatus, nextAttemptAt: Date, deliveredAt: Date?, answerableUntil: Date?) -> Bool {
+        status != .pending && nextAttemptAt < responsesBefore && (deliveredAt ?? .distantPast) < responsesBefore
+            && (answerableUntil ?? .distantPast) < now
     }
 
     /// Whether a badge entry sent at `sentAt` and read at `readAt` goes.
