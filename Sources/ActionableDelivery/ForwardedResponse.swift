@@ -1,4 +1,5 @@
 import ActionableCore
+import ActionableWire
 import Foundation
 
 /// The body of the call the forwarder makes (`ForwardedResponse` in `openapi.yaml`): the stored
@@ -17,7 +18,7 @@ public struct ForwardedResponse: Codable, Hashable, Sendable {
     /// The user who answered.
     public var user: String
     /// The text typed into a text-input action; `null` otherwise (always present).
-    public var userText: String?
+    @Nullable public var userText: String?
     /// The notification's custom payload.
     public var payload: JSONValue
     /// When the server received the response, in Unix seconds with a fraction.
@@ -33,35 +34,6 @@ public struct ForwardedResponse: Codable, Hashable, Sendable {
         userText = response.userText
         payload = .object(response.payload)
         self.receivedAt = receivedAt.timeIntervalSince1970
-    }
-
-    private enum CodingKeys: String, CodingKey {
-        case id, category, action, notificationId, user, userText, payload, receivedAt
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        id = try container.decode(String.self, forKey: .id)
-        category = try container.decode(String.self, forKey: .category)
-        action = try container.decode(String.self, forKey: .action)
-        notificationId = try container.decode(String.self, forKey: .notificationId)
-        user = try container.decode(String.self, forKey: .user)
-        userText = try container.decode(String?.self, forKey: .userText)
-        payload = try container.decode(JSONValue.self, forKey: .payload)
-        receivedAt = try container.decode(Double.self, forKey: .receivedAt)
-    }
-
-    /// Writes `userText` as `null` when there is none: the contract requires the key.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(id, forKey: .id)
-        try container.encode(category, forKey: .category)
-        try container.encode(action, forKey: .action)
-        try container.encode(notificationId, forKey: .notificationId)
-        try container.encode(user, forKey: .user)
-        try container.encode(userText, forKey: .userText)
-        try container.encode(payload, forKey: .payload)
-        try container.encode(receivedAt, forKey: .receivedAt)
     }
 
     /// The call's JSON for `response`, as ``ForwardedResponse`` encodes it, written without a

@@ -10,7 +10,7 @@ public struct StoredResponse: Codable, Hashable, Sendable {
     /// When the next attempt is due, in Unix seconds.
     public var nextAttemptAt: Double
     /// Why the last attempt failed; `null` when none did (always present).
-    public var lastError: String?
+    @Nullable public var lastError: String?
     /// The category identifier.
     public var category: String
     /// The action identifier.
@@ -39,23 +39,6 @@ public struct StoredResponse: Codable, Hashable, Sendable {
         self.receivedAt = receivedAt
     }
 
-    private enum CodingKeys: String, CodingKey {
-        case id, status, attempts, nextAttemptAt, lastError, category, action, notificationId, user, receivedAt
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(id, forKey: .id)
-        try container.encode(status, forKey: .status)
-        try container.encode(attempts, forKey: .attempts)
-        try container.encode(nextAttemptAt, forKey: .nextAttemptAt)
-        try container.encode(lastError, forKey: .lastError)  // null, never left out
-        try container.encode(category, forKey: .category)
-        try container.encode(action, forKey: .action)
-        try container.encode(notificationId, forKey: .notificationId)
-        try container.encode(user, forKey: .user)
-        try container.encode(receivedAt, forKey: .receivedAt)
-    }
 }
 
 /// One item of `GET /v1/deliveries` (`Delivery` in `openapi.yaml`).
@@ -75,11 +58,11 @@ public struct Delivery: Codable, Hashable, Sendable {
     /// Delivery attempts started so far.
     public var attempts: Int
     /// Why the last attempt failed; `null` when none did (always present).
-    public var lastError: String?
+    @Nullable public var lastError: String?
     /// When the server received it, in Unix seconds with a fraction.
     public var receivedAt: Double
     /// When the next attempt is due; `null` unless pending (always present).
-    public var nextAttemptAt: Double?
+    @Nullable public var nextAttemptAt: Double?
 
     /// A delivery's item.
     public init(
@@ -98,23 +81,6 @@ public struct Delivery: Codable, Hashable, Sendable {
         self.nextAttemptAt = nextAttemptAt
     }
 
-    private enum CodingKeys: String, CodingKey {
-        case id, category, action, notificationId, user, state, attempts, lastError, receivedAt, nextAttemptAt
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(id, forKey: .id)
-        try container.encode(category, forKey: .category)
-        try container.encode(action, forKey: .action)
-        try container.encode(notificationId, forKey: .notificationId)
-        try container.encode(user, forKey: .user)
-        try container.encode(state, forKey: .state)
-        try container.encode(attempts, forKey: .attempts)
-        try container.encode(lastError, forKey: .lastError)  // null, never left out
-        try container.encode(receivedAt, forKey: .receivedAt)
-        try container.encode(nextAttemptAt, forKey: .nextAttemptAt)  // null, never left out
-    }
 }
 
 /// `GET /v1/deliveries` (`DeliveryPage` in `openapi.yaml`): newest first.

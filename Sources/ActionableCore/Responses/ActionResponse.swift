@@ -37,12 +37,7 @@ public struct ActionResponse: Hashable, Sendable {
         category: CategoryID, action: ActionID, notificationID: String, user: String, userText: String? = nil,
         payload: [(String, JSONValue)] = []
     ) {
-        self.category = category
-        self.action = action
-        self.notificationID = notificationID
-        self.user = user
-        self.userText = userText
-        storage = PayloadStorage(pairs: payload)
+        self.init(category, action, notificationID, user, userText, PayloadStorage(pairs: payload))
     }
 
     /// Creates a response whose payload is `payloadJSON`, compact JSON text of an object as
@@ -52,12 +47,19 @@ public struct ActionResponse: Hashable, Sendable {
         category: CategoryID, action: ActionID, notificationID: String, user: String, userText: String? = nil,
         payloadJSON: String
     ) {
+        self.init(category, action, notificationID, user, userText, PayloadStorage(text: payloadJSON))
+    }
+
+    private init(
+        _ category: CategoryID, _ action: ActionID, _ notificationID: String, _ user: String, _ userText: String?,
+        _ storage: PayloadStorage
+    ) {
         self.category = category
         self.action = action
         self.notificationID = notificationID
         self.user = user
         self.userText = userText
-        storage = PayloadStorage(text: payloadJSON)
+        self.storage = storage
     }
 
     /// The value of a custom payload key.
