@@ -4,16 +4,9 @@ import Foundation
 /// An error answer of the server (`application/problem+json`): its status, type and detail,
 /// and the fields at fault.
 public struct ServerProblem: Error, Hashable, Sendable, Codable, CustomStringConvertible {
-    /// One field at fault: a JSON pointer into the request body, and what is wrong with it.
-    public struct FieldError: Hashable, Sendable, Codable {
-        public var pointer: String
-        public var detail: String
-
-        public init(pointer: String, detail: String) {
-            self.pointer = pointer
-            self.detail = detail
-        }
-    }
+    /// One field at fault: a JSON pointer into the request body, and what is wrong with it (the
+    /// wire's own type, which the server writes).
+    public typealias FieldError = ProblemDocument.FieldError
 
     /// The HTTP status.
     public var status: Int
@@ -63,7 +56,7 @@ public struct ServerProblem: Error, Hashable, Sendable, Codable, CustomStringCon
         if let document = try? JSONDecoder().decode(ProblemDocument.self, from: body) {
             self.init(
                 status: status, type: document.type, title: document.title, detail: document.detail,
-                errors: document.errors.map { FieldError(pointer: $0.pointer, detail: $0.detail) })
+                errors: document.errors)
         } else {
             self.init(status: status, detail: String(decoding: body.prefix(200), as: UTF8.self))
         }
