@@ -95,7 +95,8 @@ struct StorageStartupTests {
         let server = try ServerProcess(
             CommandLineRunner.binary,
             [
-                "serve", "--port", String(try ServeProcessTests.freePort()), "--storage-timeout", "1",
+                // Port 0: the listener takes a free port itself, so no other test can take it first.
+                "serve", "--port", "0", "--storage-timeout", "1",
                 "--storage", "postgres://postgres@127.0.0.1:\(databasePort)/x?sslmode=disable",
             ], in: directory)
         defer { server.signal() }
