@@ -20,6 +20,8 @@ let package = Package(
         .library(name: "ActionableTesting", targets: ["ActionableTesting"]),
         .library(name: "ActionableClient", targets: ["ActionableClient"]),
         .library(name: "ActionableWire", targets: ["ActionableWire"]),
+        .library(name: "ActionableAPNs", targets: ["ActionableAPNs"]),
+        .library(name: "ActionableAPNsTesting", targets: ["ActionableAPNsTesting"]),
         .library(name: "ActionablePreview", targets: ["ActionablePreview"]),
         .executable(name: "actionable", targets: ["actionable"]),
         .executable(name: "actionable-generator", targets: ["actionable-generator"]),
@@ -46,6 +48,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
+        .package(url: "https://github.com/apple/swift-asn1", from: "1.7.4"),
     ],
     targets: [
         .target(
@@ -137,6 +141,27 @@ let package = Package(
                 .product(name: "Configuration", package: "swift-configuration"),
             ]
         ),
+        // Sending to APNs over HTTP/2: the provider token, the headers, Apple's answers.
+        .target(
+            name: "ActionableAPNs",
+            dependencies: [
+                "ActionableWire", .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"), .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"), .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Logging", package: "swift-log"), .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
+        // A stand-in APNs (HTTP/2 over TLS) for tests, the walkthrough and users' own tests.
+        .target(
+            name: "ActionableAPNsTesting",
+            dependencies: [
+                .product(name: "Hummingbird", package: "hummingbird"), .product(name: "HummingbirdHTTP2", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"), .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"), .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"), .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .target(
             name: "ActionableTesting",
             dependencies: [
@@ -180,6 +205,15 @@ let package = Package(
         ),
         .testTarget(name: "ActionableCoreTests", dependencies: ["ActionableCore"]),
         .testTarget(name: "ActionableWireTests", dependencies: ["ActionableWire"]),
+        .testTarget(
+            name: "ActionableAPNsTests",
+            dependencies: [
+                "ActionableAPNs", "ActionableAPNsTesting", .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"), .product(name: "Logging", package: "swift-log"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+            ]
+        ),
         .testTarget(
             name: "ActionableLintTests",
             dependencies: ["ActionableLint", "ActionableCore", "ActionableTestSupport", "actionable"],

@@ -1,0 +1,81 @@
+import Foundation
+import JWTKit
+
+/// The provider token of one APNs signing key (an ES256 JWT: `kid` header, `iss` the team,
+/// `iat` the time it was made), shared by every concurrent send.
+///
+/// Apple accepts a token for an hour and refuses one refreshed more often than every 20
+/// minutes (`TooManyProviderTokenUpdates`), so a token is made once, reused by everyone, and made
+/// again after ``refreshAfter`` (50 minutes); a `403 ExpiredProviderToken` asks for a new one
+/// through ``refresh(replacing:)``, which makes one only if the refused token is still the
+/// current one and at least ``minimumAge`` old.
+public actor ProviderToken {
+    /// A token older than this is made again before it is used (Apple's limit is one hour).
+    public static let refreshAfter: Duration = .seconds(50 * 60)
+    /// A token younger than this is never replaced (Apple's lower limit is 20 minutes).
+    public static let minimumAge: Duration = .seconds(20 * 60)
+
+    private let keys: JWTKeyCollection
+    private let keyID: String
+    private let teamID: String
+    private let now: @Sendable () -> Date
+    private var current: (token: String, madeAt: Date)?
+    /// The token being made: concurrent callers wait for it instead of making their own.
+    private var making: Task<String, any Error>?
+    /// How many tokens were made so far (for tests and the log).
+    public private(set) var made = 0
+
+    /// The tokens of `key` (the `.p8` file's PEM), identified by `keyID`, for `teamID`; `now`
+    /// is injectable for tests.
+    public init(key: ES256PrivateKey, keyID: String, teamID: String, now: @escaping @Sendable () -> Date = { Date() }) async {
+        keys = JWTKeyCollection()
+        await keys.add(ecdsa: key, kid: JWKIdentifier(string: keyID))
+        self.keyID = keyID
+        self.teamID = teamID
+        self.now = now
+    }
+
+    /// The token to send now: the current one, or a new one when there is none or it is
+    /// older than ``refreshAfter``.
+    public func token() async throws -> String {
+        let time = now()
+        if let current, time.timeIntervalSince(current.madeAt) < Self.refreshAfter.timeInterval { return current.token }
+        return try await make(at: time)
+    }
+
+    /// A new token after APNs refused `refused` as expired, unless another send replaced it
+    /// already (then the newer one) or it is younger than ``minimumAge`` (then `nil`: making a
+    /// new one would be refused as too many updates, so the send fails instead).
+    public func refresh(replacing refused: String) async throws -> String? {
+        guard let current, current.token == refused else { return try await token() }
+        guard now().timeIntervalSince(current.madeAt) >= Self.minimumAge.timeInterval else { return nil }
+        return try await make(at: now())
+    }
+
+    private func make(at time: Date) async throws -> String {
+        if let making { return try await making.value }
+        let claims = ProviderClaims(iss: IssuerClaim(value: teamID), iat: IssuedAtClaim(value: time))
+        let task = Task { [keys, keyID] in try await keys.sign(claims, kid: JWKIdentifier(string: keyID)) }
+        making = task
+        defer { making = nil }
+        let token = try await task.value
+        current = (token, time)
+        made += 1
+        return token
+    }
+}
+
+/// The claims of a provider token: who signs (`iss`, the team) and when (`iat`).
+struct ProviderClaims: JWTPayload {
+    var iss: IssuerClaim
+    var iat: IssuedAtClaim
+
+    func verify(using algorithm: some JWTAlgorithm) throws {}
+}
+
+extension Duration {
+    fileprivate var timeInterval: TimeInterval {
+        let (seconds, attoseconds) = components
+        return TimeInterval(seconds) + TimeInterval(attoseconds) / 1e18
+    }
+}

@@ -1,0 +1,65 @@
+import Foundation
+import JWTKit
+
+/// Checks provider tokens as APNs does: an ES256 signature by a known `kid`, `iss` the team,
+/// `iat` no more than an hour old (and not in the future), and a key's token not replaced by a
+/// newer one within 20 minutes of the last (`TooManyProviderTokenUpdates`).
+actor ProviderTokenChecker {
+    private let keys: JWTKeyCollection
+    private let known: Set<String>
+    private let teamID: String?
+    private let now: @Sendable () -> Date
+    /// The newest `iat` seen per `kid`.
+    private var newest: [String: Date] = [:]
+
+    init(keys: [String: ES256PublicKey], teamID: String?, now: @escaping @Sendable () -> Date) async {
+        let collection = JWTKeyCollection()
+        for (kid, key) in keys { await collection.add(ecdsa: key, kid: JWKIdentifier(string: kid)) }
+        self.keys = collection
+        known = Set(keys.keys)
+        self.teamID = teamID
+        self.now = now
+    }
+
+    struct Claims: JWTPayload {
+        var iss: IssuerClaim
+        var iat: IssuedAtClaim
+        func verify(using algorithm: some JWTAlgorithm) throws {}
+    }
+
+    struct Header: Decodable {
+        var alg: String?
+        var kid: String?
+    }
+
+    /// The token's header, read before its signature is checked (to know its `kid`).
+    static func header(of token: String) -> Header? {
+        guard let first = token.split(separator: ".", omittingEmptySubsequences: false).first else { return nil }
+        var base64 = first.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
+        guard let data = Data(base64Encoded: base64) else { return nil }
+        return try? JSONDecoder().decode(Header.self, from: data)
+    }
+
+    /// `nil` when `token` passes; otherwise the status and reason APNs answers.
+    func check(_ token: String) async -> (status: Int, reason: String)? {
+        guard let header = Self.header(of: token), header.alg == "ES256" else { return (403, "InvalidProviderToken") }
+        guard let kid = header.kid, known.contains(kid) else { return (403, "InvalidProviderToken") }
+        let claims: Claims
+        do {
+            claims = try await keys.verify(token, as: Claims.self)
+        } catch {
+            return (403, "InvalidProviderToken")
+        }
+        if let teamID, claims.iss.value != teamID { return (403, "InvalidProviderToken") }
+        let issued = claims.iat.value
+        let age = now().timeIntervalSince(issued)
+        guard age <= 3600 else { return (403, "ExpiredProviderToken") }
+        guard age >= -60 else { return (403, "InvalidProviderToken") }
+        if let last = newest[kid], issued > last {
+            guard issued.timeIntervalSince(last) >= 20 * 60 else { return (429, "TooManyProviderTokenUpdates") }
+        }
+        if issued > (newest[kid] ?? .distantPast) { newest[kid] = issued }
+        return nil
+    }
+}

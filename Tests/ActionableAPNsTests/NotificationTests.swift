@@ -1,0 +1,58 @@
+import ActionableAPNs
+import Foundation
+import Testing
+
+/// The request APNs receives, and how its answers are read.
+struct NotificationTests {
+    static let device = String(repeating: "ab", count: 32)
+
+    @Test func everyHeaderIsWritten() {
+        let id = APNsNotification.id(notificationID: "n1", deviceToken: Self.device)
+        let alert = APNsNotification(
+            deviceToken: Self.device, payload: Array(#"{"aps":{}}"#.utf8), id: id, expiration: Date(timeIntervalSince1970: 1_900_000_000),
+            collapseID: "invite-42")
+        #expect(
+            alert.headers(topic: "com.example.app").map { "\($0.0): \($0.1)" } == [
+                "apns-push-type: alert", "apns-priority: 10", "apns-topic: com.example.app", "apns-id: \(id.uuidString.lowercased())",
+                "apns-expiration: 1900000000", "apns-collapse-id: invite-42",
+            ])
+        let silent = APNsNotification(deviceToken: Self.device, payload: [], pushType: .background, id: id)
+        let headers = Dictionary(uniqueKeysWithValues: silent.headers(topic: "t"))
+        #expect(headers["apns-priority"] == "5" && headers["apns-push-type"] == "background" && headers["apns-expiration"] == "0")
+        #expect(headers["apns-collapse-id"] == nil)
+    }
+
+    @Test func theApnsIDIsTheSameForTheSameNotificationAndDevice() {
+        let first = APNsNotification.id(notificationID: "n1", deviceToken: Self.device)
+        #expect(APNsNotification.id(notificationID: "n1", deviceToken: Self.device) == first)
+        #expect(APNsNotification.id(notificationID: "n2", deviceToken: Self.device) != first)
+        #expect(APNsNotification.id(notificationID: "n1", deviceToken: String(repeating: "cd", count: 32)) != first)
+        #expect(first.uuidString.lowercased().dropFirst(14).first == "5")  // version 5
+    }
+
+    @Test func whatAPNsWouldRefuseIsCaughtBeforeSending() {
+        let id = UUID()
+        #expect(APNsNotification(deviceToken: Self.device, payload: Array(repeating: 32, count: 4096), id: id).problem == nil)
+        #expect(APNsNotification(deviceToken: Self.device, payload: Array(repeating: 32, count: 4097), id: id).problem != nil)
+        #expect(
+            APNsNotification(deviceToken: Self.device, payload: [], id: id, collapseID: String(repeating: "x", count: 65)).problem != nil)
+        #expect(APNsNotification(deviceToken: "not-hex", payload: [], id: id).problem != nil)
+    }
+
+    @Test func answersAreReadAsAppleWritesThem() {
+        func answer(_ status: Int, _ body: String, retryAfter: TimeInterval? = nil) -> APNsAnswer {
+            APNsAnswer(status: status, body: Array(body.utf8), retryAfter: retryAfter)
+        }
+        #expect(answer(200, "") == .sent)
+        #expect(
+            answer(410, #"{"reason":"Unregistered","timestamp":1800000000123}"#)
+                == .unregistered(since: Date(timeIntervalSince1970: 1_800_000_000.123)))
+        #expect(answer(400, #"{"reason":"BadDeviceToken"}"#) == .badDevice(reason: "BadDeviceToken"))
+        #expect(answer(400, #"{"reason":"DeviceTokenNotForTopic"}"#) == .badDevice(reason: "DeviceTokenNotForTopic"))
+        #expect(answer(403, #"{"reason":"ExpiredProviderToken"}"#) == .expiredProviderToken)
+        #expect(answer(429, #"{"reason":"TooManyRequests"}"#, retryAfter: 3) == .retry(reason: "TooManyRequests", retryAfter: 3))
+        #expect(answer(503, "not json") == .retry(reason: "HTTP 503", retryAfter: nil))
+        #expect(answer(429, #"{"reason":"TooManyProviderTokenUpdates"}"#) == .failed(status: 429, reason: "TooManyProviderTokenUpdates"))
+        #expect(answer(400, #"{"reason":"BadTopic"}"#) == .failed(status: 400, reason: "BadTopic"))
+    }
+}

@@ -1,0 +1,142 @@
+import ActionableAPNs
+import ActionableAPNsTesting
+import AsyncHTTPClient
+import Foundation
+import Hummingbird
+import JWTKit
+import Logging
+import NIOSSL
+import Testing
+
+/// The sender against the stand-in, over real HTTP/2 and TLS on loopback.
+struct StandInTests {
+    static let device = String(repeating: "ab", count: 32)
+    static let logger = Logger(label: "apns-test", factory: { _ in SwiftLogNoOpLogHandler() })
+
+    /// Runs a stand-in and a client trusting it; `body` gets both.
+    static func withStandIn(
+        unregistered: [String: Date?] = [:], failures: [String: (status: Int, reason: String)] = [:], senderClock: TestClock = TestClock(),
+        standInClock: TestClock? = nil, connections: Int = 2,
+        _ body: @Sendable (APNsClient, APNsStandIn, ProviderToken) async throws -> Void
+    ) async throws {
+        let key = ES256PrivateKey()
+        let certificate = try StandInCertificate()
+        let standIn = await APNsStandIn(
+            configuration: .init(
+                providerKeys: ["KEY1": key.publicKey], teamID: "TEAM", unregistered: unregistered, failures: failures,
+                now: (standInClock ?? senderClock).function))
+        let (portStream, portContinuation) = AsyncStream.makeStream(of: Int.self)
+        let app = try standIn.application(certificate: certificate, logger: logger) { port in portContinuation.yield(port) }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await app.runService(gracefulShutdownSignals: []) }
+            var ports = portStream.makeAsyncIterator()
+            let port = try #require(await ports.next())
+            let token = await ProviderToken(key: key, keyID: "KEY1", teamID: "TEAM", now: senderClock.function)
+            let client = APNsClient(
+                configuration: .init(
+                    topic: "com.example.app", baseURL: "https://127.0.0.1:\(port)",
+                    trustedCertificates: try NIOSSLCertificate.fromPEMBytes(Array(certificate.certificatePEM.utf8)),
+                    connections: connections),
+                token: token, logger: logger)
+            do {
+                try await body(client, standIn, token)
+            } catch {
+                try? await client.shutdown()
+                group.cancelAll()
+                throw error
+            }
+            try await client.shutdown()
+            group.cancelAll()
+        }
+    }
+
+    static func notification(_ id: String, to device: String = device, collapseID: String? = nil) -> APNsNotification {
+        APNsNotification(
+            deviceToken: device, payload: Array(#"{"aps":{"alert":"Dinner?","category":"invite"},"inviteId":"42"}"#.utf8),
+            id: APNsNotification.id(notificationID: id, deviceToken: device), collapseID: collapseID)
+    }
+
+    @Test func aNotificationArrivesWithEveryHeader() async throws {
+        try await Self.withStandIn { client, standIn, _ in
+            let notification = Self.notification("n1", collapseID: "invite-42")
+            #expect(await client.send(notification, environment: .production) == .sent)
+            let received = await standIn.received.notifications
+            #expect(received.count == 1)
+            let first = try #require(received.first)
+            #expect(first.deviceToken == Self.device && first.topic == "com.example.app" && first.pushType == "alert")
+            #expect(first.priority == 10 && first.collapseID == "invite-42")
+            #expect(first.apnsID == notification.id.uuidString.lowercased())
+            #expect(first.payload == String(decoding: notification.payload, as: UTF8.self))
+            // Over HTTP/2, and GET /sent lists what it took.
+            var tls = TLSConfiguration.makeClientConfiguration()
+            tls.trustRoots = .certificates(try #require(client.configuration.trustedCertificates))
+            let http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(tlsConfiguration: tls))
+            let response = try await http.execute(
+                HTTPClientRequest(url: try #require(client.configuration.baseURL) + "/sent"), timeout: .seconds(10))
+            let body = try await response.body.collect(upTo: 1 << 20)
+            try await http.shutdown()
+            #expect(response.version == .http2)
+            let listed = try JSONDecoder().decode([ReceivedNotification].self, from: Data(buffer: body))
+            #expect(listed == received)
+        }
+    }
+
+    @Test func aThousandConcurrentSendsShareOneProviderToken() async throws {
+        try await Self.withStandIn { client, standIn, token in
+            let answers = await withTaskGroup(of: APNsAnswer.self) { group in
+                for index in 0..<1_000 { group.addTask { await client.send(Self.notification("n\(index)"), environment: .production) } }
+                return await group.reduce(into: [APNsAnswer]()) { $0.append($1) }
+            }
+            #expect(answers.allSatisfy { $0 == .sent })
+            #expect(await standIn.received.notifications.count == 1_000)
+            #expect(await token.made == 1)
+        }
+    }
+
+    @Test func appleAnswersAreReadAsTheyAreScripted() async throws {
+        let gone = String(repeating: "01", count: 32)
+        let sandbox = String(repeating: "02", count: 32)
+        let busy = String(repeating: "03", count: 32)
+        let down = String(repeating: "04", count: 32)
+        let since = Date(timeIntervalSince1970: 1_799_999_000)
+        try await Self.withStandIn(
+            unregistered: [gone: since],
+            failures: [sandbox: (400, "BadDeviceToken"), busy: (429, "TooManyRequests"), down: (503, "ServiceUnavailable")]
+        ) { client, standIn, _ in
+            #expect(await client.send(Self.notification("n1", to: gone), environment: .production) == .unregistered(since: since))
+            #expect(await client.send(Self.notification("n1", to: sandbox), environment: .production) == .badDevice(reason: "BadDeviceToken"))
+            #expect(
+                await client.send(Self.notification("n1", to: busy), environment: .production)
+                    == .retry(reason: "TooManyRequests", retryAfter: nil))
+            #expect(
+                await client.send(Self.notification("n1", to: down), environment: .production)
+                    == .retry(reason: "ServiceUnavailable", retryAfter: nil))
+            #expect(await standIn.received.notifications.isEmpty)
+        }
+    }
+
+    @Test func anExpiredProviderTokenIsMadeAgainOnceAndTheNotificationSent() async throws {
+        let sender = TestClock()
+        let standIn = TestClock()
+        try await Self.withStandIn(senderClock: sender, standInClock: standIn) { client, received, token in
+            #expect(await client.send(Self.notification("n1"), environment: .production) == .sent)
+            // 30 minutes later by the sender's clock (the token is reused), 61 by APNs': expired.
+            sender.advance(minutes: 30)
+            standIn.advance(minutes: 61)
+            #expect(await client.send(Self.notification("n2"), environment: .production) == .sent)
+            #expect(await token.made == 2)
+            #expect(await received.received.notifications.count == 2)
+        }
+    }
+
+    @Test func aProviderTokenOfAnotherKeyIsRefused() async throws {
+        try await Self.withStandIn { client, standIn, _ in
+            // A client whose token is signed by a key the stand-in does not know.
+            let stranger = await ProviderToken(key: ES256PrivateKey(), keyID: "KEY1", teamID: "TEAM")
+            let other = APNsClient(configuration: client.configuration, token: stranger, logger: Self.logger)
+            #expect(await other.send(Self.notification("n1"), environment: .production) == .failed(status: 403, reason: "InvalidProviderToken"))
+            try await other.shutdown()
+            #expect(await standIn.received.notifications.isEmpty)
+        }
+    }
+}
