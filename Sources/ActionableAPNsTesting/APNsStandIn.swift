@@ -70,6 +70,9 @@ public struct APNsStandIn: Sendable {
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? port) }, logger: logger)
     }
 
+    /// `apns-id`, echoed on every answer (the literal is a valid field name).
+    static let apnsIDField = HTTPField.Name("apns-id") ?? .contentLocation
+
     /// The `apns-push-type` values Apple takes.
     static let pushTypes: Set<String> = [
         "alert", "background", "voip", "complication", "fileprovider", "mdm", "location", "liveactivity", "pushtotalk", "widgets",
@@ -100,7 +103,7 @@ public struct APNsStandIn: Sendable {
             if let timestamp { text += #","timestamp":\#(Int64(timestamp.timeIntervalSince1970 * 1000))"# }
             text += "}"
             var headers: HTTPFields = [.contentType: "application/json"]
-            headers[HTTPField.Name("apns-id")!] = apnsID
+            headers[Self.apnsIDField] = apnsID
             return Response(
                 status: HTTPResponse.Status(code: status), headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
         }
@@ -137,7 +140,7 @@ public struct APNsStandIn: Sendable {
                 deviceToken: deviceToken, apnsID: apnsID, topic: topic, pushType: pushType, priority: priority, collapseID: collapseID,
                 payload: payload))
         var headers = HTTPFields()
-        headers[HTTPField.Name("apns-id")!] = apnsID
+        headers[Self.apnsIDField] = apnsID
         return Response(status: .ok, headers: headers)
     }
 }
