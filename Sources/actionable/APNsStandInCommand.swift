@@ -1,0 +1,95 @@
+import ActionableAPNsTesting
+import ArgumentParser
+import Foundation
+import JWTKit
+import Logging
+
+/// `actionable apns-stand-in`: a stand-in APNs on this machine (HTTP/2 over TLS), for trying
+/// `serve`'s sending and for tests.
+struct APNsStandInCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "apns-stand-in",
+        abstract: "Run a stand-in APNs (HTTP/2 over TLS) that checks requests as Apple does and lists what it took at GET /sent.",
+        discussion: """
+            Without --certificate and --key it makes a self-signed certificate for localhost and 127.0.0.1 and writes it \
+            to DIR/certificate.pem (give it to serve as --apns-ca-file). Without --public-key it makes a provider key \
+            pair and writes DIR/AuthKey_KID.p8 (give it to serve as --apns-key-file) and DIR/AuthKey_KID.pub.pem.
+            """
+    )
+
+    @Option(help: "The address to listen on.") var host = "127.0.0.1"
+    @Option(help: "The port to listen on; 0 picks a free one (the log names it).") var port = 8443
+    @Option(help: "The PEM certificate to serve with (with --key).") var certificate: String?
+    @Option(help: "The PEM private key of --certificate.") var key: String?
+    @Option(name: .customLong("public-key"), help: "The PEM public key of the provider key (AuthKey.p8's).") var publicKey: String?
+    @Option(name: .customLong("key-id"), help: "The provider key's id (the token's kid).") var keyID = "STANDIN01"
+    @Option(name: .customLong("team-id"), help: "The team every token must name (iss); any team when left out.") var teamID: String?
+    @Option(help: "A device answered 410 Unregistered: TOKEN or TOKEN@TIME (Unix ms or ISO 8601; repeatable).")
+    var unregistered: [String] = []
+    @Option(help: "A device answered with a status and reason: TOKEN=STATUS:REASON (repeatable).") var fail: [String] = []
+    @Option(help: "Where made certificates and keys are written.") var directory = ".actionable/apns-stand-in"
+
+    func validate() throws {
+        if (certificate == nil) != (key == nil) { throw ValidationError("--certificate and --key go together: give both, or neither") }
+        for text in unregistered {
+            do { _ = try StandInScript.unregistered(text) } catch { throw ValidationError(error.description) }
+        }
+        for text in fail {
+            do { _ = try StandInScript.failure(text) } catch { throw ValidationError(error.description) }
+        }
+    }
+
+    func run() async throws {
+        let logger = Logger(label: "apns-stand-in")
+        let folder = URL(fileURLWithPath: directory)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let served: StandInCertificate
+        if let certificate, let key {
+            served = StandInCertificate(certificatePEM: try read(certificate), privateKeyPEM: try read(key))
+        } else {
+            served = try StandInCertificate()
+            try write(served.certificatePEM, to: folder.appendingPathComponent("certificate.pem"), logger: logger)
+        }
+        let providerKey: ES256PublicKey
+        if let publicKey {
+            do {
+                providerKey = try ES256PublicKey(pem: try read(publicKey))
+            } catch {
+                throw refuse("\(publicKey) is not a PEM ES256 public key: \(error)")
+            }
+        } else {
+            let pair = ES256PrivateKey()
+            try write(pair.pemRepresentation, to: folder.appendingPathComponent("AuthKey_\(keyID).p8"), logger: logger)
+            try write(pair.publicKey.pemRepresentation, to: folder.appendingPathComponent("AuthKey_\(keyID).pub.pem"), logger: logger)
+            providerKey = pair.publicKey
+        }
+        var unregisteredTokens: [String: Date?] = [:]
+        for text in unregistered {
+            let (token, since) = try StandInScript.unregistered(text)
+            unregisteredTokens[token] = since
+        }
+        var failures: [String: (status: Int, reason: String)] = [:]
+        for text in fail {
+            let (token, status, reason) = try StandInScript.failure(text)
+            failures[token] = (status, reason)
+        }
+        let standIn = await APNsStandIn(
+            configuration: .init(providerKeys: [keyID: providerKey], teamID: teamID, unregistered: unregisteredTokens, failures: failures))
+        let host = self.host
+        let app = try standIn.application(host: host, port: port, certificate: served, logger: logger) { bound in
+            logger.info("APNs stand-in on https://\(host):\(bound) (HTTP/2); GET /sent lists what it took")
+        }
+        try await app.runService()
+    }
+
+    private func read(_ path: String) throws -> String {
+        guard let data = FileManager.default.contents(atPath: path) else { throw refuse("\(path) cannot be read") }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    private func write(_ text: String, to url: URL, logger: Logger) throws {
+        try Data(text.utf8).write(to: url, options: .atomic)
+        if url.pathExtension == "p8" { try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: url.path) }
+        logger.info("wrote \(url.path)")
+    }
+}
