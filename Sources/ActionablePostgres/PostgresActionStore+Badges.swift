@@ -86,7 +86,7 @@ extension PostgresActionStore {
         return 0
     }
 
-    private static func bindings(_ values: any PostgresEncodable & Sendable...) throws -> PostgresBindings {
+    static func bindings(_ values: any PostgresEncodable & Sendable...) throws -> PostgresBindings {
         var bindings = PostgresBindings()
         for value in values { try bindings.append(value, context: .default) }
         return bindings

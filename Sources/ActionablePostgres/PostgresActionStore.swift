@@ -206,6 +206,7 @@ public final class PostgresActionStore: ActionStore {
         (2, "badge ledger", BadgeTable.version2(.postgres)),
         (3, "queued at, newest-first index", ActionTable.version3(.postgres)),
         (4, "answerable until, badge entries by time sent", ActionTable.version4(.postgres)),
+        (5, "devices", DeviceTable.version5(.postgres)),
     ]
 
     /// Stores `action` once: batched with the accepts arriving meanwhile (see
@@ -285,7 +286,7 @@ public final class PostgresActionStore: ActionStore {
 }
 
 /// A PostgreSQL row read by ``ActionTable``.
-private struct PostgresActionRow: ActionRow {
+struct PostgresActionRow: ActionRow {
     let columns: PostgresRandomAccessRow
 
     func string(_ column: String) throws -> String { try columns[column].decode(String.self) }

@@ -9,7 +9,7 @@ import GRDB
 /// Accepts are group-committed: while one transaction commits, the requests that arrive wait
 /// and go into the next one together, so durability costs one fsync per batch, not per request.
 public final class SQLiteActionStore: ActionStore {
-    private let pool: DatabasePool
+    let pool: DatabasePool
     private let committer: GroupCommitter
     private let checkpointer: Checkpointer
 
@@ -61,6 +61,9 @@ public final class SQLiteActionStore: ActionStore {
         }
         migrator.registerMigration("v4: answerable until, badge entries by time sent") { db in
             for statement in ActionTable.version4(.sqlite) { try db.execute(sql: statement) }
+        }
+        migrator.registerMigration("v5: devices") { db in
+            for statement in DeviceTable.version5(.sqlite) { try db.execute(sql: statement) }
         }
         return migrator
     }
@@ -252,7 +255,7 @@ public final class SQLiteActionStore: ActionStore {
 }
 
 /// A GRDB row read by ``ActionTable``.
-private struct SQLiteRow: ActionRow {
+struct SQLiteRow: ActionRow {
     let row: Row
 
     func string(_ column: String) throws -> String {

@@ -20,6 +20,8 @@ public actor InMemoryActionStore: ActionStore {
 
     private var rows: [String: Row] = [:]
     private var badgeEntries: [String: BadgeEntry] = [:]
+    /// The devices by token (`InMemoryActionStore+Devices.swift`).
+    var deviceTable: [String: Device] = [:]
     private var byNotification: [String: String] = [:]
     private var order: [String] = []
 

@@ -228,6 +228,12 @@ struct ActionsEndpointTests {
         func requeue(matching filter: DeliveryFilter, at: Date) async throws -> Int { throw Down() }
         func deliveryCounts() async throws -> [DeliveryStatus: Int] { throw Down() }
         func purge(_ cutoff: PurgeCutoff, limit: Int) async throws -> PurgeCount { throw Down() }
+        func register(token: String, user: String, environment: DeviceEnvironment, at: Date) async throws -> DeviceRegistration {
+            throw Down()
+        }
+        func removeDevice(token: String, user: String?) async throws -> Bool { throw Down() }
+        func devices(of user: String) async throws -> [Device] { throw Down() }
+        func markUnregistered(token: String, since: Date?, at: Date) async throws -> Bool { throw Down() }
     }
 
     @Test func storageFailuresAre503WithRetryAfter() async throws {

@@ -48,6 +48,14 @@ struct OverloadTests {
         }
         func markDead(id: String, owner: String, reason: String) async throws { await inner.markDead(id: id, owner: owner, reason: reason) }
         func pendingCount() async throws -> Int { await inner.pendingCount() }
+        func register(token: String, user: String, environment: DeviceEnvironment, at: Date) async throws -> DeviceRegistration {
+            await inner.register(token: token, user: user, environment: environment, at: at)
+        }
+        func removeDevice(token: String, user: String?) async throws -> Bool { await inner.removeDevice(token: token, user: user) }
+        func devices(of user: String) async throws -> [Device] { await inner.devices(of: user) }
+        func markUnregistered(token: String, since: Date?, at: Date) async throws -> Bool {
+            await inner.markUnregistered(token: token, since: since, at: at)
+        }
         func checkReachable() async throws {}
         func recordSent(_ notification: SentNotification, countingSince: Date) async throws -> BadgeRecordResult {
             await inner.recordSent(notification, countingSince: countingSince)

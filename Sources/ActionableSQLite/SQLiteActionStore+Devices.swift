@@ -1,0 +1,43 @@
+import ActionableStore
+import Foundation
+import GRDB
+
+/// The device registry on SQLite: each change is one write transaction (the writer is one
+/// connection, so the row read before a registration is the row the registration replaces).
+extension SQLiteActionStore {
+    public func register(token: String, user: String, environment: DeviceEnvironment, at: Date) async throws -> DeviceRegistration {
+        try await pool.write { db in
+            let before = try Row.fetchOne(db, sql: DeviceTable.select(.sqlite), arguments: [token]).map {
+                (user: $0["user_id"] as String, environment: $0["environment"] as String, state: $0["state"] as String)
+            }
+            try db.execute(sql: DeviceTable.upsert(.sqlite), arguments: [token, user, environment.rawValue, at.timeIntervalSince1970])
+            return DeviceTable.registration(before: before, user: user, environment: environment)
+        }
+    }
+
+    public func removeDevice(token: String, user: String?) async throws -> Bool {
+        try await pool.write { db in
+            if let user {
+                try db.execute(sql: DeviceTable.deleteOfUser(.sqlite), arguments: [token, user])
+            } else {
+                try db.execute(sql: DeviceTable.delete(.sqlite), arguments: [token])
+            }
+            return db.changesCount > 0
+        }
+    }
+
+    public func devices(of user: String) async throws -> [Device] {
+        try await pool.read { db in
+            try Row.fetchAll(db, sql: DeviceTable.ofUser(.sqlite), arguments: [user]).map { try DeviceTable.decode(SQLiteRow(row: $0)) }
+        }
+    }
+
+    public func markUnregistered(token: String, since: Date?, at: Date) async throws -> Bool {
+        try await pool.write { db in
+            try db.execute(
+                sql: DeviceTable.unregister(.sqlite),
+                arguments: [at.timeIntervalSince1970, token, (since ?? .distantFuture).timeIntervalSince1970])
+            return db.changesCount > 0
+        }
+    }
+}

@@ -1,0 +1,82 @@
+import Foundation
+
+/// The `devices` table as every SQL driver stores it: one row per device token.
+public enum DeviceTable {
+    /// The statements of schema version 5.
+    public static func version5(_ dialect: SQLDialect) -> [String] {
+        let double = dialect.doubleType
+        return [
+            """
+            CREATE TABLE devices (
+                token TEXT PRIMARY KEY NOT NULL,
+                user_id TEXT NOT NULL,
+                environment TEXT NOT NULL,
+                state TEXT NOT NULL DEFAULT 'active',
+                registered_at \(double) NOT NULL,
+                last_sent_at \(double),
+                unregistered_at \(double)
+            )
+            """,
+            "CREATE INDEX devices_user ON devices (user_id, registered_at)",
+        ]
+    }
+
+    /// The columns a ``Device`` is read from.
+    public static let columns = "token, user_id, environment, state, registered_at, last_sent_at"
+
+    /// A token's user, environment and state; parameter 1 is the token.
+    public static func select(_ dialect: SQLDialect) -> String {
+        "SELECT user_id, environment, state FROM devices WHERE token = \(dialect.parameter(1))"
+    }
+
+    /// Registers a token, active, whatever it was; parameters: token, user, environment, at.
+    public static func upsert(_ dialect: SQLDialect) -> String {
+        let p = (1...4).map(dialect.parameter)
+        return """
+            INSERT INTO devices (token, user_id, environment, state, registered_at) VALUES (\(p[0]), \(p[1]), \(p[2]), 'active', \(p[3]))
+            ON CONFLICT (token) DO UPDATE SET user_id = excluded.user_id, environment = excluded.environment, state = 'active',
+                registered_at = excluded.registered_at, unregistered_at = NULL
+            """
+    }
+
+    /// Removes a token; parameter 1 is the token.
+    public static func delete(_ dialect: SQLDialect) -> String {
+        "DELETE FROM devices WHERE token = \(dialect.parameter(1))"
+    }
+
+    /// Removes a token of a user; parameters: token, user.
+    public static func deleteOfUser(_ dialect: SQLDialect) -> String {
+        "DELETE FROM devices WHERE token = \(dialect.parameter(1)) AND user_id = \(dialect.parameter(2))"
+    }
+
+    /// A user's devices, oldest registration first; parameter 1 is the user.
+    public static func ofUser(_ dialect: SQLDialect) -> String {
+        "SELECT \(columns) FROM devices WHERE user_id = \(dialect.parameter(1)) ORDER BY registered_at, token"
+    }
+
+    /// Unregisters an active token not registered after a time; parameters: at, token, since.
+    public static func unregister(_ dialect: SQLDialect) -> String {
+        """
+        UPDATE devices SET state = 'unregistered', unregistered_at = \(dialect.parameter(1))
+        WHERE token = \(dialect.parameter(2)) AND state = 'active' AND registered_at <= \(dialect.parameter(3))
+        """
+    }
+
+    /// What registering did, from the row before (`nil` when there was none).
+    public static func registration(
+        before: (user: String, environment: String, state: String)?, user: String, environment: DeviceEnvironment
+    ) -> DeviceRegistration {
+        guard let before, before.user == user, before.environment == environment.rawValue else { return .created }
+        return before.state == DeviceState.unregistered.rawValue ? .revived : .known
+    }
+
+    /// Reads a row of ``columns``.
+    public static func decode(_ row: some ActionRow) throws -> Device {
+        Device(
+            token: try row.string("token"), user: try row.string("user_id"),
+            environment: DeviceEnvironment(rawValue: try row.string("environment")) ?? .production,
+            state: DeviceState(rawValue: try row.string("state")) ?? .active,
+            registeredAt: Date(timeIntervalSince1970: try row.double("registered_at")),
+            lastSentAt: try row.optionalDouble("last_sent_at").map { Date(timeIntervalSince1970: $0) })
+    }
+}
