@@ -8,7 +8,7 @@ import NIOSSL
 
 /// A stand-in for APNs, for tests and walkthroughs: HTTP/2 over TLS, `POST /3/device/{token}`
 /// checked as Apple checks it, answered as Apple answers, with failures scripted per device
-/// token; `GET /sent` lists what it took.
+/// token; `GET /sent` lists what it delivered (a resent copy of an `apns-id` once).
 ///
 /// It checks the provider token (ES256 signature by a known `kid`, `iss` the team, no older
 /// than an hour, not replaced more often than every 20 minutes), the headers (`apns-topic`,

@@ -18,19 +18,31 @@ public struct ReceivedNotification: Codable, Hashable, Sendable {
     public var payload: String
 }
 
-/// What the stand-in took, in the order it took it.
+/// What the stand-in took, in the order it took it. As APNs does, a copy of a notification
+/// already taken (the same `apns-id`, resent after a lost answer) is answered 200 and not
+/// delivered again; the copies are counted, so a test sees a resend.
 public actor ReceivedNotifications {
-    private(set) var all: [ReceivedNotification] = []
+    private var delivered: [ReceivedNotification] = []
+    private var copies: [String: Int] = [:]
 
     /// An empty log.
     public init() {}
 
-    func append(_ notification: ReceivedNotification) { all.append(notification) }
+    /// Takes `notification`; whether it is new (its `apns-id` not taken before).
+    @discardableResult
+    func append(_ notification: ReceivedNotification) -> Bool {
+        copies[notification.apnsID, default: 0] += 1
+        guard copies[notification.apnsID] == 1 else { return false }
+        delivered.append(notification)
+        return true
+    }
 
-    /// Every notification taken so far.
-    public var notifications: [ReceivedNotification] { all }
+    /// Every notification delivered so far, once each.
+    public var notifications: [ReceivedNotification] { delivered }
 
-    /// How many notifications with `apnsID` were taken (Apple keeps one; the stand-in counts
-    /// every copy, so a test sees a resend).
-    public func count(apnsID: String) -> Int { all.filter { $0.apnsID == apnsID }.count }
+    /// How many requests carried `apnsID` (1 for a notification sent once).
+    public func count(apnsID: String) -> Int { copies[apnsID] ?? 0 }
+
+    /// How many requests were taken, copies included.
+    public var requests: Int { copies.values.reduce(0, +) }
 }

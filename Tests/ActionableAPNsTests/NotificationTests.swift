@@ -2,6 +2,8 @@ import ActionableAPNs
 import Foundation
 import Testing
 
+@testable import ActionableAPNsTesting
+
 /// The request APNs receives, and how its answers are read.
 struct NotificationTests {
     static let device = String(repeating: "ab", count: 32)
@@ -54,5 +56,22 @@ struct NotificationTests {
         #expect(answer(503, "not json") == .retry(reason: "HTTP 503", retryAfter: nil))
         #expect(answer(429, #"{"reason":"TooManyProviderTokenUpdates"}"#) == .failed(status: 429, reason: "TooManyProviderTokenUpdates"))
         #expect(answer(400, #"{"reason":"BadTopic"}"#) == .failed(status: 400, reason: "BadTopic"))
+    }
+}
+
+/// The stand-in delivers a resent copy once, as Apple does, and counts it.
+struct ReceivedNotificationsTests {
+    @Test func aCopyOfAnApnsIDIsCountedNotDelivered() async {
+        let log = ReceivedNotifications()
+        let first = ReceivedNotification(
+            deviceToken: "ab", apnsID: "id-1", topic: "t", pushType: "alert", priority: 10, collapseID: nil, payload: "{}")
+        var second = first
+        second.apnsID = "id-2"
+        await log.append(first)
+        await log.append(first)
+        await log.append(second)
+        #expect(await log.notifications == [first, second])
+        #expect(await log.count(apnsID: "id-1") == 2)
+        #expect(await log.requests == 3)
     }
 }

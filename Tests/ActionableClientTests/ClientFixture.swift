@@ -57,6 +57,19 @@ final class ClientFixture: Sendable {
     }
 
     /// The operator's view of response `id` (`GET /v1/actions/{id}`).
+    /// The stored response's status once it is no longer `pending` (the delivery's outcome is
+    /// recorded after the upstream answered, so right after the upstream saw it, it may still
+    /// be pending); `pending` if it stays so through `reads` reads.
+    static func statusAfterPending(_ id: String, port: Int, reads: Int = 2_000) async throws -> String? {
+        var status: String?
+        for _ in 0..<reads {
+            status = try await stored(id, port: port)["status"] as? String
+            if status != "pending" { break }
+            await Task.yield()
+        }
+        return status
+    }
+
     static func stored(_ id: String, port: Int) async throws -> [String: Any] {
         var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)/v1/actions/\(id)")!)
         request.setValue("Bearer operator-token-0123456789abcdefghijkl", forHTTPHeaderField: "Authorization")

@@ -46,6 +46,17 @@ struct WireContractTests {
         ("Requeued", Requeued(id: "0193")),
         ("RequeuedCount", RequeuedCount(queued: 3)),
         ("Badge", BadgeCount(badge: 4)),
+        ("DeviceRegistration", DeviceRegistrationRequest(token: String(repeating: "ab", count: 32), environment: "sandbox")),
+        (
+            "DeviceItem",
+            DeviceItem(token: String(repeating: "ab", count: 32), environment: "production", state: "active", registeredAt: 1, lastSentAt: nil)
+        ),
+        (
+            "DeviceList",
+            DeviceList(items: [
+                DeviceItem(token: "ab", environment: "sandbox", state: "unregistered", registeredAt: 1.5, lastSentAt: 2.25)
+            ])
+        ),
         (
             "ForwardedResponse",
             ForwardedResponse(

@@ -39,6 +39,7 @@ struct ProblemType: Hashable, Sendable {
     static let tokenUnbound = ProblemType("token-unbound", "Action token without payload binding", .unauthorized)
     static let otherUser = ProblemType("other-user", "Another user's badge", .forbidden)
     static let backendOnly = ProblemType("backend-only", "Backend only", .forbidden)
+    static let appOnly = ProblemType("app-only", "App only", .forbidden)
 
     /// An action token refused for `code`: 401 when it is not valid, 403 when it is valid but
     /// does not cover the response.

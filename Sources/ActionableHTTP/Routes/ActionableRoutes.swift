@@ -6,7 +6,8 @@ import Hummingbird
 
 /// Builds the HTTP router of `actionable serve`: `POST /v1/actions`, `GET /v1/categories`,
 /// `GET /healthz`, `GET /readyz`, the badge ledger (`POST /v1/notifications`,
-/// `POST /v1/badge/read`, `GET /v1/badge/{user}`), and, with an admin token, `GET /v1/actions/{id}`.
+/// `POST /v1/badge/read`, `GET /v1/badge/{user}`), the devices (`POST /v1/devices`,
+/// `DELETE /v1/devices/{token}`, `GET /v1/devices/{user}`), and, with an admin token, `GET /v1/actions/{id}`.
 public enum ActionableRoutes {
     /// The router over `catalog` and `store`; `tokens` verifies action tokens (required unless
     /// `settings` turns them off).
@@ -45,7 +46,10 @@ public enum ActionableRoutes {
         routes.addRoutes(OpenAPIDocument.routes(catalog: catalog))
         routes.addRoutes(
             BadgeController(catalog: catalog, storage: storage, settings: settings, metrics: metrics)
-                .routes(authenticator: BadgeAuthenticator(backendToken: settings.backendToken, appTokens: appTokens)))
+                .routes(authenticator: BackendOrAppAuthenticator(backendToken: settings.backendToken, appTokens: appTokens)))
+        routes.addRoutes(
+            DevicesController(storage: storage, settings: settings)
+                .routes(authenticator: BackendOrAppAuthenticator(backendToken: settings.backendToken, appTokens: appTokens)))
         routes.addRoutes(HealthController(storage: storage, settings: settings).routes)
         if let adminToken = settings.adminToken {
             routes.addRoutes(StatusController(storage: storage, adminToken: adminToken, settings: settings).routes)

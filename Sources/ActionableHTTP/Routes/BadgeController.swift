@@ -4,7 +4,7 @@ import ActionableWire
 import Foundation
 import Hummingbird
 
-/// The badge ledger over HTTP, behind ``BadgeAuthenticator``:
+/// The badge ledger over HTTP, behind ``BackendOrAppAuthenticator``:
 ///
 /// - `POST /v1/notifications` (backend): records a sent notification as unread; 201 the first
 ///   time, 200 after, with the user's badge to put in `aps.badge`.
@@ -28,7 +28,7 @@ struct BadgeController: Sendable {
     private var reader: JSONRequestReader { JSONRequestReader(maximumBodySize: settings.maximumBodySize, what: "a badge request") }
     private var countingSince: Date { Date().addingTimeInterval(-settings.badgeLifetime) }
 
-    func routes(authenticator: BadgeAuthenticator) -> RouteCollection<ActionableRequestContext> {
+    func routes(authenticator: BackendOrAppAuthenticator) -> RouteCollection<ActionableRequestContext> {
         let routes = RouteCollection(context: ActionableRequestContext.self)
         routes.add(middleware: authenticator)
         routes.post("/v1/notifications") { request, context in try await record(request, context: context) }
@@ -123,7 +123,7 @@ struct BadgeController: Sendable {
     }
 
     /// A user or notification id: not empty, at most ``maximumIDLength`` characters.
-    private static func check(id: String, at pointer: String) throws {
+    static func check(id: String, at pointer: String) throws {
         guard !id.isEmpty, id.count <= maximumIDLength else {
             throw Problem(
                 .invalidRequest, "\(pointer) must be a non-empty string of at most \(maximumIDLength) characters",

@@ -5,7 +5,7 @@ import HummingbirdAuth
 /// Admits the backend (its `--backend-token`, compared in constant time) as ``Caller/backend``
 /// and, where the deployment has app JWT keys, an app (its bearer JWT) as
 /// ``Caller/appUser(_:)``; anyone else gets 401 before the body is read.
-struct BadgeAuthenticator: AuthenticatorMiddleware {
+struct BackendOrAppAuthenticator: AuthenticatorMiddleware {
     typealias Context = ActionableRequestContext
     let backendToken: String?
     let appTokens: AppTokens?
@@ -20,7 +20,7 @@ struct BadgeAuthenticator: AuthenticatorMiddleware {
             throw Problem(
                 .credentialsInvalid,
                 backendToken == nil
-                    ? "this server has no --backend-token and no --app-jwt-key: start it with them to use the badge endpoints"
+                    ? "this server has no --backend-token and no --app-jwt-key: start it with them to use the badge and device endpoints"
                     : "the bearer token is not the server's --backend-token (and this server takes no app JWTs)")
         }
         do {

@@ -1,0 +1,98 @@
+import ActionableStore
+import ActionableWire
+import Foundation
+import Hummingbird
+
+/// The device registry over HTTP, behind ``BackendOrAppAuthenticator``:
+///
+/// - `POST /v1/devices` (the app, its JWT naming the user): registers the device token; 201
+///   when new (or revived after APNs unregistered it), 200 when known.
+/// - `DELETE /v1/devices/{token}` (the app, for its own user's device, or the backend): 204;
+///   404 when there is no such device of the caller's user.
+/// - `GET /v1/devices/{user}` (the backend): the user's devices.
+struct DevicesController: Sendable {
+    /// Where storage is reached once it is open.
+    let storage: StorageGate
+    private var store: any DeviceRegistry {
+        get throws(StorageNotReady) { try storage.store() }
+    }
+    let settings: ServerSettings
+
+    /// The shortest and longest device tokens taken, in hexadecimal digits (Apple's are 64
+    /// today and documented as variable).
+    static let tokenLengths = 16...200
+
+    private var reader: JSONRequestReader { JSONRequestReader(maximumBodySize: settings.maximumBodySize, what: "a device registration") }
+
+    func routes(authenticator: BackendOrAppAuthenticator) -> RouteCollection<ActionableRequestContext> {
+        let routes = RouteCollection(context: ActionableRequestContext.self)
+        routes.add(middleware: authenticator)
+        routes.post("/v1/devices") { request, context in try await register(request, context: context) }
+        routes.delete("/v1/devices/:id") { _, context in
+            let token = try Self.token(context.parameters.get("id") ?? "", at: "/token")
+            let user: String?
+            switch context.identity {
+            case .appUser(let own): user = own
+            default: user = nil  // the backend removes any user's device
+            }
+            let removed = try await settings.storage(context, "the device registry cannot be reached") {
+                try await store.removeDevice(token: token, user: user)
+            }
+            guard removed else { throw Problem(.notFound, "no device \(token) of this user is registered") }
+            return Response(status: .noContent)
+        }
+        routes.get("/v1/devices/:id") { _, context in
+            guard context.identity == .backend else {
+                throw Problem(.backendOnly, "only the backend lists a user's devices, with its --backend-token")
+            }
+            let user = context.parameters.get("id") ?? ""  // the same path as DELETE's token: here the user
+            try BadgeController.check(id: user, at: "/user")
+            let devices = try await settings.storage(context, "the device registry cannot be reached") {
+                try await store.devices(of: user)
+            }
+            return try ResponseBodies.response(DeviceList(items: devices.map(DeviceItem.init)))
+        }
+        return routes
+    }
+
+    private func register(_ request: Request, context: ActionableRequestContext) async throws -> Response {
+        guard case .appUser(let user) = context.identity else {
+            throw Problem(.appOnly, "a device is registered by the app, with its JWT (whose sub is the user), so it cannot be given to another user")
+        }
+        let body = try await reader.decode(DeviceRegistrationRequest.self, from: request)
+        let token = try Self.token(body.token, at: "/token")
+        guard let environment = DeviceEnvironment(rawValue: body.environment) else {
+            throw Problem(
+                .invalidRequest, "\"environment\" is production (App Store and TestFlight builds) or sandbox (builds run from Xcode)",
+                errors: [("/environment", "must be production or sandbox")])
+        }
+        let now = Date()
+        let result = try await settings.storage(context, "the device registry cannot be reached") {
+            try await store.register(token: token, user: user, environment: environment, at: now)
+        }
+        let item = DeviceItem(
+            token: token, environment: environment.rawValue, state: DeviceState.active.rawValue, registeredAt: now.timeIntervalSince1970,
+            lastSentAt: nil)
+        return try ResponseBodies.response(item, status: result == .known ? .ok : .created)
+    }
+
+    /// A device token, lowercased, or a 400 naming `pointer`.
+    static func token(_ text: String, at pointer: String) throws -> String {
+        guard tokenLengths.contains(text.count), text.count.isMultiple(of: 2), text.allSatisfy(\.isHexDigit) else {
+            throw Problem(
+                .invalidRequest,
+                "a device token is the hexadecimal text of the bytes iOS hands the app (\(tokenLengths.lowerBound)–\(tokenLengths.upperBound) digits)",
+                errors: [(pointer, "not a hexadecimal device token")])
+        }
+        return text.lowercased()
+    }
+}
+
+extension DeviceItem {
+    /// The item of `device`.
+    init(_ device: Device) {
+        self.init(
+            token: device.token, environment: device.environment.rawValue, state: device.state.rawValue,
+            registeredAt: device.registeredAt.timeIntervalSince1970, lastSentAt: device.lastSentAt?.timeIntervalSince1970)
+    }
+}
