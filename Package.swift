@@ -85,7 +85,7 @@ let package = Package(
         .plugin(name: "ActionableGenerator", capability: .buildTool(), dependencies: ["actionable-generator"]),
         .target(
             name: "ActionableStore",
-            dependencies: ["ActionableCore", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["ActionableCore", "ActionableWire", .product(name: "Logging", package: "swift-log")]
         ),
         .target(
             name: "ActionableSQLite",
@@ -283,7 +283,7 @@ let package = Package(
             name: "ActionableClientTests",
             dependencies: [
                 "ActionableClient", "ActionableClientStandIn", "UserNotifications", "ActionableTestSupport", "actionable",
-                "actionable-client-probe", "ActionableTokens", "InviteApp", .product(name: "Hummingbird", package: "hummingbird"),
+                "actionable-client-probe", "ActionableTokens", "InviteApp", "ActionableWire", .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ]

@@ -7,12 +7,7 @@ import NIOHTTP1
 import NIOSSL
 import Synchronization
 
-/// Where a device's notifications go: Apple's production or sandbox (development) service. A
-/// token of one is refused by the other (`BadDeviceToken`).
-public enum APNsEnvironment: String, Sendable, Hashable, CaseIterable, Codable {
-    case production
-    case sandbox
-
+extension APNsEnvironment {
     /// Apple's host for the environment.
     public var appleURL: String {
         switch self {

@@ -1,4 +1,5 @@
 import ActionableStore
+import ActionableWire
 import Foundation
 import PostgresNIO
 
@@ -6,7 +7,7 @@ import PostgresNIO
 /// lock on its token, so that two instances registering the same token at once answer
 /// `created` once and `known` once.
 extension PostgresActionStore {
-    public func register(token: String, user: String, environment: DeviceEnvironment, at: Date) async throws -> DeviceRegistration {
+    public func register(token: String, user: String, environment: APNsEnvironment, at: Date) async throws -> DeviceRegistration {
         let logger = self.logger
         do {
             return try await client.withTransaction(logger: logger) { connection in

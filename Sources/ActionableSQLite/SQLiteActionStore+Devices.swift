@@ -1,11 +1,12 @@
 import ActionableStore
+import ActionableWire
 import Foundation
 import GRDB
 
 /// The device registry on SQLite: each change is one write transaction (the writer is one
 /// connection, so the row read before a registration is the row the registration replaces).
 extension SQLiteActionStore {
-    public func register(token: String, user: String, environment: DeviceEnvironment, at: Date) async throws -> DeviceRegistration {
+    public func register(token: String, user: String, environment: APNsEnvironment, at: Date) async throws -> DeviceRegistration {
         try await pool.write { db in
             let before = try Row.fetchOne(db, sql: DeviceTable.select(.sqlite), arguments: [token]).map {
                 (user: $0["user_id"] as String, environment: $0["environment"] as String, state: $0["state"] as String)

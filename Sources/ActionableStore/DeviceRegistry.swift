@@ -1,11 +1,5 @@
+import ActionableWire
 import Foundation
-
-/// Which APNs service a device's token belongs to: a build from the App Store or TestFlight
-/// (`production`), or one run from Xcode (`sandbox`). A token of one is refused by the other.
-public enum DeviceEnvironment: String, Hashable, Sendable, CaseIterable, Codable {
-    case production
-    case sandbox
-}
 
 /// Whether a device takes notifications.
 public enum DeviceState: String, Hashable, Sendable, CaseIterable, Codable {
@@ -23,7 +17,7 @@ public struct Device: Hashable, Sendable {
     /// The user it belongs to (the last one who registered it).
     public var user: String
     /// Its APNs environment.
-    public var environment: DeviceEnvironment
+    public var environment: APNsEnvironment
     /// Whether notifications are sent to it.
     public var state: DeviceState
     /// When it was last registered.
@@ -33,7 +27,7 @@ public struct Device: Hashable, Sendable {
 
     /// A device.
     public init(
-        token: String, user: String, environment: DeviceEnvironment, state: DeviceState, registeredAt: Date, lastSentAt: Date? = nil
+        token: String, user: String, environment: APNsEnvironment, state: DeviceState, registeredAt: Date, lastSentAt: Date? = nil
     ) {
         self.token = token
         self.user = user
@@ -63,7 +57,7 @@ public enum DeviceRegistration: Hashable, Sendable {
 /// - APNs' 410 unregisters a token only if it was not registered again after Apple's timestamp.
 public protocol DeviceRegistry: Sendable {
     /// Registers `token` of `environment` for `user` at `at`.
-    func register(token: String, user: String, environment: DeviceEnvironment, at: Date) async throws -> DeviceRegistration
+    func register(token: String, user: String, environment: APNsEnvironment, at: Date) async throws -> DeviceRegistration
 
     /// Removes `token`, only if it is `user`'s when `user` is given; whether it was there.
     func removeDevice(token: String, user: String?) async throws -> Bool

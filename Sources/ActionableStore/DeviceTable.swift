@@ -1,3 +1,4 @@
+import ActionableWire
 import Foundation
 
 /// The `devices` table as every SQL driver stores it: one row per device token.
@@ -64,7 +65,7 @@ public enum DeviceTable {
 
     /// What registering did, from the row before (`nil` when there was none).
     public static func registration(
-        before: (user: String, environment: String, state: String)?, user: String, environment: DeviceEnvironment
+        before: (user: String, environment: String, state: String)?, user: String, environment: APNsEnvironment
     ) -> DeviceRegistration {
         guard let before, before.user == user, before.environment == environment.rawValue else { return .created }
         return before.state == DeviceState.unregistered.rawValue ? .revived : .known
@@ -74,7 +75,7 @@ public enum DeviceTable {
     public static func decode(_ row: some ActionRow) throws -> Device {
         Device(
             token: try row.string("token"), user: try row.string("user_id"),
-            environment: DeviceEnvironment(rawValue: try row.string("environment")) ?? .production,
+            environment: APNsEnvironment(rawValue: try row.string("environment")) ?? .production,
             state: DeviceState(rawValue: try row.string("state")) ?? .active,
             registeredAt: Date(timeIntervalSince1970: try row.double("registered_at")),
             lastSentAt: try row.optionalDouble("last_sent_at").map { Date(timeIntervalSince1970: $0) })

@@ -1,7 +1,8 @@
+import ActionableWire
 import Foundation
 
 extension InMemoryActionStore {
-    public func register(token: String, user: String, environment: DeviceEnvironment, at: Date) -> DeviceRegistration {
+    public func register(token: String, user: String, environment: APNsEnvironment, at: Date) -> DeviceRegistration {
         let before = deviceTable[token]
         let result = DeviceTable.registration(
             before: before.map { ($0.user, $0.environment.rawValue, $0.state.rawValue) }, user: user, environment: environment)

@@ -3,6 +3,7 @@ import ActionableHTTP
 import ActionableStore
 import ActionableTesting
 import ActionableTokens
+import ActionableWire
 import Foundation
 import Hummingbird
 import HummingbirdTesting
@@ -221,14 +222,14 @@ struct ActionsEndpointTests {
         func markAllRead(user: String, at: Date, countingSince: Date) async throws -> Int { throw Down() }
         func badge(user: String, countingSince: Date) async throws -> Int { throw Down() }
         func unreadTotal(countingSince: Date) async throws -> Int { throw Down() }
-        func deliveries(matching filter: DeliveryFilter, after cursor: DeliveryCursor?, limit: Int) async throws -> DeliveryPage {
+        func deliveries(matching filter: DeliveryFilter, after cursor: DeliveryCursor?, limit: Int) async throws -> ActionableStore.DeliveryPage {
             throw Down()
         }
         func requeue(id: String, at: Date) async throws -> RequeueResult { throw Down() }
         func requeue(matching filter: DeliveryFilter, at: Date) async throws -> Int { throw Down() }
         func deliveryCounts() async throws -> [DeliveryStatus: Int] { throw Down() }
         func purge(_ cutoff: PurgeCutoff, limit: Int) async throws -> PurgeCount { throw Down() }
-        func register(token: String, user: String, environment: DeviceEnvironment, at: Date) async throws -> DeviceRegistration {
+        func register(token: String, user: String, environment: APNsEnvironment, at: Date) async throws -> DeviceRegistration {
             throw Down()
         }
         func removeDevice(token: String, user: String?) async throws -> Bool { throw Down() }

@@ -3,6 +3,7 @@ import ActionableHTTP
 import ActionableStore
 import ActionableTesting
 import ActionableTokens
+import ActionableWire
 import Foundation
 import Hummingbird
 import HummingbirdTesting
@@ -48,7 +49,7 @@ struct OverloadTests {
         }
         func markDead(id: String, owner: String, reason: String) async throws { await inner.markDead(id: id, owner: owner, reason: reason) }
         func pendingCount() async throws -> Int { await inner.pendingCount() }
-        func register(token: String, user: String, environment: DeviceEnvironment, at: Date) async throws -> DeviceRegistration {
+        func register(token: String, user: String, environment: APNsEnvironment, at: Date) async throws -> DeviceRegistration {
             await inner.register(token: token, user: user, environment: environment, at: at)
         }
         func removeDevice(token: String, user: String?) async throws -> Bool { await inner.removeDevice(token: token, user: user) }
@@ -68,7 +69,7 @@ struct OverloadTests {
         }
         func badge(user: String, countingSince: Date) async throws -> Int { await inner.badge(user: user, countingSince: countingSince) }
         func unreadTotal(countingSince: Date) async throws -> Int { await inner.unreadTotal(countingSince: countingSince) }
-        func deliveries(matching filter: DeliveryFilter, after cursor: DeliveryCursor?, limit: Int) async throws -> DeliveryPage {
+        func deliveries(matching filter: DeliveryFilter, after cursor: DeliveryCursor?, limit: Int) async throws -> ActionableStore.DeliveryPage {
             await inner.deliveries(matching: filter, after: cursor, limit: limit)
         }
         func requeue(id: String, at: Date) async throws -> RequeueResult { await inner.requeue(id: id, at: at) }

@@ -61,7 +61,7 @@ struct DevicesController: Sendable {
         }
         let body = try await reader.decode(DeviceRegistrationRequest.self, from: request)
         let token = try Self.token(body.token, at: "/token")
-        guard let environment = DeviceEnvironment(rawValue: body.environment) else {
+        guard let environment = APNsEnvironment(rawValue: body.environment) else {
             throw Problem(
                 .invalidRequest, "\"environment\" is production (App Store and TestFlight builds) or sandbox (builds run from Xcode)",
                 errors: [("/environment", "must be production or sandbox")])
