@@ -38,8 +38,22 @@ public final class ServerProcess: Sendable {
         process.standardOutput = pipe
         process.standardError = pipe
         self.process = process
-        try process.run()
         let state = self.state
+        // The exit is learned from Foundation's termination handler: a thread blocked in
+        // waitUntilExit() polls its run loop, which on Linux has no source, so it spins a core for
+        // as long as the server runs (with several servers up, the rest of the suite starved).
+        process.terminationHandler = { child in
+            let status = child.terminationStatus
+            let reason = child.terminationReason
+            let waiters = state.withLock { state in
+                state.status = status
+                state.reason = reason
+                defer { state.exitWaiters = [] }
+                return state.exitWaiters
+            }
+            for waiter in waiters { waiter.resume(returning: status) }
+        }
+        try process.run()
         let reader = pipe.fileHandleForReading
         Thread {
             while true {
@@ -68,19 +82,6 @@ public final class ServerProcess: Sendable {
                     return
                 }
             }
-        }.start()
-        nonisolated(unsafe) let child = process
-        Thread {
-            child.waitUntilExit()
-            let status = child.terminationStatus
-            let reason = child.terminationReason
-            let waiters = state.withLock { state in
-                state.status = status
-                state.reason = reason
-                defer { state.exitWaiters = [] }
-                return state.exitWaiters
-            }
-            for waiter in waiters { waiter.resume(returning: status) }
         }.start()
     }
 
