@@ -207,6 +207,7 @@ public final class PostgresActionStore: ActionStore {
         (3, "queued at, newest-first index", ActionTable.version3(.postgres)),
         (4, "answerable until, badge entries by time sent", ActionTable.version4(.postgres)),
         (5, "devices", DeviceTable.version5(.postgres)),
+        (6, "notifications sent", SendTable.version6(.postgres)),
     ]
 
     /// Stores `action` once: batched with the accepts arriving meanwhile (see
@@ -294,4 +295,5 @@ struct PostgresActionRow: ActionRow {
     func optionalDouble(_ column: String) throws -> Double? { try columns[column].decode(Double?.self) }
     func double(_ column: String) throws -> Double { try columns[column].decode(Double.self) }
     func int(_ column: String) throws -> Int { try columns[column].decode(Int.self) }
+    func optionalInt(_ column: String) throws -> Int? { try columns[column].decode(Int?.self) }
 }

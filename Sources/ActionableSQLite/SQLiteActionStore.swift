@@ -65,6 +65,9 @@ public final class SQLiteActionStore: ActionStore {
         migrator.registerMigration("v5: devices") { db in
             for statement in DeviceTable.version5(.sqlite) { try db.execute(sql: statement) }
         }
+        migrator.registerMigration("v6: notifications sent") { db in
+            for statement in SendTable.version6(.sqlite) { try db.execute(sql: statement) }
+        }
         return migrator
     }
 
@@ -272,4 +275,5 @@ struct SQLiteRow: ActionRow {
         guard let value: Int = row[column] else { throw StoreError("column \(column) is NULL") }
         return value
     }
+    func optionalInt(_ column: String) throws -> Int? { row[column] }
 }

@@ -121,4 +121,6 @@ public protocol ActionRow {
     func optionalDouble(_ column: String) throws -> Double?
     /// An integer column.
     func int(_ column: String) throws -> Int
+    /// An integer column that may be `NULL`.
+    func optionalInt(_ column: String) throws -> Int?
 }

@@ -22,6 +22,9 @@ public actor InMemoryActionStore: ActionStore {
     private var badgeEntries: [String: BadgeEntry] = [:]
     /// The devices by token (`InMemoryActionStore+Devices.swift`).
     var deviceTable: [String: Device] = [:]
+    /// The notifications sent, and each device's copy (`InMemoryActionStore+Sends.swift`).
+    var notificationTable: [String: NewNotification] = [:]
+    var sendTable: [String: [String: SendRow]] = [:]
     private var byNotification: [String: String] = [:]
     private var order: [String] = []
 

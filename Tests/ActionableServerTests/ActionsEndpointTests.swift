@@ -235,6 +235,14 @@ struct ActionsEndpointTests {
         func removeDevice(token: String, user: String?) async throws -> Bool { throw Down() }
         func devices(of user: String) async throws -> [Device] { throw Down() }
         func markUnregistered(token: String, since: Date?, at: Date) async throws -> Bool { throw Down() }
+        func recordNotification(_ notification: NewNotification, devices: [Device]) async throws -> NotificationRecordResult {
+            throw Down()
+        }
+        func claimDueSends(now: Date, limit: Int, lease: TimeInterval, owner: String) async throws -> [ClaimedSend] { throw Down() }
+        func finishSend(notificationID: String, token: String, owner: String, outcome: SendOutcome, at: Date) async throws {
+            throw Down()
+        }
+        func notification(id: String) async throws -> StoredNotification? { throw Down() }
     }
 
     @Test func storageFailuresAre503WithRetryAfter() async throws {

@@ -57,6 +57,16 @@ struct OverloadTests {
         func markUnregistered(token: String, since: Date?, at: Date) async throws -> Bool {
             await inner.markUnregistered(token: token, since: since, at: at)
         }
+        func recordNotification(_ notification: NewNotification, devices: [Device]) async throws -> NotificationRecordResult {
+            await inner.recordNotification(notification, devices: devices)
+        }
+        func claimDueSends(now: Date, limit: Int, lease: TimeInterval, owner: String) async throws -> [ClaimedSend] {
+            await inner.claimDueSends(now: now, limit: limit, lease: lease, owner: owner)
+        }
+        func finishSend(notificationID: String, token: String, owner: String, outcome: SendOutcome, at: Date) async throws {
+            await inner.finishSend(notificationID: notificationID, token: token, owner: owner, outcome: outcome, at: at)
+        }
+        func notification(id: String) async throws -> StoredNotification? { await inner.notification(id: id) }
         func checkReachable() async throws {}
         func recordSent(_ notification: SentNotification, countingSince: Date) async throws -> BadgeRecordResult {
             await inner.recordSent(notification, countingSince: countingSince)

@@ -1,0 +1,140 @@
+import ActionableStore
+import ActionableWire
+import Foundation
+import PostgresNIO
+
+/// The notifications sent, on PostgreSQL: a notification and its copies in one transaction,
+/// copies claimed with `FOR UPDATE SKIP LOCKED` so that instances never claim one copy twice.
+extension PostgresActionStore {
+    public func recordNotification(_ notification: NewNotification, devices: [Device]) async throws -> NotificationRecordResult {
+        let logger = self.logger
+        do {
+            return try await client.withTransaction(logger: logger) { connection in
+                let inserted = try await connection.query(
+                    PostgresQuery(
+                        unsafeSQL: SendTable.insertNotification(.postgres) + " RETURNING notification_id",
+                        binds: try Self.sendBindings([
+                            notification.notificationID, notification.user, notification.category, notification.payloadJSON,
+                            notification.apnsPayload, notification.pushType, notification.collapseID,
+                            notification.expiration?.timeIntervalSince1970, notification.priority,
+                            notification.createdAt.timeIntervalSince1970,
+                        ])), logger: logger)
+                var created = false
+                for try await _ in inserted { created = true }
+                guard created else {
+                    let rows = try await connection.query(
+                        PostgresQuery(unsafeSQL: SendTable.known(.postgres), binds: try Self.bindings(notification.notificationID)),
+                        logger: logger)
+                    for try await (user, count) in rows.decode((String, Int).self) {
+                        return user == notification.user ? .recordedBefore(devices: count) : .otherUser
+                    }
+                    throw StoreError("notification \(notification.notificationID) was neither recorded nor found")
+                }
+                for device in devices {
+                    try await connection.query(
+                        PostgresQuery(
+                            unsafeSQL: SendTable.insertSend(.postgres),
+                            binds: try Self.bindings(
+                                notification.notificationID, device.token, device.environment.rawValue,
+                                notification.createdAt.timeIntervalSince1970)), logger: logger)
+                }
+                return .recorded(devices: devices.count)
+            }
+        } catch {
+            throw Self.readable(error)
+        }
+    }
+
+    public func claimDueSends(now: Date, limit: Int, lease: TimeInterval, owner: String) async throws -> [ClaimedSend] {
+        let time = now.timeIntervalSince1970
+        let logger = self.logger
+        do {
+            return try await client.withTransaction(logger: logger) { connection in
+                let rows = try await connection.query(
+                    PostgresQuery(
+                        unsafeSQL: SendTable.claim(.postgres, lock: "FOR UPDATE SKIP LOCKED"),
+                        binds: try Self.bindings(owner, time + lease, time, time, limit)), logger: logger)
+                var copies: [(String, String, String, Int)] = []
+                for try await copy in rows.decode((String, String, String, Int).self) { copies.append(copy) }
+                var notifications: [String: NewNotification] = [:]
+                for id in Set(copies.map(\.0)) {
+                    let found = try await connection.query(
+                        PostgresQuery(unsafeSQL: SendTable.selectNotification(.postgres), binds: try Self.bindings(id)), logger: logger)
+                    for try await row in found {
+                        notifications[id] = try SendTable.decodeNotification(PostgresActionRow(columns: row.makeRandomAccess()))
+                    }
+                }
+                return copies.compactMap { id, token, environment, attempts in
+                    notifications[id].map {
+                        ClaimedSend(
+                            notification: $0, token: token, environment: APNsEnvironment(rawValue: environment) ?? .production,
+                            attempts: attempts)
+                    }
+                }.sorted {
+                    ($0.notification.createdAt, $0.notification.notificationID, $0.token)
+                        < ($1.notification.createdAt, $1.notification.notificationID, $1.token)
+                }
+            }
+        } catch {
+            throw Self.readable(error)
+        }
+    }
+
+    public func finishSend(notificationID: String, token: String, owner: String, outcome: SendOutcome, at: Date) async throws {
+        let (state, status, reason, next) = SendTable.finishing(outcome)
+        let logger = self.logger
+        do {
+            try await client.withTransaction(logger: logger) { connection in
+                let finished = try await connection.query(
+                    PostgresQuery(
+                        unsafeSQL: SendTable.finish(.postgres) + " RETURNING token",
+                        binds: try Self.sendBindings([
+                            state.rawValue, status, reason, next?.timeIntervalSince1970, notificationID, token, owner,
+                        ])), logger: logger)
+                var changed = false
+                for try await _ in finished { changed = true }
+                if changed, state == .sent {
+                    try await connection.query(
+                        PostgresQuery(
+                            unsafeSQL: SendTable.markDeviceSent(.postgres), binds: try Self.bindings(at.timeIntervalSince1970, token)),
+                        logger: logger)
+                }
+            }
+        } catch {
+            throw Self.readable(error)
+        }
+    }
+
+    public func notification(id: String) async throws -> StoredNotification? {
+        do {
+            var notification: NewNotification?
+            for try await row in try await client.query(
+                PostgresQuery(unsafeSQL: SendTable.selectNotification(.postgres), binds: try Self.bindings(id)), logger: logger)
+            {
+                notification = try SendTable.decodeNotification(PostgresActionRow(columns: row.makeRandomAccess()))
+            }
+            guard let notification else { return nil }
+            var sends: [DeviceSend] = []
+            for try await (token, environment, state, status, reason, attempts) in try await client.query(
+                PostgresQuery(unsafeSQL: SendTable.selectSends(.postgres), binds: try Self.bindings(id)), logger: logger
+            ).decode((String, String, String, Int?, String?, Int).self) {
+                sends.append(
+                    DeviceSend(
+                        token: token, environment: APNsEnvironment(rawValue: environment) ?? .production,
+                        state: SendState(rawValue: state) ?? .pending, status: status, reason: reason, attempts: attempts))
+            }
+            return StoredNotification(notification: notification, sends: sends)
+        } catch {
+            throw Self.readable(error)
+        }
+    }
+
+    /// Bindings of values that may be `NULL` (a `nil` binds a typed `NULL`).
+    static func sendBindings(_ values: [(any PostgresEncodable & Sendable)?]) throws -> PostgresBindings {
+        var bindings = PostgresBindings()
+        for value in values {
+            if let value { try bindings.append(value) } else { bindings.appendNull() }
+        }
+        return bindings
+    }
+}

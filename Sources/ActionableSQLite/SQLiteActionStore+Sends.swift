@@ -1,0 +1,87 @@
+import ActionableStore
+import ActionableWire
+import Foundation
+import GRDB
+
+/// The notifications sent, on SQLite: a notification and its copies in one write transaction,
+/// copies claimed by one `UPDATE … RETURNING`.
+extension SQLiteActionStore {
+    public func recordNotification(_ notification: NewNotification, devices: [Device]) async throws -> NotificationRecordResult {
+        try await pool.write { db in
+            try db.execute(
+                sql: SendTable.insertNotification(.sqlite),
+                arguments: [
+                    notification.notificationID, notification.user, notification.category, notification.payloadJSON,
+                    notification.apnsPayload, notification.pushType, notification.collapseID,
+                    notification.expiration?.timeIntervalSince1970, notification.priority, notification.createdAt.timeIntervalSince1970,
+                ])
+            guard db.changesCount > 0 else {
+                guard let row = try Row.fetchOne(db, sql: SendTable.known(.sqlite), arguments: [notification.notificationID]) else {
+                    throw StoreError("notification \(notification.notificationID) was neither recorded nor found")
+                }
+                guard (row[0] as String) == notification.user else { return .otherUser }
+                return .recordedBefore(devices: row[1])
+            }
+            let insert = try db.cachedStatement(sql: SendTable.insertSend(.sqlite))
+            for device in devices {
+                try insert.execute(arguments: [
+                    notification.notificationID, device.token, device.environment.rawValue, notification.createdAt.timeIntervalSince1970,
+                ])
+            }
+            return .recorded(devices: devices.count)
+        }
+    }
+
+    public func claimDueSends(now: Date, limit: Int, lease: TimeInterval, owner: String) async throws -> [ClaimedSend] {
+        let time = now.timeIntervalSince1970
+        return try await pool.write { db in
+            let rows = try Row.fetchAll(db, sql: SendTable.claim(.sqlite), arguments: [owner, time + lease, time, time, limit])
+            var notifications: [String: NewNotification] = [:]
+            var claimed: [ClaimedSend] = []
+            for row in rows {
+                let id: String = row["notification_id"]
+                if notifications[id] == nil {
+                    notifications[id] = try Row.fetchOne(db, sql: SendTable.selectNotification(.sqlite), arguments: [id]).map {
+                        try SendTable.decodeNotification(SQLiteRow(row: $0))
+                    }
+                }
+                guard let notification = notifications[id] else { continue }
+                claimed.append(
+                    ClaimedSend(
+                        notification: notification, token: row["token"],
+                        environment: APNsEnvironment(rawValue: row["environment"]) ?? .production, attempts: row["attempts"]))
+            }
+            return claimed.sorted {
+                ($0.notification.createdAt, $0.notification.notificationID, $0.token) < (
+                    $1.notification.createdAt, $1.notification.notificationID, $1.token
+                )
+            }
+        }
+    }
+
+    public func finishSend(notificationID: String, token: String, owner: String, outcome: SendOutcome, at: Date) async throws {
+        let (state, status, reason, next) = SendTable.finishing(outcome)
+        try await pool.write { db in
+            try db.execute(
+                sql: SendTable.finish(.sqlite),
+                arguments: [state.rawValue, status, reason, next?.timeIntervalSince1970, notificationID, token, owner])
+            if db.changesCount > 0, state == .sent {
+                try db.execute(sql: SendTable.markDeviceSent(.sqlite), arguments: [at.timeIntervalSince1970, token])
+            }
+        }
+    }
+
+    public func notification(id: String) async throws -> StoredNotification? {
+        try await pool.read { db in
+            guard let row = try Row.fetchOne(db, sql: SendTable.selectNotification(.sqlite), arguments: [id]) else { return nil }
+            let notification = try SendTable.decodeNotification(SQLiteRow(row: row))
+            let sends = try Row.fetchAll(db, sql: SendTable.selectSends(.sqlite), arguments: [id]).map { row in
+                DeviceSend(
+                    token: row["token"], environment: APNsEnvironment(rawValue: row["environment"]) ?? .production,
+                    state: SendState(rawValue: row["state"]) ?? .pending, status: row["status"], reason: row["reason"],
+                    attempts: row["attempts"])
+            }
+            return StoredNotification(notification: notification, sends: sends)
+        }
+    }
+}

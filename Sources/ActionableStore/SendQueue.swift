@@ -1,0 +1,155 @@
+import ActionableWire
+import Foundation
+
+/// A notification the server sends to each of its user's devices: what it carries and how.
+public struct NewNotification: Hashable, Sendable {
+    /// The notification id (the action token's `jti`).
+    public var notificationID: String
+    /// The user it goes to.
+    public var user: String
+    /// Its category.
+    public var category: String
+    /// Its custom payload as compact JSON: what a tap on it forwards.
+    public var payloadJSON: String
+    /// The bytes sent to APNs (the whole payload, `aps` and the action token included).
+    public var apnsPayload: String
+    /// `alert` or `background`.
+    public var pushType: String
+    /// `apns-collapse-id`, when given.
+    public var collapseID: String?
+    /// Until when APNs keeps trying, when given.
+    public var expiration: Date?
+    /// `apns-priority`, when given.
+    public var priority: Int?
+    /// When the server took it.
+    public var createdAt: Date
+
+    /// A notification to send.
+    public init(
+        notificationID: String, user: String, category: String, payloadJSON: String, apnsPayload: String, pushType: String = "alert",
+        collapseID: String? = nil, expiration: Date? = nil, priority: Int? = nil, createdAt: Date = Date()
+    ) {
+        self.notificationID = notificationID
+        self.user = user
+        self.category = category
+        self.payloadJSON = payloadJSON
+        self.apnsPayload = apnsPayload
+        self.pushType = pushType
+        self.collapseID = collapseID
+        self.expiration = expiration
+        self.priority = priority
+        self.createdAt = createdAt
+    }
+}
+
+/// Where one device's copy of a notification stands.
+public enum SendState: String, Hashable, Sendable, CaseIterable, Codable {
+    /// Waiting for its (next) attempt.
+    case pending
+    /// APNs took it.
+    case sent
+    /// APNs refused it for good.
+    case failed
+    /// APNs said the device no longer takes notifications.
+    case unregistered
+}
+
+/// One device's copy of a notification.
+public struct DeviceSend: Hashable, Sendable {
+    /// The device token.
+    public var token: String
+    /// Its APNs environment.
+    public var environment: APNsEnvironment
+    /// Where it stands.
+    public var state: SendState
+    /// APNs' last HTTP status, once there was an answer.
+    public var status: Int?
+    /// APNs' last reason, or why the last attempt failed.
+    public var reason: String?
+    /// Attempts started.
+    public var attempts: Int
+
+    /// A device's copy.
+    public init(token: String, environment: APNsEnvironment, state: SendState, status: Int?, reason: String?, attempts: Int) {
+        self.token = token
+        self.environment = environment
+        self.state = state
+        self.status = status
+        self.reason = reason
+        self.attempts = attempts
+    }
+}
+
+/// A notification the server took, with each device's copy.
+public struct StoredNotification: Hashable, Sendable {
+    /// What was taken.
+    public var notification: NewNotification
+    /// Each device's copy, by token.
+    public var sends: [DeviceSend]
+
+    /// A stored notification.
+    public init(notification: NewNotification, sends: [DeviceSend]) {
+        self.notification = notification
+        self.sends = sends
+    }
+}
+
+/// What recording a notification to send did. A notification id is sent once.
+public enum NotificationRecordResult: Hashable, Sendable {
+    /// Recorded now, with a copy for each of `devices` devices.
+    case recorded(devices: Int)
+    /// The id was recorded before for this user: nothing is sent again.
+    case recordedBefore(devices: Int)
+    /// The id is recorded for another user: nothing changed.
+    case otherUser
+}
+
+/// A device's copy claimed for an attempt.
+public struct ClaimedSend: Hashable, Sendable {
+    /// The notification.
+    public var notification: NewNotification
+    /// The device token.
+    public var token: String
+    /// Its environment.
+    public var environment: APNsEnvironment
+    /// Attempts started, this one included.
+    public var attempts: Int
+
+    /// A claimed copy.
+    public init(notification: NewNotification, token: String, environment: APNsEnvironment, attempts: Int) {
+        self.notification = notification
+        self.token = token
+        self.environment = environment
+        self.attempts = attempts
+    }
+}
+
+/// How an attempt ended.
+public enum SendOutcome: Hashable, Sendable {
+    /// APNs took it (its status).
+    case sent(status: Int)
+    /// APNs refused it for good.
+    case failed(status: Int, reason: String)
+    /// APNs said the device no longer takes notifications.
+    case unregistered(status: Int, reason: String)
+    /// Try again at `at`.
+    case retry(at: Date, status: Int?, reason: String)
+}
+
+/// The notifications the server sends and each device's copy, durably: a copy is recorded with
+/// its notification in one transaction, claimed under a lease (so one instance sends it at a
+/// time, and another takes it over after a crash), and finished once.
+public protocol SendQueue: Sendable {
+    /// Records `notification` with a pending copy for each of `devices`, unless its id is known.
+    func recordNotification(_ notification: NewNotification, devices: [Device]) async throws -> NotificationRecordResult
+
+    /// Claims up to `limit` pending copies due at `now` for `lease` seconds, for `owner`.
+    func claimDueSends(now: Date, limit: Int, lease: TimeInterval, owner: String) async throws -> [ClaimedSend]
+
+    /// Records how `owner`'s attempt at `token`'s copy of `notificationID` ended (a copy not
+    /// leased by `owner` any more is left alone). A sent copy dates its device's last send.
+    func finishSend(notificationID: String, token: String, owner: String, outcome: SendOutcome, at: Date) async throws
+
+    /// A notification and its copies.
+    func notification(id: String) async throws -> StoredNotification?
+}

@@ -1,0 +1,133 @@
+import ActionableWire
+import Foundation
+
+/// The `notifications` and `notification_sends` tables as every SQL driver stores them: one row
+/// per notification, and one per device's copy of it.
+public enum SendTable {
+    /// The statements of schema version 6.
+    public static func version6(_ dialect: SQLDialect) -> [String] {
+        let double = dialect.doubleType
+        return [
+            """
+            CREATE TABLE notifications (
+                notification_id TEXT PRIMARY KEY NOT NULL,
+                user_id TEXT NOT NULL,
+                category TEXT NOT NULL,
+                payload TEXT NOT NULL,
+                apns_payload TEXT NOT NULL,
+                push_type TEXT NOT NULL,
+                collapse_id TEXT,
+                expiration \(double),
+                priority INTEGER,
+                created_at \(double) NOT NULL
+            )
+            """,
+            """
+            CREATE TABLE notification_sends (
+                notification_id TEXT NOT NULL,
+                token TEXT NOT NULL,
+                environment TEXT NOT NULL,
+                state TEXT NOT NULL DEFAULT 'pending',
+                status INTEGER,
+                reason TEXT,
+                attempts INTEGER NOT NULL DEFAULT 0,
+                next_attempt_at \(double) NOT NULL,
+                lease_owner TEXT,
+                lease_until \(double),
+                PRIMARY KEY (notification_id, token)
+            )
+            """,
+            "CREATE INDEX notification_sends_due ON notification_sends (state, next_attempt_at)",
+        ]
+    }
+
+    /// The columns a ``NewNotification`` is read from.
+    public static let notificationColumns =
+        "notification_id, user_id, category, payload, apns_payload, push_type, collapse_id, expiration, priority, created_at"
+
+    /// Records a notification unless its id is known; parameters: the ten columns in order.
+    public static func insertNotification(_ dialect: SQLDialect) -> String {
+        let p = (1...10).map(dialect.parameter).joined(separator: ", ")
+        return "INSERT INTO notifications (\(notificationColumns)) VALUES (\(p)) ON CONFLICT (notification_id) DO NOTHING"
+    }
+
+    /// Adds a device's pending copy; parameters: notification id, token, environment, next attempt at.
+    public static func insertSend(_ dialect: SQLDialect) -> String {
+        let p = (1...4).map(dialect.parameter)
+        return "INSERT INTO notification_sends (notification_id, token, environment, next_attempt_at) VALUES (\(p[0]), \(p[1]), \(p[2]), \(p[3]))"
+    }
+
+    /// A notification's user and its copies' count; parameter 1 is the id.
+    public static func known(_ dialect: SQLDialect) -> String {
+        """
+        SELECT user_id, (SELECT CAST(COUNT(*) AS INTEGER) FROM notification_sends s WHERE s.notification_id = n.notification_id)
+        FROM notifications n WHERE notification_id = \(dialect.parameter(1))
+        """
+    }
+
+    /// Leases due copies; parameters: owner, lease until, now, now, limit. `lock` is the
+    /// driver's addition to the inner select (`FOR UPDATE SKIP LOCKED` on PostgreSQL).
+    public static func claim(_ dialect: SQLDialect, lock: String = "") -> String {
+        let p = (1...5).map(dialect.parameter)
+        return """
+            UPDATE notification_sends SET lease_owner = \(p[0]), lease_until = \(p[1]), attempts = attempts + 1
+            WHERE (notification_id, token) IN (
+                SELECT notification_id, token FROM notification_sends
+                WHERE state = 'pending' AND next_attempt_at <= \(p[2]) AND (lease_until IS NULL OR lease_until < \(p[3]))
+                ORDER BY next_attempt_at, notification_id, token LIMIT \(p[4]) \(lock))
+            RETURNING notification_id, token, environment, attempts
+            """
+    }
+
+    /// One notification; parameter 1 is the id.
+    public static func selectNotification(_ dialect: SQLDialect) -> String {
+        "SELECT \(notificationColumns) FROM notifications WHERE notification_id = \(dialect.parameter(1))"
+    }
+
+    /// A notification's copies, by token; parameter 1 is the id.
+    public static func selectSends(_ dialect: SQLDialect) -> String {
+        """
+        SELECT token, environment, state, status, reason, attempts FROM notification_sends
+        WHERE notification_id = \(dialect.parameter(1)) ORDER BY token
+        """
+    }
+
+    /// Finishes a leased copy; parameters: state, status, reason, next attempt at, notification
+    /// id, token, owner.
+    public static func finish(_ dialect: SQLDialect) -> String {
+        let p = (1...7).map(dialect.parameter)
+        return """
+            UPDATE notification_sends SET state = \(p[0]), status = \(p[1]), reason = \(p[2]),
+                next_attempt_at = COALESCE(\(p[3]), next_attempt_at),
+                lease_owner = NULL, lease_until = NULL
+            WHERE notification_id = \(p[4]) AND token = \(p[5]) AND lease_owner = \(p[6]) AND state = 'pending'
+            """
+    }
+
+    /// Dates a device's last send; parameters: at, token.
+    public static func markDeviceSent(_ dialect: SQLDialect) -> String {
+        "UPDATE devices SET last_sent_at = \(dialect.parameter(1)) WHERE token = \(dialect.parameter(2))"
+    }
+
+    /// The columns ``finish(_:)`` sets for `outcome`: state, status, reason, and the next
+    /// attempt (`nil` keeps it).
+    public static func finishing(_ outcome: SendOutcome) -> (state: SendState, status: Int?, reason: String?, next: Date?) {
+        switch outcome {
+        case .sent(let status): return (.sent, status, nil, nil)
+        case .failed(let status, let reason): return (.failed, status, reason, nil)
+        case .unregistered(let status, let reason): return (.unregistered, status, reason, nil)
+        case .retry(let at, let status, let reason): return (.pending, status, reason, at)
+        }
+    }
+
+    /// Reads a row of ``notificationColumns``.
+    public static func decodeNotification(_ row: some ActionRow) throws -> NewNotification {
+        NewNotification(
+            notificationID: try row.string("notification_id"), user: try row.string("user_id"), category: try row.string("category"),
+            payloadJSON: try row.string("payload"), apnsPayload: try row.string("apns_payload"), pushType: try row.string("push_type"),
+            collapseID: try row.optionalString("collapse_id"),
+            expiration: try row.optionalDouble("expiration").map { Date(timeIntervalSince1970: $0) },
+            priority: try row.optionalInt("priority"),
+            createdAt: Date(timeIntervalSince1970: try row.double("created_at")))
+    }
+}

@@ -1,0 +1,117 @@
+import ActionableStore
+import ActionableWire
+import Foundation
+import Testing
+
+/// The notifications sent and their copies, on every driver.
+struct SendQueueConformanceTests {
+    typealias Driver = StoreConformanceTests.Driver
+    static let phone = String(repeating: "a1", count: 32)
+    static let tablet = String(repeating: "a2", count: 32)
+    static func at(_ seconds: TimeInterval) -> Date { Date(timeIntervalSince1970: seconds) }
+
+    static func notification(_ id: String, user: String = "alice", at seconds: TimeInterval = 100) -> NewNotification {
+        NewNotification(
+            notificationID: id, user: user, category: "invite", payloadJSON: #"{"inviteId":"42"}"#,
+            apnsPayload: #"{"aps":{"alert":"Dinner?","category":"invite"},"inviteId":"42"}"#, collapseID: id == "n-1" ? "c-1" : nil,
+            expiration: id == "n-1" ? Self.at(9_000) : nil, priority: id == "n-1" ? 5 : nil, createdAt: Self.at(seconds))
+    }
+
+    static func devices(_ store: any ActionStore) async throws -> [Device] {
+        _ = try await store.register(token: phone, user: "alice", environment: .production, at: at(10))
+        _ = try await store.register(token: tablet, user: "alice", environment: .sandbox, at: at(20))
+        return try await store.devices(of: "alice")
+    }
+
+    @Test(arguments: Driver.available)
+    func aNotificationIsRecordedOnceWithACopyPerDevice(driver: Driver) async throws {
+        let (store, cleanup) = try await StoreConformanceTests.makeStore(driver)
+        defer { cleanup() }
+        let devices = try await Self.devices(store)
+        #expect(try await store.recordNotification(Self.notification("n-1"), devices: devices) == .recorded(devices: 2))
+        #expect(try await store.recordNotification(Self.notification("n-1"), devices: devices) == .recordedBefore(devices: 2))
+        #expect(try await store.recordNotification(Self.notification("n-1", user: "bob"), devices: []) == .otherUser)
+        let stored = try #require(try await store.notification(id: "n-1"))
+        #expect(stored.notification == Self.notification("n-1"))
+        #expect(stored.sends.map(\.token) == [Self.phone, Self.tablet])
+        #expect(stored.sends.map(\.environment) == [.production, .sandbox])
+        #expect(stored.sends.allSatisfy { $0.state == .pending && $0.attempts == 0 && $0.status == nil })
+        #expect(try await store.notification(id: "n-unknown") == nil)
+    }
+
+    @Test(arguments: Driver.available)
+    func eachCopyIsClaimedOnceUnderItsLeaseAndFinishedOnce(driver: Driver) async throws {
+        let (store, cleanup) = try await StoreConformanceTests.makeStore(driver)
+        defer { cleanup() }
+        let devices = try await Self.devices(store)
+        _ = try await store.recordNotification(Self.notification("n-1"), devices: devices)
+        _ = try await store.recordNotification(Self.notification("n-2", at: 200), devices: devices)
+        #expect(try await store.claimDueSends(now: Self.at(50), limit: 10, lease: 60, owner: "w1").isEmpty)  // not due yet
+        let first = try await store.claimDueSends(now: Self.at(150), limit: 10, lease: 1_000, owner: "w1")
+        #expect(first.map(\.token) == [Self.phone, Self.tablet])
+        #expect(first.allSatisfy { $0.notification.notificationID == "n-1" && $0.attempts == 1 })
+        #expect(first.first?.notification == Self.notification("n-1"))
+        // Leased: another worker gets only what is not.
+        let second = try await store.claimDueSends(now: Self.at(250), limit: 10, lease: 1_000, owner: "w2")
+        #expect(second.map(\.notification.notificationID) == ["n-2", "n-2"])
+
+        try await store.finishSend(notificationID: "n-1", token: Self.phone, owner: "w1", outcome: .sent(status: 200), at: Self.at(160))
+        try await store.finishSend(
+            notificationID: "n-1", token: Self.tablet, owner: "w2", outcome: .sent(status: 200), at: Self.at(160))  // not w2's: ignored
+        try await store.finishSend(
+            notificationID: "n-1", token: Self.tablet, owner: "w1", outcome: .unregistered(status: 410, reason: "Unregistered"), at: Self.at(160))
+        try await store.finishSend(
+            notificationID: "n-2", token: Self.phone, owner: "w2", outcome: .failed(status: 400, reason: "BadDeviceToken"), at: Self.at(260))
+        try await store.finishSend(
+            notificationID: "n-2", token: Self.tablet, owner: "w2", outcome: .retry(at: Self.at(400), status: 503, reason: "ServiceUnavailable"),
+            at: Self.at(260))
+        let one = try #require(try await store.notification(id: "n-1"))
+        #expect(one.sends.map(\.state) == [.sent, .unregistered])
+        #expect(one.sends.map(\.status) == [200, 410])
+        #expect(one.sends.map(\.reason) == [nil, "Unregistered"])
+        let two = try #require(try await store.notification(id: "n-2"))
+        #expect(two.sends.map(\.state) == [.failed, .pending])
+        #expect(two.sends.last?.reason == "ServiceUnavailable")
+        // A sent copy dates its device's last send.
+        #expect(try await store.devices(of: "alice").first { $0.token == Self.phone }?.lastSentAt == Self.at(160))
+        // The retried copy comes back when due, and only then; finished copies never do.
+        #expect(try await store.claimDueSends(now: Self.at(399), limit: 10, lease: 60, owner: "w3").isEmpty)
+        let retried = try await store.claimDueSends(now: Self.at(400), limit: 10, lease: 60, owner: "w3")
+        #expect(retried.map(\.token) == [Self.tablet])
+        #expect(retried.first?.attempts == 2)
+    }
+
+    @Test(arguments: Driver.available)
+    func anExpiredLeaseIsTakenOver(driver: Driver) async throws {
+        let (store, cleanup) = try await StoreConformanceTests.makeStore(driver)
+        defer { cleanup() }
+        let devices = try await Self.devices(store)
+        _ = try await store.recordNotification(Self.notification("n-1"), devices: Array(devices.prefix(1)))
+        #expect(try await store.claimDueSends(now: Self.at(100), limit: 10, lease: 60, owner: "crashed").count == 1)
+        #expect(try await store.claimDueSends(now: Self.at(159), limit: 10, lease: 60, owner: "w2").isEmpty)
+        let taken = try await store.claimDueSends(now: Self.at(161), limit: 10, lease: 60, owner: "w2")
+        #expect(taken.count == 1 && taken.first?.attempts == 2)
+        // The crashed owner's late answer changes nothing; the new owner's does.
+        try await store.finishSend(notificationID: "n-1", token: Self.phone, owner: "crashed", outcome: .sent(status: 200), at: Self.at(170))
+        #expect(try await store.notification(id: "n-1")?.sends.first?.state == .pending)
+        try await store.finishSend(notificationID: "n-1", token: Self.phone, owner: "w2", outcome: .sent(status: 200), at: Self.at(170))
+        #expect(try await store.notification(id: "n-1")?.sends.first?.state == .sent)
+    }
+
+    @Test(arguments: Driver.available)
+    func concurrentClaimsNeverShareACopy(driver: Driver) async throws {
+        let (store, cleanup) = try await StoreConformanceTests.makeStore(driver)
+        defer { cleanup() }
+        let devices = try await Self.devices(store)
+        for index in 0..<20 { _ = try await store.recordNotification(Self.notification("n-\(index + 10)"), devices: devices) }
+        let claims = try await withThrowingTaskGroup(of: [ClaimedSend].self) { group in
+            for worker in 0..<6 {
+                group.addTask { try await store.claimDueSends(now: Self.at(500), limit: 10, lease: 60, owner: "w\(worker)") }
+            }
+            return try await group.reduce(into: [ClaimedSend]()) { $0 += $1 }
+        }
+        let keys = claims.map { "\($0.notification.notificationID)/\($0.token)" }
+        #expect(keys.count == 40)
+        #expect(Set(keys).count == 40)
+    }
+}
