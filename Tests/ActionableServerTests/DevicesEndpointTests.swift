@@ -80,3 +80,14 @@ struct DevicesEndpointTests {
         #expect(try await store.devices(of: "alice").isEmpty)
     }
 }
+
+extension DevicesEndpointTests {
+    @Test func removingWhatIsNoDeviceTokenIs404() async throws {
+        let alice = try await BadgeEndpointTests.appJWT("alice")
+        let replies = try await BadgeEndpointTests.run([
+            Call(method: .delete, uri: "/v1/devices/0", bearer: alice), Call(method: .delete, uri: "/v1/devices/not-hex", bearer: Self.backend),
+        ])
+        #expect(replies.map(\.status) == [.notFound, .notFound])
+        #expect(BadgeEndpointTests.problem(replies[0]) == "not-found")
+    }
+}

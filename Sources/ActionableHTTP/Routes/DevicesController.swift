@@ -8,7 +8,7 @@ import Hummingbird
 /// - `POST /v1/devices` (the app, its JWT naming the user): registers the device token; 201
 ///   when new (or revived after APNs unregistered it), 200 when known.
 /// - `DELETE /v1/devices/{token}` (the app, for its own user's device, or the backend): 204;
-///   404 when there is no such device of the caller's user.
+///   404 when there is no such device of the caller's user (or the segment is no token at all).
 /// - `GET /v1/devices/{user}` (the backend): the user's devices.
 struct DevicesController: Sendable {
     /// Where storage is reached once it is open.
@@ -29,7 +29,10 @@ struct DevicesController: Sendable {
         routes.add(middleware: authenticator)
         routes.post("/v1/devices") { request, context in try await register(request, context: context) }
         routes.delete("/v1/devices/:id") { _, context in
-            let token = try Self.token(context.parameters.get("id") ?? "", at: "/token")
+            // A segment that is not a device token names no device: 404, as for an unknown one.
+            guard let token = try? Self.token(context.parameters.get("id") ?? "", at: "/token") else {
+                throw Problem(.notFound, "no device of this user has that token")
+            }
             let user: String?
             switch context.identity {
             case .appUser(let own): user = own
