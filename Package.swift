@@ -111,7 +111,7 @@ let package = Package(
         .target(
             name: "ActionableHTTP",
             dependencies: [
-                "ActionableCore", "ActionableStore", "ActionableTokens", "ActionablePreview", "ActionableWire",
+                "ActionableCore", "ActionableStore", "ActionableTokens", "ActionablePreview", "ActionableWire", "ActionablePayload",
                 .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -127,7 +127,8 @@ let package = Package(
             name: "ActionableService",
             dependencies: [
                 "ActionableCore", "ActionableLint", "ActionableStore", "ActionableSQLite", "ActionablePostgres",
-                "ActionableTokens", "ActionableRouter", "ActionableDelivery", "ActionableHTTP", "ActionablePayload",
+                "ActionableTokens", "ActionableRouter", "ActionableDelivery", "ActionableHTTP", "ActionablePayload", "ActionableAPNs",
+                .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),

@@ -71,6 +71,21 @@ extension ActionableConfiguration {
         let secureCookie = try settings.toggle(.adminSecureCookie)
         server.secureAdminCookie = tls != nil || secureCookie
         server.acceptUnboundPayloads = try settings.toggle(.acceptUnboundPayloads)
+        apnsConnections = try settings.integer(.apnsConnections) ?? apnsConnections
+        let apnsRequired: [ServeSetting] = [.apnsKeyFile, .apnsKeyID, .apnsTeamID, .apnsTopic]
+        let apnsGiven = apnsRequired.map { settings.text($0) }
+        if apnsGiven.contains(where: { $0 != nil }) {
+            guard let keyFile = apnsGiven[0], let keyID = apnsGiven[1], let teamID = apnsGiven[2], let topic = apnsGiven[3] else {
+                let missing = zip(apnsRequired, apnsGiven).filter { $0.1 == nil }.map(\.0.flag).joined(separator: ", ")
+                throw ConfigurationError(
+                    "sending to APNs needs --apns-key-file, --apns-key-id, --apns-team-id and --apns-topic together; missing \(missing)",
+                    usage: true)
+            }
+            apns = APNsSettings(
+                keyFile: keyFile, keyID: keyID, teamID: teamID, topic: topic, url: settings.text(.apnsURL), caFile: settings.text(.apnsCAFile))
+        } else if let stray = [ServeSetting.apnsURL, .apnsCAFile].first(where: { settings.text($0) != nil }) {
+            throw ConfigurationError("\(stray.flag) needs --apns-key-file, --apns-key-id, --apns-team-id and --apns-topic", usage: true)
+        }
         try validate()
     }
 

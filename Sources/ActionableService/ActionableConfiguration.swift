@@ -67,6 +67,11 @@ public struct ActionableConfiguration: Sendable {
     /// loopback or a private network). On the main listener, `/metrics` needs the admin token.
     public var metricsAddress: ListenAddress?
 
+    /// Send notifications to APNs (`POST /v1/send`); `nil` does not send.
+    public var apns: APNsSettings?
+    /// Long-lived HTTP/2 connections to each APNs host.
+    public var apnsConnections: Int = 2
+
     /// The fewest bytes an admin or backend token may have.
     public static let minimumSecretLength = 32
 
@@ -84,6 +89,32 @@ public struct ActionableConfiguration: Sendable {
         public init(certificate: String, key: String) {
             self.certificate = certificate
             self.key = key
+        }
+    }
+
+    /// How the server reaches APNs (`--apns-*`).
+    public struct APNsSettings: Sendable, Hashable {
+        /// The provider key file (PEM, `AuthKey_KID.p8`).
+        public var keyFile: String
+        /// The key's id.
+        public var keyID: String
+        /// The developer team id.
+        public var teamID: String
+        /// The app's bundle id.
+        public var topic: String
+        /// A base URL instead of Apple's hosts (a stand-in).
+        public var url: String?
+        /// PEM certificates to trust instead of the system's.
+        public var caFile: String?
+
+        /// Settings sending as `teamID`'s key `keyID` (in `keyFile`) to the app `topic`.
+        public init(keyFile: String, keyID: String, teamID: String, topic: String, url: String? = nil, caFile: String? = nil) {
+            self.keyFile = keyFile
+            self.keyID = keyID
+            self.teamID = teamID
+            self.topic = topic
+            self.url = url
+            self.caFile = caFile
         }
     }
 
@@ -140,6 +171,15 @@ public struct ActionableConfiguration: Sendable {
         if !forwards.isEmpty && forwardSecret == nil { throw ConfigurationError.missingForwardSecret }
         if let storageTimeout, storageTimeout < .seconds(1) {
             throw ConfigurationError("--storage-timeout must be at least 1 second", usage: true)
+        }
+        guard apnsConnections >= 1 else { throw ConfigurationError("--apns-connections must be at least 1", usage: true) }
+        if let apns {
+            guard let url = URL(string: apns.url ?? "https://api.push.apple.com"), url.scheme == "https", url.host != nil else {
+                throw ConfigurationError("--apns-url \(apns.url ?? ""): APNs is reached over HTTPS; give https://HOST:PORT", usage: true)
+            }
+            guard server.backendToken != nil else {
+                throw ConfigurationError("sending (--apns-key-file) needs --backend-token: POST /v1/send takes the backend's token", usage: true)
+            }
         }
         guard server.maximumBodySize > 0 else { throw ConfigurationError("--max-body-size must be positive", usage: true) }
         guard server.maximumConcurrentAccepts > 0 else {

@@ -1,3 +1,4 @@
+import ActionableAPNs
 import ActionableCore
 import ActionableDelivery
 import ActionableHTTP
@@ -46,8 +47,10 @@ public struct ActionableService: Service {
     /// The routes deliveries run through (forwards and in-process handlers), checked at start-up;
     /// `nil` when there are none.
     private let deliveries: ActionRouter?
-    private let metricsFactory: PrometheusMetricsFactory
-    private let logger: Logger
+    let metricsFactory: PrometheusMetricsFactory
+    let logger: Logger
+    /// The APNs client and the signal that wakes its worker, when the server sends.
+    private let sending: (client: APNsClient, signal: SendSignal)?
 
     /// Builds the service; nothing listens or connects until ``run()``.
     ///
@@ -84,9 +87,12 @@ public struct ActionableService: Service {
         let registry = PrometheusCollectorRegistry()
         let factory = PrometheusMetricsFactory(registry: registry)
         let metrics = ServerMetrics(factory: factory)
+        let sending = try await configuration.apns.asyncMap { settings throws(ConfigurationError) in
+            (client: try await Self.apnsClient(settings, connections: configuration.apnsConnections, logger: logger), signal: SendSignal())
+        }
         let router = ActionableRoutes.router(
             catalog: catalog, storage: storage, tokens: tokens, settings: configuration.server,
-            metrics: metrics, exposition: { registry.emitToString() }, appTokens: appTokens)
+            metrics: metrics, exposition: { registry.emitToString() }, appTokens: appTokens, sendSignal: sending?.signal)
 
         let deliveries = try Self.deliveryRouter(configuration: configuration, catalog: catalog, logger: logger, routes: routes)
         if deliveries == nil { logger.warning("no forward or handler given: accepted responses are stored but not delivered") }
@@ -118,6 +124,7 @@ public struct ActionableService: Service {
         self.opener = StorageOpener(
             url: configuration.storage, drivers: storageDrivers, timeout: configuration.storageTimeout, logger: logger)
         self.deliveries = deliveries
+        self.sending = sending
         self.metricsFactory = factory
         self.logger = logger
         logger.info("serving \(catalog.categories.count) categories from \(configuration.categories), storage \(redacted)")
@@ -166,6 +173,7 @@ public struct ActionableService: Service {
         // The workers run over the opened store itself; only the routes go through the gate.
         let worker = deliveries.map { deliveryWorker(over: store, router: $0) }
         let retention = retentionWorker(over: store)
+        let sender = sending.map { (worker: sendWorker(over: store, client: $0.client), signal: $0.signal) }
         await withDiscardingTaskGroup { group in
             // Retention stops between two batches on graceful shutdown.
             group.addTask { await cancelWhenGracefulShutdown { await retention.run() } }
@@ -174,8 +182,16 @@ public struct ActionableService: Service {
                 // (each within the forwarder's timeout) and are recorded.
                 group.addTask { await cancelWhenGracefulShutdown { await worker.run() } }
             }
+            if let sender {
+                // On graceful shutdown it claims nothing more; sends in flight get their answers
+                // and are recorded, then the connections close.
+                group.addTask {
+                    await cancelWhenGracefulShutdown { await sender.worker.run(signal: sender.signal) }
+                    try? await sender.worker.client.shutdown()
+                }
+            }
         }
-        if worker == nil { try? await gracefulShutdown() }
+        if worker == nil && sender == nil { try? await gracefulShutdown() }
     }
 
     /// The delivery worker over the opened `store`.

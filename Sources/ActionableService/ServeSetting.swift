@@ -163,13 +163,30 @@ extension ServeSetting {
         how long delivered and dead responses and read or expired badge entries are kept; `0` keeps everything. Pending \
         responses are never deleted, and a response stays while its action token could still pass (so a replay meets its answer)
         """)
+    public static let apnsKeyFile = ServeSetting(
+        "apns-key-file", .text, "P8",
+        """
+        send notifications to APNs (`POST /v1/send`) with this provider key (the `AuthKey_KID.p8` Apple issues); with         `--apns-key-id`, `--apns-team-id` and `--apns-topic`
+        """)
+    public static let apnsKeyID = ServeSetting("apns-key-id", .text, "KID", "the provider key's id (the `kid` of each provider token)")
+    public static let apnsTeamID = ServeSetting("apns-team-id", .text, "TEAM", "the Apple developer team id (the provider token's `iss`)")
+    public static let apnsTopic = ServeSetting("apns-topic", .text, "BUNDLE_ID", "the app's bundle id (`apns-topic`)")
+    public static let apnsURL = ServeSetting(
+        "apns-url", .text, "URL",
+        "send to this base URL instead of Apple's hosts (which are picked per device's environment): a stand-in APNs")
+    public static let apnsCAFile = ServeSetting(
+        "apns-ca-file", .text, "PEM", "trust these PEM certificates for APNs instead of the system's (a stand-in's own)")
+    public static let apnsConnections = ServeSetting(
+        "apns-connections", .integer, "N", default: { String($0.apnsConnections) },
+        "long-lived HTTP/2 connections to each APNs host, requests spread across them")
 
     /// Every setting, in the order the docs list them.
     public static let all: [ServeSetting] = [
         categories, host, port, storage, storageTimeout, tokenKey, insecureDevelopmentKey, acceptUnboundPayloads, appJWTKey,
         appJWTAudience, forward, forwardSecret, maxBodySize, maxInFlight, readTimeout, idleTimeout, maxConnections,
         metricsAddress, deliveryLease, adminToken, adminSecureCookie, retryFor, retryFirstDelay, retryMaxDelay,
-        tlsCertificate, tlsKey, backendToken, badgeLifetime, retention,
+        tlsCertificate, tlsKey, backendToken, badgeLifetime, retention, apnsKeyFile, apnsKeyID, apnsTeamID, apnsTopic, apnsURL,
+        apnsCAFile, apnsConnections,
     ]
 
     /// The settings table of the docs (`docs/command-line.md`), rendered from ``all``.

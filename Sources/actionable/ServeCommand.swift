@@ -59,6 +59,13 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong(ServeSetting.backendToken.key), help: help(.backendToken)) var backendToken: String?
     @Option(name: .customLong(ServeSetting.badgeLifetime.key), help: help(.badgeLifetime)) var badgeLifetime: String?
     @Option(name: .customLong(ServeSetting.retention.key), help: help(.retention)) var retention: String?
+    @Option(name: .customLong(ServeSetting.apnsKeyFile.key), help: help(.apnsKeyFile)) var apnsKeyFile: String?
+    @Option(name: .customLong(ServeSetting.apnsKeyID.key), help: help(.apnsKeyID)) var apnsKeyID: String?
+    @Option(name: .customLong(ServeSetting.apnsTeamID.key), help: help(.apnsTeamID)) var apnsTeamID: String?
+    @Option(name: .customLong(ServeSetting.apnsTopic.key), help: help(.apnsTopic)) var apnsTopic: String?
+    @Option(name: .customLong(ServeSetting.apnsURL.key), help: help(.apnsURL)) var apnsURL: String?
+    @Option(name: .customLong(ServeSetting.apnsCAFile.key), help: help(.apnsCAFile)) var apnsCAFile: String?
+    @Option(name: .customLong(ServeSetting.apnsConnections.key), help: help(.apnsConnections)) var apnsConnections: Int?
 
     private static func help(_ setting: ServeSetting) -> ArgumentHelp { ArgumentHelp(setting.commandLineHelp) }
 
@@ -97,6 +104,13 @@ struct ServeCommand: AsyncParsableCommand {
         put(.backendToken, backendToken.map(ConfigContent.string))
         put(.badgeLifetime, badgeLifetime.map(ConfigContent.string))
         put(.retention, retention.map(ConfigContent.string))
+        put(.apnsKeyFile, apnsKeyFile.map(ConfigContent.string))
+        put(.apnsKeyID, apnsKeyID.map(ConfigContent.string))
+        put(.apnsTeamID, apnsTeamID.map(ConfigContent.string))
+        put(.apnsTopic, apnsTopic.map(ConfigContent.string))
+        put(.apnsURL, apnsURL.map(ConfigContent.string))
+        put(.apnsCAFile, apnsCAFile.map(ConfigContent.string))
+        put(.apnsConnections, apnsConnections.map(ConfigContent.int))
         return InMemoryProvider(name: "flags", values: values)
     }
 

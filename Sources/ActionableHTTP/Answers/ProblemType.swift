@@ -59,6 +59,8 @@ struct ProblemType: Hashable, Sendable {
     static let alreadyAnswered = ProblemType("already-answered", "The notification was already answered", .conflict)
     static let notificationOfAnotherUser = ProblemType("notification-of-another-user", "Recorded for another user", .conflict)
     static let deliveryPending = ProblemType("delivery-pending", "The response is pending", .conflict)
+    static let notificationRefused = ProblemType("notification-refused", "APNs would refuse the notification", .unprocessableContent)
+    static let sendingOff = ProblemType("sending-off", "This server does not send notifications", .notImplemented)
 
     // MARK: The server
 

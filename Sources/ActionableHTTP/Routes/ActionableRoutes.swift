@@ -7,7 +7,8 @@ import Hummingbird
 /// Builds the HTTP router of `actionable serve`: `POST /v1/actions`, `GET /v1/categories`,
 /// `GET /healthz`, `GET /readyz`, the badge ledger (`POST /v1/notifications`,
 /// `POST /v1/badge/read`, `GET /v1/badge/{user}`), the devices (`POST /v1/devices`,
-/// `DELETE /v1/devices/{token}`, `GET /v1/devices/{user}`), and, with an admin token, `GET /v1/actions/{id}`.
+/// `DELETE /v1/devices/{token}`, `GET /v1/devices/{user}`), sending (`POST /v1/send`,
+/// `GET /v1/notifications/{id}`), and, with an admin token, `GET /v1/actions/{id}`.
 public enum ActionableRoutes {
     /// The router over `catalog` and `store`; `tokens` verifies action tokens (required unless
     /// `settings` turns them off).
@@ -17,18 +18,22 @@ public enum ActionableRoutes {
     /// response also needs the app's own bearer JWT, whose `sub` must be the action token's user.
     public static func router(
         catalog: Catalog, store: any ActionStore, tokens: ActionTokens?, settings: ServerSettings = ServerSettings(),
-        metrics: ServerMetrics? = nil, exposition: (@Sendable () -> String)? = nil, appTokens: AppTokens? = nil
+        metrics: ServerMetrics? = nil, exposition: (@Sendable () -> String)? = nil, appTokens: AppTokens? = nil,
+        sendSignal: SendSignal? = nil
     ) -> Router<ActionableRequestContext> {
         router(
             catalog: catalog, storage: StorageGate(open: store), tokens: tokens, settings: settings, metrics: metrics,
-            exposition: exposition, appTokens: appTokens)
+            exposition: exposition, appTokens: appTokens, sendSignal: sendSignal)
     }
 
     /// The router over `catalog` and the store behind `storage`: until the gate opens, the
     /// routes that need storage answer 503 with the reason, and `/readyz` says it is not ready.
+    /// With `sendSignal`, the server sends notifications (`POST /v1/send` records them and wakes
+    /// the worker waiting on the signal), and a tap on one it sent forwards the payload it recorded.
     public static func router(
         catalog: Catalog, storage: StorageGate, tokens: ActionTokens?, settings: ServerSettings = ServerSettings(),
-        metrics: ServerMetrics? = nil, exposition: (@Sendable () -> String)? = nil, appTokens: AppTokens? = nil
+        metrics: ServerMetrics? = nil, exposition: (@Sendable () -> String)? = nil, appTokens: AppTokens? = nil,
+        sendSignal: SendSignal? = nil
     ) -> Router<ActionableRequestContext> {
         let (router, routes) = makeRouter(metrics: metrics)
         if let exposition {
@@ -40,7 +45,7 @@ public enum ActionableRoutes {
         routes.addRoutes(
             ActionsController(
                 catalog: catalog, storage: storage, tokens: tokens, settings: settings, appTokens: appTokens,
-                metrics: metrics
+                metrics: metrics, readsSentPayloads: sendSignal != nil
             ).routes)
         routes.addRoutes(CatalogController(catalog: catalog).routes)
         routes.addRoutes(OpenAPIDocument.routes(catalog: catalog))
@@ -49,6 +54,9 @@ public enum ActionableRoutes {
                 .routes(authenticator: BackendOrAppAuthenticator(backendToken: settings.backendToken, appTokens: appTokens)))
         routes.addRoutes(
             DevicesController(storage: storage, settings: settings)
+                .routes(authenticator: BackendOrAppAuthenticator(backendToken: settings.backendToken, appTokens: appTokens)))
+        routes.addRoutes(
+            SendController(catalog: catalog, storage: storage, tokens: tokens, settings: settings, signal: sendSignal)
                 .routes(authenticator: BackendOrAppAuthenticator(backendToken: settings.backendToken, appTokens: appTokens)))
         routes.addRoutes(HealthController(storage: storage, settings: settings).routes)
         if let adminToken = settings.adminToken {

@@ -24,6 +24,9 @@ struct ActionsController: Sendable {
     let settings: ServerSettings
     var appTokens: AppTokens? = nil
     var metrics: ServerMetrics? = nil
+    /// Whether this server sends notifications itself: then a tap on one it sent forwards the
+    /// payload it recorded, whatever the tap carries.
+    var readsSentPayloads = false
     /// Accepts in progress: a slot is taken once the body is read and checked, so clients that
     /// trickle their bodies hold no slot (the read deadline closes them).
     let limiter: InFlightLimiter
@@ -32,7 +35,7 @@ struct ActionsController: Sendable {
 
     init(
         catalog: Catalog, storage: StorageGate, tokens: ActionTokens?, settings: ServerSettings, appTokens: AppTokens? = nil,
-        metrics: ServerMetrics? = nil
+        metrics: ServerMetrics? = nil, readsSentPayloads: Bool = false
     ) {
         self.catalog = catalog
         self.storage = storage
@@ -40,6 +43,7 @@ struct ActionsController: Sendable {
         self.settings = settings
         self.appTokens = appTokens
         self.metrics = metrics
+        self.readsSentPayloads = readsSentPayloads
         limiter = InFlightLimiter(limit: settings.maximumConcurrentAccepts)
     }
 
@@ -66,13 +70,19 @@ struct ActionsController: Sendable {
         let appUser: String?
         if case .appUser(let user) = context.identity { appUser = user } else { appUser = nil }
         let (notificationID, user, token) = try await authorize(decoded, appUser: appUser)
-        let response = decoded.response(notificationID: notificationID, user: user)
+        let sent = token == nil ? nil : try await sentPayload(of: notificationID, user: user, category: decoded.category, context: context)
+        let response =
+            sent.map {
+                ActionResponse(
+                    category: CategoryID(decoded.category), action: ActionID(decoded.action), notificationID: notificationID, user: user,
+                    userText: decoded.userText, payloadJSON: $0)
+            } ?? decoded.response(notificationID: notificationID, user: user)
         do {
             try catalog.validate(response)
         } catch {
             throw Problem(.catalogMismatch, error.description, errors: error.errors)
         }
-        if let token { try checkPayload(decoded, against: token, context: context) }
+        if let token, sent == nil { try checkPayload(decoded, against: token, context: context) }
         guard limiter.tryEnter() else { throw Problem.overloaded(settings) }  // counted as rejected by the route
         defer { limiter.leave() }
         let result: AcceptResult
@@ -96,6 +106,17 @@ struct ActionsController: Sendable {
                     + "a notification is answered once",
                 errors: [("/action", "another action or text was accepted for this notification")])
         }
+    }
+
+    /// The payload this server recorded when it sent notification `id` to `user` in `category`
+    /// itself, or `nil` (it did not send it, or does not send at all).
+    private func sentPayload(of id: String, user: String, category: String, context: ActionableRequestContext) async throws -> String? {
+        guard readsSentPayloads else { return nil }
+        let stored = try await settings.storage(context, "the notification's payload cannot be read; nothing stored") {
+            try await storage.store().notification(id: id)
+        }
+        guard let stored, stored.notification.user == user, stored.notification.category == category else { return nil }
+        return stored.notification.payloadJSON
     }
 
     /// Refuses a payload that is not the one the token was minted for (422 `payload-mismatch`),

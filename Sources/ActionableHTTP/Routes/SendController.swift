@@ -1,0 +1,140 @@
+import ActionableCore
+import ActionablePayload
+import ActionableStore
+import ActionableTokens
+import ActionableWire
+import Foundation
+import Hummingbird
+
+/// Sending over HTTP, behind ``BackendOrAppAuthenticator`` (the backend only):
+///
+/// - `POST /v1/send`: checks the notification as ``PayloadBuilder`` does, mints its action token
+///   (bound to the user, the notification and the payload), records it with a copy for each of
+///   the user's active devices in one transaction (and, with `"badge": "auto"`, as unread in the
+///   badge ledger), then wakes the send worker: 202 with the number of devices. The same id
+///   again: 200, nothing sent twice; an id of another user: 409.
+/// - `GET /v1/notifications/{id}`: the notification and where each device's copy stands.
+///
+/// Without APNs configured (`--apns-key-file` …), `POST /v1/send` answers 501.
+struct SendController: Sendable {
+    let catalog: Catalog
+    /// Where storage is reached once it is open.
+    let storage: StorageGate
+    private var store: any ActionStore {
+        get throws(StorageNotReady) { try storage.store() }
+    }
+    let tokens: ActionTokens?
+    let settings: ServerSettings
+    /// Wakes the send worker; `nil` when this server does not send.
+    let signal: SendSignal?
+
+    private var reader: JSONRequestReader { JSONRequestReader(maximumBodySize: settings.maximumBodySize, what: "a notification to send") }
+
+    func routes(authenticator: BackendOrAppAuthenticator) -> RouteCollection<ActionableRequestContext> {
+        let routes = RouteCollection(context: ActionableRequestContext.self)
+        routes.add(middleware: authenticator)
+        routes.post("/v1/send") { request, context in try await send(request, context: context) }
+        routes.get("/v1/notifications/:id") { _, context in
+            try Self.requireBackend(context, "only the backend reads what was sent, with its --backend-token")
+            let id = context.parameters.get("id") ?? ""
+            try BadgeController.check(id: id, at: "/notificationId")
+            let stored = try await settings.storage(context, "the notifications cannot be reached") {
+                try await store.notification(id: id)
+            }
+            guard let stored else { throw Problem(.notFound, "no notification \(id) was sent by this server") }
+            return try ResponseBodies.response(NotificationReport(stored))
+        }
+        return routes
+    }
+
+    private static func requireBackend(_ context: ActionableRequestContext, _ detail: String) throws {
+        guard context.identity == .backend else { throw Problem(.backendOnly, detail) }
+    }
+
+    private func send(_ request: Request, context: ActionableRequestContext) async throws -> Response {
+        try Self.requireBackend(context, "only the backend sends notifications, with its --backend-token")
+        guard let signal else {
+            throw Problem(
+                .sendingOff,
+                "this server does not send notifications: start it with --apns-key-file, --apns-key-id, --apns-team-id and --apns-topic")
+        }
+        guard let tokens else {
+            throw Problem(.sendingOff, "this server runs without action tokens, so it cannot mint one for a notification it sends")
+        }
+        let body = try await reader.decode(SendRequest.self, from: request)
+        let notificationID = body.notificationId ?? UUID().uuidString.lowercased()
+        try BadgeController.check(id: body.user, at: "/user")
+        try BadgeController.check(id: notificationID, at: "/notificationId")
+        let category = CategoryID(body.category)
+        let plan = try SendPlan(body, catalog: catalog)
+
+        // An id taken before answers as it did, whatever this body says: nothing is sent twice.
+        if let known = try await settings.storage(context, "the notifications cannot be reached", { try await store.notification(id: notificationID) }) {
+            return try answer(known.notification.user == body.user ? .recordedBefore(devices: known.sends.count) : .otherUser, id: notificationID)
+        }
+        let builder = PayloadBuilder(catalog: catalog, tokens: tokens)
+        var aps = plan.aps
+        do {
+            // Checked before anything is recorded (with a badge, as it will be sent).
+            var checked = aps
+            if case .auto = body.badge { checked.badge = 0 }
+            _ = try builder.build(category: category, aps: checked, fields: plan.fields, pushType: plan.pushType)
+        } catch {
+            throw Problem(error)
+        }
+        let now = Date()
+        if case .auto = body.badge {
+            let sent = SentNotification(notificationID: notificationID, user: body.user, category: body.category, sentAt: now)
+            let result = try await settings.storage(context, "the badge ledger cannot be reached") {
+                try await store.recordSent(sent, countingSince: now.addingTimeInterval(-settings.badgeLifetime))
+            }
+            switch result {
+            case .recorded(let count), .recordedBefore(let count): aps.badge = count
+            case .otherUser: return try answer(.otherUser, id: notificationID)
+            }
+        }
+        let payload: NotificationPayload
+        do {
+            payload = try await builder.build(
+                category: category, aps: aps, fields: plan.fields, user: body.user, notificationID: notificationID,
+                pushType: plan.pushType, now: now)
+        } catch let error as PayloadError {
+            throw Problem(error)
+        }
+        let notification = NewNotification(
+            notificationID: notificationID, user: body.user, category: body.category, payloadJSON: JSONValue.object(plan.fields).serialized(),
+            apnsPayload: payload.json, pushType: plan.pushType == .background ? "background" : "alert", collapseID: body.collapseId,
+            expiration: body.expiration.map { Date(timeIntervalSince1970: $0) }, priority: body.priority, createdAt: now)
+        let result = try await settings.storage(context, "the notification was not recorded") {
+            let devices = try await store.devices(of: body.user).filter { $0.state == .active }
+            return try await store.recordNotification(notification, devices: devices)
+        }
+        if case .recorded(let devices) = result, devices > 0 { signal.signal() }
+        return try answer(result, id: notificationID)
+    }
+
+    private func answer(_ result: NotificationRecordResult, id: String) throws -> Response {
+        switch result {
+        case .recorded(let devices):
+            return try ResponseBodies.response(SendAccepted(notificationId: id, devices: devices), status: .accepted)
+        case .recordedBefore(let devices):
+            return try ResponseBodies.response(SendAccepted(notificationId: id, devices: devices))
+        case .otherUser:
+            throw Problem(
+                .notificationOfAnotherUser, "notification \(id) is recorded for another user; give each notification its own id",
+                errors: [("/notificationId", "recorded for another user")])
+        }
+    }
+}
+
+extension NotificationReport {
+    /// The report of `stored`.
+    init(_ stored: StoredNotification) {
+        self.init(
+            notificationId: stored.notification.notificationID, user: stored.notification.user, category: stored.notification.category,
+            sentAt: stored.notification.createdAt.timeIntervalSince1970,
+            devices: stored.sends.map {
+                NotificationDevice(token: $0.token, state: $0.state.rawValue, status: $0.status, reason: $0.reason, attempts: $0.attempts)
+            })
+    }
+}

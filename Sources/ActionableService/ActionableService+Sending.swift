@@ -1,0 +1,53 @@
+import ActionableAPNs
+import ActionableStore
+import Foundation
+import JWTKit
+import Logging
+import NIOSSL
+
+extension ActionableService {
+    /// The APNs client of `settings`: its provider key and trusted certificates read now, so a
+    /// missing or unreadable file stops start-up with a ``ConfigurationError`` naming it.
+    static func apnsClient(
+        _ settings: ActionableConfiguration.APNsSettings, connections: Int, logger: Logger
+    ) async throws(ConfigurationError) -> APNsClient {
+        let key: ES256PrivateKey
+        do {
+            key = try ES256PrivateKey(pem: String(contentsOfFile: settings.keyFile, encoding: .utf8))
+        } catch {
+            throw ConfigurationError(
+                "--apns-key-file \(settings.keyFile): not a readable PEM ES256 private key (the AuthKey_KID.p8 Apple issues): \(error)")
+        }
+        var trusted: [NIOSSLCertificate]?
+        if let caFile = settings.caFile {
+            do {
+                trusted = try NIOSSLCertificate.fromPEMFile(caFile)
+            } catch {
+                throw ConfigurationError("--apns-ca-file \(caFile): not a readable PEM certificate file: \(error)")
+            }
+        }
+        let token = await ProviderToken(key: key, keyID: settings.keyID, teamID: settings.teamID)
+        let configuration = APNsClient.Configuration(
+            topic: settings.topic, baseURL: settings.url, trustedCertificates: trusted, connections: connections)
+        logger.info(
+            "sending notifications for \(settings.topic) to \(settings.url ?? "Apple's hosts") over \(connections) HTTP/2 connections per host")
+        return APNsClient(configuration: configuration, token: token, logger: logger)
+    }
+
+    /// The send worker over the opened `store`.
+    func sendWorker(over store: any ActionStore, client: APNsClient) -> SendWorker {
+        var worker = SendWorker(
+            store: store, client: client, policy: configuration.retryPolicy, lease: configuration.deliveryLease.timeInterval,
+            logger: logger)
+        worker.metricsFactory = metricsFactory
+        return worker
+    }
+}
+
+extension Optional {
+    /// `transform` of the value, awaited, when there is one.
+    func asyncMap<T, E: Error>(_ transform: (Wrapped) async throws(E) -> T) async throws(E) -> T? {
+        guard let self else { return nil }
+        return try await transform(self)
+    }
+}

@@ -1,0 +1,151 @@
+import ActionableAPNs
+import ActionableDelivery
+import ActionableHTTP
+import ActionableStore
+import CoreMetrics
+import Foundation
+import Logging
+
+/// Sends the notifications `POST /v1/send` recorded: claims the due copies under a lease, sends
+/// each to APNs (``APNsClient``), and records the answer.
+///
+/// - 200 → `sent` (the device's last send is dated);
+/// - 410 → `unregistered`, and the device unregistered unless it registered again after
+///   Apple's timestamp;
+/// - `BadDeviceToken` / `DeviceTokenNotForTopic` → `failed`, the device unregistered, and the
+///   log names the likely environment mismatch;
+/// - 429, 500, 503, or no answer → tried again on the deliveries' schedule (``RetryPolicy``),
+///   honouring `Retry-After`, and `failed` once the window has passed;
+/// - anything else → `failed` with Apple's reason.
+///
+/// A copy's `apns-id` is derived from its notification and device, so a copy sent again after a
+/// crash (its lease ran out before the answer was recorded) is dropped by APNs as a duplicate.
+public struct SendWorker: Sendable {
+    public let store: any SendQueue & DeviceRegistry
+    public let client: APNsClient
+    public let policy: RetryPolicy
+    /// This worker's name in leases: unique per process.
+    public let owner: String
+    /// How long a claim is held before another worker may take it over.
+    public let lease: TimeInterval
+    /// The most copies claimed (and sent concurrently) at once.
+    public let batchSize: Int
+    /// The random draw in `0..<1` for the jitter (injectable for tests).
+    public let jitter: @Sendable () -> Double
+    public let logger: Logger
+    /// Where send metrics go (attempts by outcome); none when `nil`.
+    public var metricsFactory: (any MetricsFactory)?
+
+    /// A worker sending what `store` holds through `client`.
+    public init(
+        store: any SendQueue & DeviceRegistry, client: APNsClient, policy: RetryPolicy = RetryPolicy(),
+        owner: String = "sender-\(UUID().uuidString.prefix(8))", lease: TimeInterval = 60, batchSize: Int = 256,
+        jitter: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }, logger: Logger
+    ) {
+        self.store = store
+        self.client = client
+        self.policy = policy
+        self.owner = owner
+        self.lease = lease
+        self.batchSize = batchSize
+        self.jitter = jitter
+        self.logger = logger
+    }
+
+    /// Sends what is due at `now`; returns how many copies it sent (or tried).
+    @discardableResult
+    public func sendDue(now: Date = Date()) async throws -> Int {
+        let claimed = try await store.claimDueSends(now: now, limit: batchSize, lease: lease, owner: owner)
+        await withTaskGroup(of: Void.self) { group in
+            for send in claimed {
+                group.addTask { await self.send(send) }
+            }
+        }
+        return claimed.count
+    }
+
+    /// Runs until cancelled: sends what is due, and waits for `signal` (a notification recorded)
+    /// or `idle` when nothing was. Cancelling stops the loop, not a round in progress: the sends
+    /// already claimed get their answers and are recorded.
+    public func run(signal: SendSignal? = nil, idle: Duration = .milliseconds(500)) async {
+        while !Task.isCancelled {
+            do {
+                let round = Task { try await sendDue() }  // not a child: the loop's cancellation stays out
+                if try await round.value == 0 {
+                    if let signal { await signal.wait(upTo: idle) } else { try await Task.sleep(for: idle) }
+                }
+            } catch is CancellationError {
+                return
+            } catch {
+                logger.error("send round failed", metadata: ["error": "\(error)"])
+                try? await Task.sleep(for: idle)
+            }
+        }
+    }
+
+    /// Sends one claimed copy and records what APNs answered.
+    func send(_ claim: ClaimedSend) async {
+        let notification = APNsNotification(
+            deviceToken: claim.token, payload: Array(claim.notification.apnsPayload.utf8),
+            pushType: claim.notification.pushType == "background" ? .background : .alert,
+            id: APNsNotification.id(notificationID: claim.notification.notificationID, deviceToken: claim.token),
+            expiration: claim.notification.expiration, collapseID: claim.notification.collapseID, priority: claim.notification.priority)
+        let answer = await client.send(notification, environment: claim.environment)
+        let now = Date()
+        var logger = self.logger
+        logger[metadataKey: "notification.id"] = .string(claim.notification.notificationID)
+        logger[metadataKey: "device"] = .string(String(claim.token.prefix(12)))
+        let outcome: SendOutcome
+        do {
+            switch answer {
+            case .sent:
+                outcome = .sent(status: 200)
+            case .unregistered(let since):
+                _ = try await store.markUnregistered(token: claim.token, since: since, at: now)
+                outcome = .unregistered(status: 410, reason: "Unregistered")
+            case .badDevice(let reason):
+                _ = try await store.markUnregistered(token: claim.token, since: nil, at: now)
+                let registered = claim.environment.rawValue
+                logger.error(
+                    "APNs refused the device token (\(reason)): it was registered as \(registered), likely the wrong environment (a build run from Xcode has sandbox tokens, TestFlight and the App Store production ones); the device is unregistered until the app registers it again")
+                outcome = .failed(status: 400, reason: reason)
+            case .expiredProviderToken:
+                outcome = retry(claim, now: now, reason: "ExpiredProviderToken after a new provider token", after: nil)
+            case .retry(let reason, let after):
+                outcome = retry(claim, now: now, reason: reason, after: after)
+            case .failed(let status, let reason):
+                logger.warning("APNs refused the notification", metadata: ["status": "\(status)", "reason": "\(reason)"])
+                outcome = .failed(status: status, reason: reason)
+            }
+            count(outcome)
+            try await store.finishSend(
+                notificationID: claim.notification.notificationID, token: claim.token, owner: owner, outcome: outcome, at: now)
+        } catch {
+            // The lease runs out and another round (or instance) sends it again, with the same apns-id.
+            logger.error("could not record a send's outcome", metadata: ["error": "\(error)"])
+        }
+    }
+
+    /// The next attempt on the retry schedule, or `failed` once the window has passed.
+    private func retry(_ claim: ClaimedSend, now: Date, reason: String, after: TimeInterval?) -> SendOutcome {
+        guard
+            let next = policy.nextAttempt(
+                afterAttempt: claim.attempts, queuedAt: claim.notification.createdAt, now: now, unit: jitter(), requested: after)
+        else {
+            return .failed(status: 0, reason: "gave up after \(claim.attempts) attempts; last: \(reason)")
+        }
+        return .retry(at: next, status: nil, reason: reason)
+    }
+
+    private func count(_ outcome: SendOutcome) {
+        guard let metricsFactory else { return }
+        let label: String
+        switch outcome {
+        case .sent: label = "sent"
+        case .failed: label = "failed"
+        case .unregistered: label = "unregistered"
+        case .retry: label = "retry"
+        }
+        Counter(label: "actionable_apns_sends_total", dimensions: [("outcome", label)], factory: metricsFactory).increment()
+    }
+}
