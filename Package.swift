@@ -240,6 +240,7 @@ let package = Package(
                 "ActionableHTTP", "ActionableService", "ActionableTesting", "ActionableStore", "ActionableSQLite",
                 "ActionableTokens", "ActionableCore", "ActionableRouter",
                 "ActionableTestSupport", "ActionableDelivery", "ActionablePostgres", "actionable", "InviteService", "ActionableWire",
+                "ActionableAPNs", "ActionableAPNsTesting", .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),

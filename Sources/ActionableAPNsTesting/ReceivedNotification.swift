@@ -24,6 +24,7 @@ public struct ReceivedNotification: Codable, Hashable, Sendable {
 public actor ReceivedNotifications {
     private var delivered: [ReceivedNotification] = []
     private var copies: [String: Int] = [:]
+    private var waiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
 
     /// An empty log.
     public init() {}
@@ -34,7 +35,18 @@ public actor ReceivedNotifications {
         copies[notification.apnsID, default: 0] += 1
         guard copies[notification.apnsID] == 1 else { return false }
         delivered.append(notification)
+        waiters.removeAll { waiter in
+            guard delivered.count >= waiter.count else { return false }
+            waiter.continuation.resume()
+            return true
+        }
         return true
+    }
+
+    /// Returns once `count` notifications were delivered (each `apns-id` once).
+    public func wait(untilDelivered count: Int) async {
+        if delivered.count >= count { return }
+        await withCheckedContinuation { waiters.append((count, $0)) }
     }
 
     /// Every notification delivered so far, once each.

@@ -107,7 +107,8 @@ public struct SendWorker: Sendable {
                 _ = try await store.markUnregistered(token: claim.token, since: nil, at: now)
                 let registered = claim.environment.rawValue
                 logger.error(
-                    "APNs refused the device token (\(reason)): it was registered as \(registered), likely the wrong environment (a build run from Xcode has sandbox tokens, TestFlight and the App Store production ones); the device is unregistered until the app registers it again")
+                    "APNs refused the device token (\(reason)): it was registered as \(registered), likely the wrong environment (a build run from Xcode has sandbox tokens, TestFlight and the App Store production ones); the device is unregistered until the app registers it again"
+                )
                 outcome = .failed(status: 400, reason: reason)
             case .expiredProviderToken:
                 outcome = retry(claim, now: now, reason: "ExpiredProviderToken after a new provider token", after: nil)

@@ -26,13 +26,13 @@ struct BadgeEndpointTests {
     /// Runs `calls` in order against one server over `store`.
     static func run(
         store: any ActionStore = InMemoryActionStore(), settings: ServerSettings = ServerSettings(backendToken: backend),
-        appTokens: Bool = true, _ calls: [Call]
+        appTokens: Bool = true, sendSignal: SendSignal? = nil, _ calls: [Call]
     ) async throws -> [Reply] {
         let tokens = try await ActionTokens(keys: [ActionsEndpointTests.key])
         let app = Application(
             router: ActionableRoutes.router(
                 catalog: ActionsEndpointTests.catalog, store: store, tokens: tokens, settings: settings,
-                appTokens: appTokens ? await AppTokens(keys: [appKey]) : nil))
+                appTokens: appTokens ? await AppTokens(keys: [appKey]) : nil, sendSignal: sendSignal))
         return try await app.test(.router) { client in
             var replies: [Reply] = []
             for call in calls {

@@ -10,6 +10,8 @@ actor ScriptedUpstream {
     private(set) var answer: Int
     private(set) var failuresLeft: Int
     private(set) var calls: [(id: String, status: Int)] = []
+    /// The body of each delivery, by `webhook-id` (the last one).
+    private(set) var bodies: [String: Data] = [:]
     private var waiters: [(id: String, minimum: Int, continuation: CheckedContinuation<Void, Never>)] = []
 
     init(answer: Int, failFirst: Int = 0) {
@@ -20,7 +22,8 @@ actor ScriptedUpstream {
     /// From now on, answer `status`.
     func set(_ status: Int) { answer = status }
 
-    fileprivate func take(_ id: String) -> Int {
+    fileprivate func take(_ id: String, body: Data) -> Int {
+        bodies[id] = body
         let status: Int
         if failuresLeft > 0 {
             failuresLeft -= 1
@@ -54,8 +57,8 @@ actor ScriptedUpstream {
         let upstream = ScriptedUpstream(answer: answer, failFirst: failFirst)
         let router = Router()
         router.post("/rsvp") { request, _ -> Response in
-            _ = try await request.body.collect(upTo: 1 << 20)
-            let status = await upstream.take(request.headers[HTTPField.Name("webhook-id")!] ?? "")
+            let body = try await request.body.collect(upTo: 1 << 20)
+            let status = await upstream.take(request.headers[HTTPField.Name("webhook-id")!] ?? "", body: Data(buffer: body))
             return Response(status: .init(code: status))
         }
         let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))

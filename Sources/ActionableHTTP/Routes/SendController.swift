@@ -69,7 +69,9 @@ struct SendController: Sendable {
         let plan = try SendPlan(body, catalog: catalog)
 
         // An id taken before answers as it did, whatever this body says: nothing is sent twice.
-        if let known = try await settings.storage(context, "the notifications cannot be reached", { try await store.notification(id: notificationID) }) {
+        if let known = try await settings.storage(
+            context, "the notifications cannot be reached", { try await store.notification(id: notificationID) })
+        {
             return try answer(known.notification.user == body.user ? .recordedBefore(devices: known.sends.count) : .otherUser, id: notificationID)
         }
         let builder = PayloadBuilder(catalog: catalog, tokens: tokens)

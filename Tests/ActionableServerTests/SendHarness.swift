@@ -1,0 +1,120 @@
+import ActionableAPNsTesting
+import ActionableTestSupport
+import ActionableTokens
+import ActionableWire
+import Foundation
+import JWTKit
+import Logging
+import ServiceLifecycle
+import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// A real `serve` process sending to a stand-in APNs in the test process (HTTP/2 over TLS on
+/// loopback), with the provider key and certificate written where `serve` reads them.
+struct SendHarness: Sendable {
+    static let backendToken = "send-test-backend-token-0123456789abcdef"
+    static let adminToken = "send-test-admin-token-0123456789abcdefgh"
+    static let appKey = "app=app-secret-of-at-least-thirty-two-bytes!"
+    static let logger = Logger(label: "apns-stand-in", factory: { _ in SwiftLogNoOpLogHandler() })
+
+    let directory: URL
+    let standIn: APNsStandIn
+    let standInPort: Int
+
+    /// The `serve` flags that send to this stand-in.
+    var sendingFlags: [String] {
+        [
+            "--apns-key-file", directory.appendingPathComponent("AuthKey_KEY1.p8").path, "--apns-key-id", "KEY1", "--apns-team-id", "TEAM",
+            "--apns-topic", "com.example.app", "--apns-url", "https://127.0.0.1:\(standInPort)", "--apns-ca-file",
+            directory.appendingPathComponent("stand-in.pem").path, "--backend-token", Self.backendToken, "--admin-token", Self.adminToken,
+            "--app-jwt-key", Self.appKey,
+        ]
+    }
+
+    /// Runs `body` with a stand-in scripted with `unregistered` and `failures`, in a fresh
+    /// directory holding the example categories.
+    static func run(
+        unregistered: [String: Date?] = [:], failures: [String: (status: Int, reason: String)] = [:],
+        _ body: @Sendable (SendHarness) async throws -> Void
+    ) async throws {
+        let directory = try CommandLineRunner.temporaryDirectory([:], exampleCategories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let key = ES256PrivateKey()
+        let certificate = try StandInCertificate()
+        try Data(key.pemRepresentation.utf8).write(to: directory.appendingPathComponent("AuthKey_KEY1.p8"))
+        try Data(certificate.certificatePEM.utf8).write(to: directory.appendingPathComponent("stand-in.pem"))
+        let standIn = await APNsStandIn(
+            configuration: .init(providerKeys: ["KEY1": key.publicKey], teamID: "TEAM", unregistered: unregistered, failures: failures))
+        let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
+        let app = try standIn.application(certificate: certificate, logger: logger) { portContinuation.yield($0) }
+        let services = ServiceGroup(configuration: .init(services: [app], logger: logger))
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await services.run() }
+            var iterator = ports.makeAsyncIterator()
+            let port = try #require(await iterator.next())
+            let outcome: Result<Void, any Error>
+            do {
+                try await body(SendHarness(directory: directory, standIn: standIn, standInPort: port))
+                outcome = .success(())
+            } catch {
+                outcome = .failure(error)
+            }
+            await services.triggerGracefulShutdown()
+            try await group.waitForAll()
+            try outcome.get()
+        }
+    }
+
+    /// The app JWT of `user`.
+    static func appJWT(_ user: String) async throws -> String {
+        try await AppTokens(keys: [try ActionTokenKey(parsing: appKey)]).mint(user: user, keyID: "app")
+    }
+
+    /// One HTTP exchange with `serve` on `port`: the status and the body.
+    static func call(
+        _ method: String, _ path: String, port: Int, bearer: String? = backendToken, json: String? = nil
+    ) async throws -> (status: Int, body: Data) {
+        var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)")!)
+        request.httpMethod = method
+        if let bearer { request.setValue("Bearer \(bearer)", forHTTPHeaderField: "Authorization") }
+        if let json {
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+            request.httpBody = Data(json.utf8)
+        }
+        let (data, response) = try await URLSession.shared.data(for: request)
+        return ((response as? HTTPURLResponse)?.statusCode ?? 0, data)
+    }
+
+    /// Registers `token` for `user` through the app's endpoint.
+    static func register(_ token: String, user: String, environment: String = "production", port: Int) async throws -> Int {
+        try await call(
+            "POST", "/v1/devices", port: port, bearer: try await appJWT(user),
+            json: #"{"token":"\#(token)","environment":"\#(environment)"}"#
+        ).status
+    }
+
+    /// Asks `serve` about `id` until `done` holds (each poll is a request; the time limit of the
+    /// suite bounds it).
+    static func report(
+        of id: String, port: Int, until done: @Sendable (NotificationReport) -> Bool
+    ) async throws -> NotificationReport {
+        while true {
+            let (status, body) = try await call("GET", "/v1/notifications/\(id)", port: port)
+            if status == 200 {
+                let report = try JSONDecoder().decode(NotificationReport.self, from: body)
+                if done(report) { return report }
+            }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+    }
+}
+
+extension NotificationReport {
+    /// The copy of `token`.
+    func device(_ token: String) -> NotificationDevice? { devices.first { $0.token == token } }
+    /// Whether no copy is pending any more.
+    var settled: Bool { devices.allSatisfy { $0.state != "pending" } }
+}

@@ -1,0 +1,125 @@
+import ActionableAPNsTesting
+import ActionableTestSupport
+import ActionableWire
+import Foundation
+import Testing
+
+/// Sending through a real `serve` process to the stand-in APNs over HTTP/2 and TLS.
+@Suite(.timeLimit(.minutes(3)))
+struct SendProcessTests {
+    static let phone = String(repeating: "a1", count: 32)
+    static let tablet = String(repeating: "b2", count: 32)
+
+    static func json(_ data: Data) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+    }
+
+    @Test func aSentNotificationReachesEachDeviceOnceAndItsTapForwardsTheRecordedPayload() async throws {
+        try await SendHarness.run { harness in
+            try await ScriptedUpstream.run(answer: 204) { upstream, upstreamPort in
+                let port = try ServerProcess.freePort()
+                let forward = [
+                    "--forward", "invite.*=http://127.0.0.1:\(upstreamPort)/rsvp", "--forward-secret",
+                    "whsec_" + Data(repeating: 7, count: 32).base64EncodedString(),
+                ]
+                let server = try await ServerProcess.serve(in: harness.directory, port: port, extra: harness.sendingFlags + forward)
+                defer { server.signal() }
+                #expect(try await SendHarness.register(Self.phone, user: "alice", port: port) == 201)
+                #expect(try await SendHarness.register(Self.tablet, user: "alice", port: port) == 201)
+                let body = #"""
+                    {"user":"alice","category":"invite","notificationId":"n-1","alert":{"title":"Dinner?","body":"Sam invited you"},
+                     "payload":{"inviteId":"42","eventName":"Dinner"},"badge":"auto","collapseId":"invite-42","threadId":"invites"}
+                    """#
+                let sent = try await SendHarness.call("POST", "/v1/send", port: port, json: body)
+                #expect(sent.status == 202)
+                #expect(try JSONDecoder().decode(SendAccepted.self, from: sent.body) == SendAccepted(notificationId: "n-1", devices: 2))
+                // The same id again: 200, nothing sent twice.
+                let again = try await SendHarness.call("POST", "/v1/send", port: port, json: body)
+                #expect(again.status == 200)
+                #expect(try JSONDecoder().decode(SendAccepted.self, from: again.body) == SendAccepted(notificationId: "n-1", devices: 2))
+
+                await harness.standIn.received.wait(untilDelivered: 2)
+                let report = try await SendHarness.report(of: "n-1", port: port) { $0.settled }
+                #expect(report.user == "alice" && report.category == "invite")
+                for device in [Self.phone, Self.tablet] {
+                    let copy = try #require(report.device(device))
+                    #expect(copy.state == "sent" && copy.status == 200 && copy.attempts == 1)
+                }
+                let received = await harness.standIn.received.notifications
+                #expect(received.count == 2 && Set(received.map(\.deviceToken)) == [Self.phone, Self.tablet])
+                #expect(await harness.standIn.received.requests == 2)
+                let first = try #require(received.first)
+                #expect(first.topic == "com.example.app" && first.pushType == "alert" && first.priority == 10 && first.collapseID == "invite-42")
+                let payload = try Self.json(Data(first.payload.utf8))
+                let aps = try #require(payload["aps"] as? [String: Any])
+                #expect(aps["category"] as? String == "invite" && aps["badge"] as? Int == 1 && aps["thread-id"] as? String == "invites")
+                #expect(payload["inviteId"] as? String == "42")
+                let actionToken = try #require(payload["actionToken"] as? String)
+                // Each device got its own apns-id, the same one a resend would carry.
+                #expect(Set(received.map(\.apnsID)).count == 2)
+
+                // The devices' last send is dated.
+                let devices = try JSONDecoder().decode(DeviceList.self, from: try await SendHarness.call("GET", "/v1/devices/alice", port: port).body)
+                #expect(devices.items.count == 2 && devices.items.allSatisfy { $0.lastSentAt != nil })
+
+                // A tap that rewrote the payload is taken, and what is stored (and forwarded) is the
+                // payload the server sent.
+                let tap = #"{"category":"invite","action":"accept","actionToken":"\#(actionToken)","payload":{"inviteId":"999"}}"#
+                let accepted = try await SendHarness.call("POST", "/v1/actions", port: port, bearer: try await SendHarness.appJWT("alice"), json: tap)
+                #expect(accepted.status == 202)
+                let answer = try JSONDecoder().decode(ActionAnswer.self, from: accepted.body)
+                await upstream.delivered(answer.id)
+                let forwarded = try Self.json(try #require(await upstream.bodies[answer.id]))
+                let forwardedPayload = try #require(forwarded["payload"] as? [String: Any])
+                #expect(forwardedPayload["inviteId"] as? String == "42" && forwardedPayload["eventName"] as? String == "Dinner")
+            }
+        }
+    }
+
+    @Test func applesAnswersUpdateTheRegistryAndRetriesFollowTheSchedule() async throws {
+        let stale = String(repeating: "c3", count: 32)  // 410 dated before its registration: stays active
+        let gone = String(repeating: "d4", count: 32)  // 410 dated after it: unregistered
+        let sandbox = String(repeating: "e5", count: 32)  // BadDeviceToken: a sandbox token sent as production
+        let busy = String(repeating: "f6", count: 32)  // 429, every time
+        let down = String(repeating: "a7", count: 32)  // 503, every time
+        try await SendHarness.run(
+            unregistered: [stale: Date(timeIntervalSince1970: 1_600_000_000), gone: Date(timeIntervalSince1970: 4_000_000_000)],
+            failures: [sandbox: (400, "BadDeviceToken"), busy: (429, "TooManyRequests"), down: (503, "ServiceUnavailable")]
+        ) { harness in
+            let port = try ServerProcess.freePort()
+            let server = try await ServerProcess.serve(
+                in: harness.directory, port: port, extra: harness.sendingFlags + ["--retry-first-delay", "1s", "--retry-for", "3s"])
+            defer { server.signal() }
+            for device in [Self.phone, stale, gone, sandbox, busy, down] {
+                #expect(try await SendHarness.register(device, user: "carol", port: port) == 201)
+            }
+            let invite = #""category":"invite","alert":"Dinner?","payload":{"inviteId":"42"}"#
+            #expect(
+                try await SendHarness.call("POST", "/v1/send", port: port, json: #"{"user":"carol","notificationId":"r-1",\#(invite)}"#).status == 202
+            )
+            let report = try await SendHarness.report(of: "r-1", port: port) { $0.settled }
+            #expect(report.device(Self.phone)?.state == "sent")
+            #expect(report.device(stale)?.state == "unregistered" && report.device(stale)?.status == 410)
+            #expect(report.device(gone)?.state == "unregistered")
+            #expect(report.device(sandbox)?.state == "failed" && report.device(sandbox)?.reason == "BadDeviceToken")
+            for device in [busy, down] {
+                let copy = try #require(report.device(device))
+                #expect(copy.state == "failed" && copy.attempts >= 2, "retried on the schedule, then given up: \(copy)")
+                #expect(copy.reason?.hasPrefix("gave up after") == true)
+            }
+            _ = try await server.output(containing: "likely the wrong environment")
+
+            // The registry: the stale 410 left its device active; the later one and the bad
+            // token unregistered theirs.
+            let list = try JSONDecoder().decode(DeviceList.self, from: try await SendHarness.call("GET", "/v1/devices/carol", port: port).body)
+            let states = Dictionary(uniqueKeysWithValues: list.items.map { ($0.token, $0.state) })
+            #expect(states == [Self.phone: "active", stale: "active", gone: "unregistered", sandbox: "unregistered", busy: "active", down: "active"])
+            // The next send goes to the active devices only; registering again revives one.
+            let next = try await SendHarness.call("POST", "/v1/send", port: port, json: #"{"user":"carol","notificationId":"r-2",\#(invite)}"#)
+            #expect(try JSONDecoder().decode(SendAccepted.self, from: next.body).devices == 4)
+            #expect(try await SendHarness.register(gone, user: "carol", port: port) == 201)
+            let third = try await SendHarness.call("POST", "/v1/send", port: port, json: #"{"user":"carol","notificationId":"r-3",\#(invite)}"#)
+            #expect(try JSONDecoder().decode(SendAccepted.self, from: third.body).devices == 5)
+        }
+    }
+}
