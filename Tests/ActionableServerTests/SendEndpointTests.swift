@@ -90,7 +90,8 @@ struct SendEndpointTests {
                 Self.send(#"{"user":"alice",\#(invite),"collapseId":"\#(String(repeating: "x", count: 65))"}"#),  // 400
                 Self.send(#"{"user":"",\#(invite)}"#),  // 400
                 Self.send(#"{"user":"alice","category":"invite","alert":{},"payload":{"inviteId":"42"}}"#),  // 400
-                Self.send(#"{"user":"alice","category":"invite","alert":"\#(String(repeating: "long ", count: 900))","payload":{"inviteId":"42"}}"#),  // 422 too large
+                // 422: over 4096 bytes
+                Self.send(#"{"user":"alice","category":"invite","alert":"\#(String(repeating: "long ", count: 900))","payload":{"inviteId":"42"}}"#),
                 Self.send(#"{"user":"alice","notificationId":"n-9",\#(invite)}"#),  // 202
                 Self.send(#"{"user":"bob","notificationId":"n-9",\#(invite)}"#),  // 409: alice's id
                 Call(method: .get, uri: "/v1/notifications/n-404", bearer: Self.backend),  // 404
