@@ -23,7 +23,9 @@ extension APNsEnvironment {
 ///
 /// A request that got no answer — the connection lost, or a GOAWAY before APNs read the stream —
 /// is sent again at once on another connection with the same `apns-id` (Apple drops a copy it
-/// already took), up to ``Configuration/resends`` times; then the answer is ``APNsAnswer/retry(reason:retryAfter:)``.
+/// already took), up to ``Configuration/resends`` times, each a few milliseconds later than the
+/// last so the pool can replace a connection that is going away; then the answer is
+/// ``APNsAnswer/retry(reason:retryAfter:)`` (the send worker tries again on its schedule).
 public final class APNsClient: Sendable {
     /// How to reach APNs.
     public struct Configuration: Sendable {
@@ -44,7 +46,7 @@ public final class APNsClient: Sendable {
         /// A configuration for `topic`.
         public init(
             topic: String, baseURL: String? = nil, trustedCertificates: [NIOSSLCertificate]? = nil, connections: Int = 2,
-            timeout: Duration = .seconds(10), resends: Int = 2
+            timeout: Duration = .seconds(10), resends: Int = 5
         ) {
             self.topic = topic
             self.baseURL = baseURL
@@ -99,6 +101,7 @@ public final class APNsClient: Sendable {
                     return .retry(reason: "APNs did not answer: \(error)", retryAfter: nil)
                 }
                 logger.debug("APNs did not answer; sending again", metadata: ["apns-id": "\(notification.id)", "error": "\(error)"])
+                try? await Task.sleep(for: .milliseconds(5 * (1 << (unanswered - 1))))  // 5, 10, 20, 40, 80 ms
                 continue
             }
             switch answer {

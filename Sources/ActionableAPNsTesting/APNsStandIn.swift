@@ -4,6 +4,7 @@ import Hummingbird
 import HummingbirdHTTP2
 import JWTKit
 import Logging
+import NIOCore
 import NIOSSL
 
 /// A stand-in for APNs, for tests and walkthroughs: HTTP/2 over TLS, `POST /3/device/{token}`
@@ -29,12 +30,18 @@ public struct APNsStandIn: Sendable {
         public var failures: [String: (status: Int, reason: String)]
         /// The clock the provider token's age is checked against (injectable for tests).
         public var now: @Sendable () -> Date
+        /// Every this many requests, the connection that carried the last one is told GOAWAY (as
+        /// APNs does when it rebalances): streams it had not started are refused, and the
+        /// client must send them again on a new connection. `nil` never.
+        public var goAwayAfter: Int?
 
         /// A configuration accepting tokens of `providerKeys`.
         public init(
             providerKeys: [String: ES256PublicKey], teamID: String? = nil, unregistered: [String: Date?] = [:],
-            failures: [String: (status: Int, reason: String)] = [:], now: @escaping @Sendable () -> Date = { Date() }
+            failures: [String: (status: Int, reason: String)] = [:], goAwayAfter: Int? = nil,
+            now: @escaping @Sendable () -> Date = { Date() }
         ) {
+            self.goAwayAfter = goAwayAfter
             self.providerKeys = providerKeys
             self.teamID = teamID
             self.unregistered = unregistered
@@ -79,11 +86,21 @@ public struct APNsStandIn: Sendable {
         "controls",
     ]
 
-    /// The routes: `POST /3/device/{token}` and `GET /sent`.
-    public var router: Router<BasicRequestContext> {
-        let router = Router()
+    /// The routes: `POST /3/device/{token}`, `GET /sent` and `GET /sent/last`.
+    public var router: Router<StandInRequestContext> {
+        let router = Router(context: StandInRequestContext.self)
         router.post("/3/device/:token") { request, context in
-            try await self.receive(request, token: context.parameters.get("token") ?? "", context: context)
+            let response = try await self.receive(request, token: context.parameters.get("token") ?? "", context: context)
+            if let every = configuration.goAwayAfter, await received.countRequest().isMultiple(of: max(1, every)) {
+                // The connection (the stream's parent) sends GOAWAY once this answer is out.
+                context.channel.parent?.pipeline.fireUserInboundEventTriggered(ChannelShouldQuiesceEvent())
+            }
+            return response
+        }
+        router.get("/sent/last") { _, _ in
+            guard let last = await self.received.notifications.last else { return Response(status: .notFound) }
+            return Response(
+                status: .ok, headers: [.contentType: "application/json"], body: ResponseBody(byteBuffer: ByteBuffer(string: last.payload)))
         }
         router.get("/sent") { _, _ in
             let encoder = JSONEncoder()
@@ -95,7 +112,7 @@ public struct APNsStandIn: Sendable {
         return router
     }
 
-    private func receive(_ request: Request, token deviceToken: String, context: BasicRequestContext) async throws -> Response {
+    private func receive(_ request: Request, token deviceToken: String, context: StandInRequestContext) async throws -> Response {
         let header = { (name: String) in HTTPField.Name(name).flatMap { request.headers[$0] } }
         let apnsID = header("apns-id") ?? UUID().uuidString.lowercased()
         func refuse(_ status: Int, _ reason: String, timestamp: Date? = nil) -> Response {
@@ -142,5 +159,18 @@ public struct APNsStandIn: Sendable {
         var headers = HTTPFields()
         headers[Self.apnsIDField] = apnsID
         return Response(status: .ok, headers: headers)
+    }
+}
+
+/// The stand-in's request context: Hummingbird's, and the channel of the request's stream (whose
+/// parent is the connection, told GOAWAY with ``APNsStandIn/Configuration/goAwayAfter``).
+public struct StandInRequestContext: RequestContext {
+    public var coreContext: CoreRequestContextStorage
+    /// The stream's channel.
+    public let channel: any Channel
+
+    public init(source: ApplicationRequestContextSource) {
+        coreContext = .init(source: source)
+        channel = source.channel
     }
 }

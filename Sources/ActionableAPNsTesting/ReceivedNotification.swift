@@ -55,6 +55,14 @@ public actor ReceivedNotifications {
     /// How many requests carried `apnsID` (1 for a notification sent once).
     public func count(apnsID: String) -> Int { copies[apnsID] ?? 0 }
 
+    private var seen = 0
+
+    /// Counts one request to a device (whatever its answer); returns the count so far.
+    func countRequest() -> Int {
+        seen += 1
+        return seen
+    }
+
     /// How many requests were taken, copies included.
     public var requests: Int { copies.values.reduce(0, +) }
 }

@@ -27,9 +27,14 @@ struct APNsStandInCommand: AsyncParsableCommand {
     @Option(help: "A device answered 410 Unregistered: TOKEN or TOKEN@TIME (Unix ms or ISO 8601; repeatable).")
     var unregistered: [String] = []
     @Option(help: "A device answered with a status and reason: TOKEN=STATUS:REASON (repeatable).") var fail: [String] = []
+    @Option(
+        name: .customLong("goaway-after"),
+        help: "Every N requests, send GOAWAY on the connection that carried the last (the client must resend what it had not started).")
+    var goAwayAfter: Int?
     @Option(help: "Where made certificates and keys are written.") var directory = ".actionable/apns-stand-in"
 
     func validate() throws {
+        if let goAwayAfter, goAwayAfter < 1 { throw ValidationError("--goaway-after must be at least 1") }
         if (certificate == nil) != (key == nil) { throw ValidationError("--certificate and --key go together: give both, or neither") }
         for text in unregistered {
             do { _ = try StandInScript.unregistered(text) } catch { throw ValidationError(error.description) }
@@ -74,7 +79,9 @@ struct APNsStandInCommand: AsyncParsableCommand {
             failures[token] = (status, reason)
         }
         let standIn = await APNsStandIn(
-            configuration: .init(providerKeys: [keyID: providerKey], teamID: teamID, unregistered: unregisteredTokens, failures: failures))
+            configuration: .init(
+                providerKeys: [keyID: providerKey], teamID: teamID, unregistered: unregisteredTokens, failures: failures,
+                goAwayAfter: goAwayAfter))
         let host = self.host
         let app = try standIn.application(host: host, port: port, certificate: served, logger: logger) { bound in
             logger.info("APNs stand-in on https://\(host):\(bound) (HTTP/2); GET /sent lists what it took")

@@ -102,8 +102,8 @@ struct DeliveriesCommand: AsyncParsableCommand {
         func run() async throws {
             let token = try connection.token()
             if let id {
-                let escaped = id.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(["/"])) ?? id
-                let _: Requeued = try await DeliveriesCommand.call(.post, "/v1/deliveries/\(escaped)/retry", connection, token, body: "{}")
+                let _: Requeued = try await DeliveriesCommand.call(
+                    .post, "/v1/deliveries/\(ServerCall.segment(id))/retry", connection, token, body: "{}")
                 print("queued \(id)")
             } else {
                 let body = JSONValue.object(filters.query.map { ($0.0, JSONValue.string($0.1)) }).serialized()
@@ -118,16 +118,7 @@ struct DeliveriesCommand: AsyncParsableCommand {
     static func call<Answer: Decodable>(
         _ method: ServerCall.Method, _ path: String, _ connection: Connection, _ token: String, body: String? = nil
     ) async throws -> Answer {
-        let (status, text) = try await ServerCall.send(method, path, to: connection.url, body: body, token: token)
-        guard (200..<300).contains(Int(status)) else {
-            let problem = try? JSONDecoder().decode(ProblemDocument.self, from: Data(text.utf8))
-            throw refuse("HTTP \(status): \(problem.map(\.detail) ?? text)")
-        }
-        do {
-            return try JSONDecoder().decode(Answer.self, from: Data(text.utf8))
-        } catch {
-            throw refuse("the server's answer is not a \(Answer.self): \(text.prefix(200))")
-        }
+        try await ServerCall.json(method, path, to: connection.url, body: body, token: token).answer
     }
 
     /// `page` as one line of JSON, as the server wrote it.

@@ -21,6 +21,12 @@ struct RespondCommand: AsyncParsableCommand {
     var notification: String
     @Option(help: "Text typed into a text-input action.") var text: String?
     @Option(help: "The server.") var url = "http://127.0.0.1:8080"
+    @Option(help: "The user the app is signed in as (with --app-jwt-key).") var user: String?
+    @OptionGroup var app: AppIdentity
+
+    func validate() throws {
+        if (user == nil) != (app.appJWTKey == nil) { throw ValidationError("--user and --app-jwt-key go together") }
+    }
 
     func run() async throws {
         let data: Data
@@ -40,7 +46,9 @@ struct RespondCommand: AsyncParsableCommand {
         if let text { body.append(("userText", .string(text))) }
         body.append(("payload", .object(pairs.filter { $0.0 != "aps" && $0.0 != "actionToken" })))
 
-        let (status, answer) = try await ServerCall.send(.post, "/v1/actions", to: url, body: JSONValue.object(body).serialized())
+        let bearer = try await user.asyncFlatMap { try await app.jwt(for: $0) }
+        let (status, answer) = try await ServerCall.send(
+            .post, "/v1/actions", to: url, body: JSONValue.object(body).serialized(), token: bearer)
         print("HTTP \(status) \(answer)")
         if !(200..<300).contains(Int(status)) { throw ExitCode(1) }
     }

@@ -1,3 +1,4 @@
+import ActionableWire
 import ArgumentParser
 import AsyncHTTPClient
 import Foundation
@@ -8,14 +9,18 @@ import NIOCore
 /// reached is a clear error naming the URL.
 enum ServerCall {
     /// The methods the commands use.
-    enum Method { case get, post }
+    enum Method { case get, post, delete }
 
     /// Sends `method path` with an optional JSON `body` and bearer `token`; returns the status and body.
     static func send(
         _ method: Method, _ path: String, to url: String, body: String? = nil, token: String? = nil
     ) async throws -> (status: UInt, body: String) {
         var request = HTTPClientRequest(url: (url.hasSuffix("/") ? String(url.dropLast()) : url) + path)
-        request.method = method == .post ? .POST : .GET
+        switch method {
+        case .get: request.method = .GET
+        case .post: request.method = .POST
+        case .delete: request.method = .DELETE
+        }
         if let body {
             request.headers.add(name: "Content-Type", value: "application/json")
             request.body = .bytes(ByteBuffer(string: body))
@@ -37,5 +42,30 @@ enum ServerCall {
         case .failure(let error): throw refuse("cannot reach \(url): \(error) (is actionable serve running there?)")
         case .success(let answer): return answer
         }
+    }
+
+    /// Sends as ``send(_:_:to:body:token:)`` and reads a 2xx answer as `Answer`; a problem
+    /// answer is refused (exit 1) with its detail. Returns the status too (200 and 202 differ).
+    static func json<Answer: Decodable>(
+        _ method: Method, _ path: String, to url: String, body: String? = nil, token: String? = nil
+    ) async throws -> (status: UInt, answer: Answer) {
+        let (status, text) = try await send(method, path, to: url, body: body, token: token)
+        guard (200..<300).contains(Int(status)) else { throw problem(status, text) }
+        do {
+            return (status, try JSONDecoder().decode(Answer.self, from: Data(text.utf8)))
+        } catch {
+            throw refuse("the server's answer is not a \(Answer.self): \(text.prefix(200))")
+        }
+    }
+
+    /// The error of a non-2xx answer: its problem's detail, or the text.
+    static func problem(_ status: UInt, _ text: String) -> any Error {
+        let problem = try? JSONDecoder().decode(ProblemDocument.self, from: Data(text.utf8))
+        return refuse("HTTP \(status): \(problem.map(\.detail) ?? text)")
+    }
+
+    /// `text` as one path segment.
+    static func segment(_ text: String) -> String {
+        text.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(["/"])) ?? text
     }
 }

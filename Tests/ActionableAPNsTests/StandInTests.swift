@@ -17,7 +17,7 @@ struct StandInTests {
     /// Runs a stand-in and a client trusting it; `body` gets both.
     static func withStandIn(
         unregistered: [String: Date?] = [:], failures: [String: (status: Int, reason: String)] = [:], senderClock: TestClock = TestClock(),
-        standInClock: TestClock? = nil, connections: Int = 2,
+        standInClock: TestClock? = nil, connections: Int = 2, goAwayAfter: Int? = nil,
         _ body: @Sendable (APNsClient, APNsStandIn, ProviderToken) async throws -> Void
     ) async throws {
         let key = ES256PrivateKey()
@@ -25,7 +25,7 @@ struct StandInTests {
         let standIn = await APNsStandIn(
             configuration: .init(
                 providerKeys: ["KEY1": key.publicKey], teamID: "TEAM", unregistered: unregistered, failures: failures,
-                now: (standInClock ?? senderClock).function))
+                goAwayAfter: goAwayAfter, now: (standInClock ?? senderClock).function))
         let (portStream, portContinuation) = AsyncStream.makeStream(of: Int.self)
         let app = try standIn.application(certificate: certificate, logger: logger) { port in portContinuation.yield(port) }
         // The stand-in runs in a service group of its own and is shut down gracefully once the
@@ -144,6 +144,32 @@ struct StandInTests {
             #expect(await other.send(Self.notification("n1"), environment: .production) == .failed(status: 403, reason: "InvalidProviderToken"))
             try await other.shutdown()
             #expect(await standIn.received.notifications.isEmpty)
+        }
+    }
+
+    @Test func goAwayMidBurstLosesNothingAndDoublesNothing() async throws {
+        // Every 150th request closes its connection gracefully (GOAWAY, as APNs does when it
+        // rebalances): 600 sends at once over two connections meet four of them.
+        try await Self.withStandIn(goAwayAfter: 150) { client, standIn, _ in
+            let devices = (0..<600).map { String(format: "%064x", 0xBEEF_0000 + $0) }
+            let answers = await withTaskGroup(of: APNsAnswer.self) { group in
+                for device in devices {
+                    group.addTask { await client.send(Self.notification("burst", to: device), environment: .production) }
+                }
+                return await group.reduce(into: [APNsAnswer]()) { $0.append($1) }
+            }
+            let refused = answers.filter { $0 != .sent }
+            #expect(refused.isEmpty, "\(refused.count) not sent; first: \(String(describing: refused.first))")
+            let received = await standIn.received.notifications
+            #expect(Set(devices).subtracting(received.map(\.deviceToken)).isEmpty)  // nothing lost
+            #expect(received.count == devices.count)  // nothing delivered twice
+            // A stream refused by GOAWAY never reached the stand-in; one whose answer was lost
+            // with its connection was sent again with its apns-id, and dropped as a copy.
+            let requests = await standIn.received.requests
+            #expect(requests >= devices.count)
+            for notification in received where await standIn.received.count(apnsID: notification.apnsID) > 1 {
+                #expect(notification.apnsID == Self.notification("burst", to: notification.deviceToken).id.uuidString.lowercased())
+            }
         }
     }
 }
