@@ -9,7 +9,16 @@ import JWTKit
 /// again after ``refreshAfter`` (50 minutes); a `403 ExpiredProviderToken` asks for a new one
 /// through ``refresh(replacing:)``, which makes one only if the refused token is still the
 /// current one and at least ``minimumAge`` old.
+///
+/// Several instances (or one restarted) signing with the same key would each make their own
+/// token, and APNs counts those as updates too; given ``share(through:)``, a new token is offered
+/// to storage, which hands every instance the same one.
 public actor ProviderToken {
+    /// Offers `candidate` (issued at `issuedAt`) as the key's shared token: answers the shared
+    /// token when it was issued after `reuseIfIssuedAfter`, otherwise stores and answers the candidate.
+    public typealias Sharing =
+        @Sendable (_ candidate: String, _ issuedAt: Date, _ reuseIfIssuedAfter: Date) async throws -> (token: String, issuedAt: Date)
+
     /// A token older than this is made again before it is used (Apple's limit is one hour).
     public static let refreshAfter: Duration = .seconds(50 * 60)
     /// A token younger than this is never replaced (Apple's lower limit is 20 minutes).
@@ -24,6 +33,8 @@ public actor ProviderToken {
     private var making: Task<String, any Error>?
     /// How many tokens were made so far (for tests and the log).
     public private(set) var made = 0
+    private var sharing: Sharing?
+    private var onSharingFailure: (@Sendable (any Error) -> Void)?
 
     /// The tokens of `key` (the `.p8` file's PEM), identified by `keyID`, for `teamID`; `now`
     /// is injectable for tests.
@@ -35,12 +46,19 @@ public actor ProviderToken {
         self.now = now
     }
 
+    /// Shares tokens through `sharing` from now on; `onFailure` learns when it failed (the token
+    /// made here is used then).
+    public func share(through sharing: @escaping Sharing, onFailure: (@Sendable (any Error) -> Void)? = nil) {
+        self.sharing = sharing
+        self.onSharingFailure = onFailure
+    }
+
     /// The token to send now: the current one, or a new one when there is none or it is
     /// older than ``refreshAfter``.
     public func token() async throws -> String {
         let time = now()
         if let current, time.timeIntervalSince(current.madeAt) < Self.refreshAfter.timeInterval { return current.token }
-        return try await make(at: time)
+        return try await make(at: time, reuseIfIssuedAfter: time.addingTimeInterval(-Self.refreshAfter.timeInterval))
     }
 
     /// A new token after APNs refused `refused` as expired, unless another send replaced it
@@ -49,17 +67,30 @@ public actor ProviderToken {
     public func refresh(replacing refused: String) async throws -> String? {
         guard let current, current.token == refused else { return try await token() }
         guard now().timeIntervalSince(current.madeAt) >= Self.minimumAge.timeInterval else { return nil }
-        return try await make(at: now())
+        // Another instance's newer token is taken rather than replaced.
+        return try await make(at: now(), reuseIfIssuedAfter: current.madeAt)
     }
 
-    private func make(at time: Date) async throws -> String {
+    private func make(at time: Date, reuseIfIssuedAfter: Date) async throws -> String {
         if let making { return try await making.value }
-        let claims = ProviderClaims(iss: IssuerClaim(value: teamID), iat: IssuedAtClaim(value: time))
-        let task = Task { [keys, keyID] in try await keys.sign(claims, kid: JWKIdentifier(string: keyID)) }
-        making = task
+        // IssuedAtClaim keeps whole seconds: the time shared is the one in the token.
+        let issued = Date(timeIntervalSince1970: time.timeIntervalSince1970.rounded(.down))
+        let claims = ProviderClaims(iss: IssuerClaim(value: teamID), iat: IssuedAtClaim(value: issued))
+        let task = Task { [keys, keyID, sharing, onSharingFailure] in
+            let made = try await keys.sign(claims, kid: JWKIdentifier(string: keyID))
+            guard let sharing else { return (token: made, issuedAt: issued) }
+            do {
+                return try await sharing(made, issued, reuseIfIssuedAfter)
+            } catch {
+                onSharingFailure?(error)
+                return (token: made, issuedAt: issued)
+            }
+        }
+        let signing = Task { try await task.value.token }
+        making = signing
         defer { making = nil }
-        let token = try await task.value
-        current = (token, time)
+        let (token, issuedAt) = try await task.value
+        current = (token, issuedAt)
         made += 1
         return token
     }

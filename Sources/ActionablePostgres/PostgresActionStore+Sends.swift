@@ -137,4 +137,33 @@ extension PostgresActionStore {
         }
         return bindings
     }
+
+    public func shareProviderToken(
+        keyID: String, candidate: String, issuedAt: Date, reuseIfIssuedAfter: Date
+    ) async throws
+        -> SharedProviderToken
+    {
+        let logger = self.logger
+        do {
+            return try await client.withTransaction(logger: logger) { connection in
+                // A concurrent upsert of the same key waits for this one and then finds it newer.
+                let replaced = try await connection.query(
+                    PostgresQuery(
+                        unsafeSQL: SendTable.shareToken(.postgres),
+                        binds: try Self.bindings(keyID, candidate, issuedAt.timeIntervalSince1970, reuseIfIssuedAfter.timeIntervalSince1970)),
+                    logger: logger)
+                for try await (token, issued) in replaced.decode((String, Double).self) {
+                    return SharedProviderToken(token: token, issuedAt: Date(timeIntervalSince1970: issued))
+                }
+                let stored = try await connection.query(
+                    PostgresQuery(unsafeSQL: SendTable.selectToken(.postgres), binds: try Self.bindings(keyID)), logger: logger)
+                for try await (token, issued) in stored.decode((String, Double).self) {
+                    return SharedProviderToken(token: token, issuedAt: Date(timeIntervalSince1970: issued))
+                }
+                return SharedProviderToken(token: candidate, issuedAt: issuedAt)
+            }
+        } catch {
+            throw Self.readable(error)
+        }
+    }
 }

@@ -208,6 +208,7 @@ public final class PostgresActionStore: ActionStore {
         (4, "answerable until, badge entries by time sent", ActionTable.version4(.postgres)),
         (5, "devices", DeviceTable.version5(.postgres)),
         (6, "notifications sent", SendTable.version6(.postgres)),
+        (7, "shared provider tokens", SendTable.version7(.postgres)),
     ]
 
     /// Stores `action` once: batched with the accepts arriving meanwhile (see

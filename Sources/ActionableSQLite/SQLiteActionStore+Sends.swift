@@ -84,4 +84,19 @@ extension SQLiteActionStore {
             return StoredNotification(notification: notification, sends: sends)
         }
     }
+
+    public func shareProviderToken(
+        keyID: String, candidate: String, issuedAt: Date, reuseIfIssuedAfter: Date
+    ) async throws
+        -> SharedProviderToken
+    {
+        try await pool.write { db in
+            let arguments: StatementArguments = [keyID, candidate, issuedAt.timeIntervalSince1970, reuseIfIssuedAfter.timeIntervalSince1970]
+            let row =
+                try Row.fetchOne(db, sql: SendTable.shareToken(.sqlite), arguments: arguments)
+                ?? Row.fetchOne(db, sql: SendTable.selectToken(.sqlite), arguments: [keyID])
+            guard let row else { return SharedProviderToken(token: candidate, issuedAt: issuedAt) }
+            return SharedProviderToken(token: row["token"], issuedAt: Date(timeIntervalSince1970: row["issued_at"]))
+        }
+    }
 }

@@ -68,6 +68,9 @@ public final class SQLiteActionStore: ActionStore {
         migrator.registerMigration("v6: notifications sent") { db in
             for statement in SendTable.version6(.sqlite) { try db.execute(sql: statement) }
         }
+        migrator.registerMigration("v7: shared provider tokens") { db in
+            for statement in SendTable.version7(.sqlite) { try db.execute(sql: statement) }
+        }
         return migrator
     }
 

@@ -174,6 +174,20 @@ public struct ActionableService: Service {
         let worker = deliveries.map { deliveryWorker(over: store, router: $0) }
         let retention = retentionWorker(over: store)
         let sender = sending.map { (worker: sendWorker(over: store, client: $0.client), signal: $0.signal) }
+        if let sending, let keyID = configuration.apns?.keyID {
+            // Every instance, and this one after a restart, sends with the one token storage holds.
+            let logger = self.logger
+            await sending.client.token.share(
+                through: { candidate, issuedAt, reuseIfIssuedAfter in
+                    let shared = try await store.shareProviderToken(
+                        keyID: keyID, candidate: candidate, issuedAt: issuedAt, reuseIfIssuedAfter: reuseIfIssuedAfter)
+                    return (shared.token, shared.issuedAt)
+                },
+                onFailure: { error in
+                    logger.warning(
+                        "the provider token could not be shared through storage; sending with this instance's own", metadata: ["error": "\(error)"])
+                })
+        }
         await withDiscardingTaskGroup { group in
             // Retention stops between two batches on graceful shutdown.
             group.addTask { await cancelWhenGracefulShutdown { await retention.run() } }

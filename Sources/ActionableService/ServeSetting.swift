@@ -131,7 +131,7 @@ extension ServeSetting {
         """)
     public static let deliveryLease = ServeSetting(
         "delivery-lease", .integer, "SECONDS", default: { String($0.deliveryLease.components.seconds) },
-        "how long a delivery claim is held before another instance may take it over")
+        "how long a delivery's or a send's claim is held before another instance may take it over")
     public static let adminToken = ServeSetting(
         "admin-token", .text, "TOKEN", secret: true,
         """

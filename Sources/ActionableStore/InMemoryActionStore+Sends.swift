@@ -71,4 +71,11 @@ extension InMemoryActionStore {
         let sends = (sendTable[id] ?? [:]).values.map(\.send).sorted { $0.token < $1.token }
         return StoredNotification(notification: notification, sends: sends)
     }
+
+    public func shareProviderToken(keyID: String, candidate: String, issuedAt: Date, reuseIfIssuedAfter: Date) -> SharedProviderToken {
+        if let stored = providerTokens[keyID], stored.issuedAt > reuseIfIssuedAfter { return stored }
+        let shared = SharedProviderToken(token: candidate, issuedAt: issuedAt)
+        providerTokens[keyID] = shared
+        return shared
+    }
 }

@@ -25,6 +25,7 @@ public actor InMemoryActionStore: ActionStore {
     /// The notifications sent, and each device's copy (`InMemoryActionStore+Sends.swift`).
     var notificationTable: [String: NewNotification] = [:]
     var sendTable: [String: [String: SendRow]] = [:]
+    var providerTokens: [String: SharedProviderToken] = [:]
     private var byNotification: [String: String] = [:]
     private var order: [String] = []
 

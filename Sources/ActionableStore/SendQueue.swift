@@ -152,4 +152,24 @@ public protocol SendQueue: Sendable {
 
     /// A notification and its copies.
     func notification(id: String) async throws -> StoredNotification?
+
+    /// The provider token every instance sends with for APNs key `keyID`: the stored one when it
+    /// was issued after `reuseIfIssuedAfter`, otherwise `candidate` (issued at `issuedAt`), which
+    /// replaces it. Atomic, so instances starting together, and a restarted one, agree on one
+    /// token instead of each making its own (which APNs answers `TooManyProviderTokenUpdates`).
+    func shareProviderToken(keyID: String, candidate: String, issuedAt: Date, reuseIfIssuedAfter: Date) async throws -> SharedProviderToken
+}
+
+/// A provider token shared through storage, and when it was issued.
+public struct SharedProviderToken: Hashable, Sendable {
+    /// The JWT.
+    public var token: String
+    /// Its `iat`.
+    public var issuedAt: Date
+
+    /// A shared token.
+    public init(token: String, issuedAt: Date) {
+        self.token = token
+        self.issuedAt = issuedAt
+    }
 }

@@ -46,6 +46,37 @@ public enum SendTable {
         "notification_id, user_id, category, payload, apns_payload, push_type, collapse_id, expiration, priority, created_at"
 
     /// Records a notification unless its id is known; parameters: the ten columns in order.
+    /// The statements of schema version 7: the provider token shared by every instance.
+    public static func version7(_ dialect: SQLDialect) -> [String] {
+        [
+            """
+            CREATE TABLE provider_tokens (
+                key_id TEXT PRIMARY KEY NOT NULL,
+                token TEXT NOT NULL,
+                issued_at \(dialect.doubleType) NOT NULL
+            )
+            """
+        ]
+    }
+
+    /// Stores a candidate token unless the stored one was issued after a time, returning the
+    /// stored token when it replaced it (no row otherwise); parameters: key id, token, issued at,
+    /// reuse if issued after.
+    public static func shareToken(_ dialect: SQLDialect) -> String {
+        let p = (1...4).map(dialect.parameter)
+        return """
+            INSERT INTO provider_tokens (key_id, token, issued_at) VALUES (\(p[0]), \(p[1]), \(p[2]))
+            ON CONFLICT (key_id) DO UPDATE SET token = excluded.token, issued_at = excluded.issued_at
+            WHERE provider_tokens.issued_at <= \(p[3])
+            RETURNING token, issued_at
+            """
+    }
+
+    /// The stored token of a key; parameter 1 is the key id.
+    public static func selectToken(_ dialect: SQLDialect) -> String {
+        "SELECT token, issued_at FROM provider_tokens WHERE key_id = \(dialect.parameter(1))"
+    }
+
     public static func insertNotification(_ dialect: SQLDialect) -> String {
         let p = (1...10).map(dialect.parameter).joined(separator: ", ")
         return "INSERT INTO notifications (\(notificationColumns)) VALUES (\(p)) ON CONFLICT (notification_id) DO NOTHING"

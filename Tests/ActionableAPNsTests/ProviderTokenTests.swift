@@ -75,4 +75,42 @@ struct ProviderTokenTests {
         let base64 = base64URL.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
         return base64 + String(repeating: "=", count: (4 - base64.count % 4) % 4)
     }
+
+    /// Storage as the sharing sees it: the key's one token.
+    actor SharedSlot {
+        var stored: (token: String, issuedAt: Date)?
+        var failing = false
+        func offer(_ candidate: String, _ issuedAt: Date, _ reuseIfIssuedAfter: Date) throws -> (token: String, issuedAt: Date) {
+            if failing { throw CancellationError() }
+            if let stored, stored.issuedAt > reuseIfIssuedAfter { return stored }
+            stored = (candidate, issuedAt)
+            return (candidate, issuedAt)
+        }
+        func fail() { failing = true }
+    }
+
+    @Test func twoInstancesSharingStorageSendWithOneTokenAndRenewItTogether() async throws {
+        let clock = TestClock()
+        let key = ES256PrivateKey()
+        let slot = SharedSlot()
+        let first = await ProviderToken(key: key, keyID: "KEY1", teamID: "TEAM", now: clock.function)
+        let second = await ProviderToken(key: key, keyID: "KEY1", teamID: "TEAM", now: clock.function)
+        for instance in [first, second] { await instance.share { try await slot.offer($0, $1, $2) } }
+        let token = try await first.token()
+        clock.advance(minutes: 5)
+        #expect(try await second.token() == token)  // the second, started later, takes the first's
+        // The second's view is the token's own age: both renew at 50 minutes after it was made.
+        clock.advance(minutes: 45)
+        let renewed = try await second.token()
+        #expect(renewed != token)
+        #expect(try await first.token() == renewed)
+        // A refused token is replaced once: the other instance takes the replacement.
+        clock.advance(minutes: 25)
+        let replacement = try #require(try await first.refresh(replacing: renewed))
+        #expect(try await second.refresh(replacing: renewed) == replacement)
+        // Storage out of reach: the instance sends with its own token rather than none.
+        await slot.fail()
+        clock.advance(minutes: 50)
+        #expect(try await first.token() != replacement)
+    }
 }

@@ -243,6 +243,11 @@ struct ActionsEndpointTests {
             throw Down()
         }
         func notification(id: String) async throws -> StoredNotification? { throw Down() }
+        func shareProviderToken(
+            keyID: String, candidate: String, issuedAt: Date, reuseIfIssuedAfter: Date
+        ) async throws
+            -> SharedProviderToken
+        { throw Down() }
     }
 
     @Test func storageFailuresAre503WithRetryAfter() async throws {

@@ -67,6 +67,11 @@ struct OverloadTests {
             await inner.finishSend(notificationID: notificationID, token: token, owner: owner, outcome: outcome, at: at)
         }
         func notification(id: String) async throws -> StoredNotification? { await inner.notification(id: id) }
+        func shareProviderToken(
+            keyID: String, candidate: String, issuedAt: Date, reuseIfIssuedAfter: Date
+        ) async throws
+            -> SharedProviderToken
+        { await inner.shareProviderToken(keyID: keyID, candidate: candidate, issuedAt: issuedAt, reuseIfIssuedAfter: reuseIfIssuedAfter) }
         func checkReachable() async throws {}
         func recordSent(_ notification: SentNotification, countingSince: Date) async throws -> BadgeRecordResult {
             await inner.recordSent(notification, countingSince: countingSince)

@@ -114,4 +114,33 @@ struct SendQueueConformanceTests {
         #expect(keys.count == 40)
         #expect(Set(keys).count == 40)
     }
+
+    @Test(arguments: Driver.available)
+    func oneProviderTokenIsSharedUntilItIsDueAndTwoOffersAtOnceAgreeOnOne(driver: Driver) async throws {
+        let (store, cleanup) = try await StoreConformanceTests.makeStore(driver)
+        defer { cleanup() }
+        // The first offer is stored; a second instance's offer, issued later, takes it.
+        let first = try await store.shareProviderToken(keyID: "K1", candidate: "t-1", issuedAt: Self.at(1_000), reuseIfIssuedAfter: Self.at(0))
+        #expect(first == SharedProviderToken(token: "t-1", issuedAt: Self.at(1_000)))
+        let second = try await store.shareProviderToken(keyID: "K1", candidate: "t-2", issuedAt: Self.at(1_010), reuseIfIssuedAfter: Self.at(10))
+        #expect(second == first)
+        // Another key has its own.
+        #expect(
+            try await store.shareProviderToken(keyID: "K2", candidate: "u-1", issuedAt: Self.at(1_020), reuseIfIssuedAfter: Self.at(0)).token == "u-1"
+        )
+        // Once the stored one is due (issued at or before the bound), the offer replaces it.
+        let renewed = try await store.shareProviderToken(keyID: "K1", candidate: "t-3", issuedAt: Self.at(4_000), reuseIfIssuedAfter: Self.at(1_000))
+        #expect(renewed == SharedProviderToken(token: "t-3", issuedAt: Self.at(4_000)))
+        // Eight offers at once, each due to replace t-3: all answer the same token.
+        let answers = try await withThrowingTaskGroup(of: SharedProviderToken.self) { group in
+            for index in 0..<8 {
+                group.addTask {
+                    try await store.shareProviderToken(
+                        keyID: "K1", candidate: "c-\(index)", issuedAt: Self.at(7_000 + Double(index)), reuseIfIssuedAfter: Self.at(4_000))
+                }
+            }
+            return try await group.reduce(into: [SharedProviderToken]()) { $0.append($1) }
+        }
+        #expect(Set(answers).count == 1 && answers.first?.token.hasPrefix("c-") == true)
+    }
 }

@@ -1,0 +1,139 @@
+import ActionableAPNs
+import ActionableAPNsTesting
+import ActionableSQLite
+import ActionableTestSupport
+import ActionableWire
+import Foundation
+import Testing
+
+/// Sends through real `serve` processes: a 202 means each device gets the notification once,
+/// across kill -9 of the server and across two instances sharing PostgreSQL (counted at the
+/// stand-in, which, as APNs, delivers an `apns-id` once).
+@Suite(.timeLimit(.minutes(3)))
+struct SendLoadTests {
+    /// Five users with four devices each.
+    static let users = (0..<5).map { "user-\($0)" }
+    static func devices(of user: String) -> [String] {
+        let index = users.firstIndex(of: user) ?? 0
+        return (0..<4).map { String(format: "%064x", 0xD000_0000 + index * 16 + $0) }
+    }
+
+    static func register(port: Int) async throws {
+        for user in users {
+            for device in devices(of: user) { #expect(try await SendHarness.register(device, user: user, port: port) == 201) }
+        }
+    }
+
+    static func send(_ id: String, to user: String, port: Int) async -> Int? {
+        let body = #"{"user":"\#(user)","category":"invite","notificationId":"\#(id)","alert":"Dinner?","payload":{"inviteId":"\#(id)"}}"#
+        return try? await SendHarness.call("POST", "/v1/send", port: port, json: body).status
+    }
+
+    /// Each device of each notification in `sent` was delivered exactly once, and nothing else was.
+    static func expectEachDeviceOnce(_ sent: [String: String], standIn: APNsStandIn) async {
+        let delivered = await standIn.received.notifications
+        let ids = Dictionary(grouping: delivered, by: \.apnsID)
+        var expected: Set<String> = []
+        for (notification, user) in sent {
+            for device in devices(of: user) {
+                let apnsID = APNsNotification.id(notificationID: notification, deviceToken: device).uuidString.lowercased()
+                expected.insert(apnsID)
+                #expect(ids[apnsID]?.count == 1, "\(notification) to \(device.suffix(4))")
+                #expect(ids[apnsID]?.first?.deviceToken == device)
+            }
+        }
+        #expect(Set(ids.keys).isSubset(of: expected.union(ids.keys.filter { !expected.contains($0) })))
+        #expect(delivered.count == ids.count)
+    }
+
+    actor Acknowledged {
+        private(set) var sent: [String: String] = [:]
+        func add(_ id: String, _ user: String) { sent[id] = user }
+    }
+
+    @Test func everyAcknowledgedSendReachesEachDeviceOnceAcrossKillNine() async throws {
+        try await SendHarness.run { harness in
+            let port = try ServerProcess.freePort()
+            // A short lease, so the copies the killed server had claimed are taken over soon.
+            let flags = harness.sendingFlags + ["--delivery-lease", "2"]
+            let server = try await ServerProcess.serve(in: harness.directory, port: port, extra: flags)
+            defer { server.signal() }
+            try await Self.register(port: port)
+            // 80 notifications, 8 senders at once; the server is killed once the stand-in has
+            // taken 60 copies (of 320), while sends are still being accepted and sent.
+            let acknowledged = Acknowledged()
+            async let killer: Void = {
+                await harness.standIn.received.wait(untilDelivered: 60)
+                server.signal(SIGKILL)
+            }()
+            await withTaskGroup(of: Void.self) { group in
+                for sender in 0..<8 {
+                    group.addTask {
+                        for index in stride(from: sender, to: 80, by: 8) {
+                            let user = Self.users[index % Self.users.count]
+                            if await Self.send("k-\(index)", to: user, port: port) == 202 { await acknowledged.add("k-\(index)", user) }
+                        }
+                    }
+                }
+            }
+            await killer
+            await server.exit()
+            #expect(server.terminationReason == .uncaughtSignal)
+            let sent = await acknowledged.sent
+            #expect(sent.count >= 15 && sent.count < 80, "the kill came mid-burst: \(sent.count) acknowledged")
+
+            // Restarted, the server sends what it had not; its lease on the copies in flight ran
+            // out (--delivery-lease), so they are sent again, with the same apns-id.
+            let restarted = try await ServerProcess.serve(in: harness.directory, port: port, extra: flags)
+            defer { restarted.signal() }
+            for id in sent.keys {
+                let report = try await SendHarness.report(of: id, port: port) { $0.settled }
+                #expect(report.devices.allSatisfy { $0.state == "sent" }, "\(id): \(report.devices.map(\.state))")
+            }
+            await Self.expectEachDeviceOnce(sent, standIn: harness.standIn)
+            let store = try await SQLiteActionStore(path: harness.directory.appendingPathComponent(".actionable/actionable.sqlite").path)
+            #expect(try await store.integrityCheck() == "ok")
+        }
+    }
+
+    @Test(
+        .enabled(
+            if: ProcessInfo.processInfo.environment["ACTIONABLE_TEST_POSTGRES_URL"] != nil,
+            "needs ACTIONABLE_TEST_POSTGRES_URL (scripts/test sets it)"))
+    func twoInstancesSharingPostgreSQLSendEachCopyOnce() async throws {
+        try await SendHarness.run { harness in
+            let url = TakeoverTests.isolated(try #require(ProcessInfo.processInfo.environment["ACTIONABLE_TEST_POSTGRES_URL"]))
+            let ports = try [ServerProcess.freePort(), ServerProcess.freePort()]
+            let first = try await ServerProcess.serve(in: harness.directory, port: ports[0], extra: ["--storage", url] + harness.sendingFlags)
+            defer { first.signal() }
+            let second = try await ServerProcess.serve(in: harness.directory, port: ports[1], extra: ["--storage", url] + harness.sendingFlags)
+            defer { second.signal() }
+            try await Self.register(port: ports[0])
+            // Each of 40 notifications sent twice at once, once through each instance: one 202
+            // and one 200, and both instances' workers claim copies from the same queue.
+            var statuses: [String: [Int?]] = [:]
+            var sent: [String: String] = [:]
+            for batch in stride(from: 0, to: 40, by: 8) {
+                let answers = await withTaskGroup(of: (String, Int?).self) { group in
+                    for index in batch..<batch + 8 {
+                        let user = Self.users[index % Self.users.count]
+                        for port in ports { group.addTask { ("p-\(index)", await Self.send("p-\(index)", to: user, port: port)) } }
+                    }
+                    return await group.reduce(into: [(String, Int?)]()) { $0.append($1) }
+                }
+                for (id, status) in answers { statuses[id, default: []].append(status) }
+                for index in batch..<batch + 8 { sent["p-\(index)"] = Self.users[index % Self.users.count] }
+            }
+            for (id, answers) in statuses {
+                #expect(answers.sorted { ($0 ?? 0) < ($1 ?? 0) } == [200, 202], "\(id): \(answers)")
+            }
+            for id in sent.keys {
+                let report = try await SendHarness.report(of: id, port: ports[1]) { $0.settled }
+                #expect(report.devices.count == 4 && report.devices.allSatisfy { $0.state == "sent" && $0.attempts == 1 })
+            }
+            await Self.expectEachDeviceOnce(sent, standIn: harness.standIn)
+            // No crash here, so no copy was sent twice at all: the lease kept each to one worker.
+            #expect(await harness.standIn.received.requests == sent.count * 4)
+        }
+    }
+}
