@@ -48,7 +48,26 @@ struct SendLoadTests {
 
     actor Acknowledged {
         private(set) var sent: [String: String] = [:]
-        func add(_ id: String, _ user: String) { sent[id] = user }
+        /// Adds an acknowledged send; how many there are now.
+        func add(_ id: String, _ user: String) -> Int {
+            sent[id] = user
+            return sent.count
+        }
+    }
+
+    /// A point the test waits for, once.
+    actor Halfway {
+        private var done = false
+        private var waiters: [CheckedContinuation<Void, Never>] = []
+        func reach() {
+            done = true
+            for waiter in waiters { waiter.resume() }
+            waiters = []
+        }
+        func reached() async {
+            if done { return }
+            await withCheckedContinuation { waiters.append($0) }
+        }
     }
 
     @Test func everyAcknowledgedSendReachesEachDeviceOnceAcrossKillNine() async throws {
@@ -59,19 +78,23 @@ struct SendLoadTests {
             let server = try await ServerProcess.serve(in: harness.directory, port: port, extra: flags)
             defer { server.signal() }
             try await Self.register(port: port)
-            // 80 notifications, 8 senders at once; the server is killed once the stand-in has
-            // taken 60 copies (of 320), while sends are still being accepted and sent.
+            // 160 notifications, 8 senders at once; the server is killed once 40 were
+            // acknowledged and the stand-in has taken 20 copies: sends are still being accepted,
+            // and copies are being sent.
             let acknowledged = Acknowledged()
+            let halfway = Halfway()
             async let killer: Void = {
-                await harness.standIn.received.wait(untilDelivered: 60)
+                await halfway.reached()
+                await harness.standIn.received.wait(untilDelivered: 20)
                 server.signal(SIGKILL)
             }()
             await withTaskGroup(of: Void.self) { group in
                 for sender in 0..<8 {
                     group.addTask {
-                        for index in stride(from: sender, to: 80, by: 8) {
+                        for index in stride(from: sender, to: 160, by: 8) {
                             let user = Self.users[index % Self.users.count]
-                            if await Self.send("k-\(index)", to: user, port: port) == 202 { await acknowledged.add("k-\(index)", user) }
+                            guard await Self.send("k-\(index)", to: user, port: port) == 202 else { continue }
+                            if await acknowledged.add("k-\(index)", user) == 40 { await halfway.reach() }
                         }
                     }
                 }
@@ -80,7 +103,7 @@ struct SendLoadTests {
             await server.exit()
             #expect(server.terminationReason == .uncaughtSignal)
             let sent = await acknowledged.sent
-            #expect(sent.count >= 15 && sent.count < 80, "the kill came mid-burst: \(sent.count) acknowledged")
+            #expect(sent.count >= 40 && sent.count < 160, "the kill came mid-burst: \(sent.count) acknowledged")
 
             // Restarted, the server sends what it had not; its lease on the copies in flight ran
             // out (--delivery-lease), so they are sent again, with the same apns-id.

@@ -72,6 +72,8 @@ struct SendProcessTests {
                 let forwarded = try Self.json(try #require(await upstream.bodies[answer.id]))
                 let forwardedPayload = try #require(forwarded["payload"] as? [String: Any])
                 #expect(forwardedPayload["inviteId"] as? String == "42" && forwardedPayload["eventName"] as? String == "Dinner")
+                // SIGTERM: the send worker stops waiting, the APNs connections close, the process exits 0.
+                #expect(await server.stop() == 0)
             }
         }
     }

@@ -57,6 +57,17 @@ struct WireContractTests {
                 DeviceItem(token: "ab", environment: "sandbox", state: "unregistered", registeredAt: 1.5, lastSentAt: 2.25)
             ])
         ),
+        ("SendAccepted", SendAccepted(notificationId: "n-1", devices: 2)),
+        (
+            "NotificationReport",
+            NotificationReport(
+                notificationId: "n-1", user: "alice", category: "invite", sentAt: 1_800_000_000.5,
+                devices: [
+                    NotificationDevice(token: "ab", state: "sent", status: 200, reason: nil, attempts: 1),
+                    NotificationDevice(token: "cd", state: "pending", status: nil, reason: nil, attempts: 0),
+                ])
+        ),
+        ("NotificationDevice", NotificationDevice(token: "ef", state: "failed", status: 400, reason: "BadDeviceToken", attempts: 1)),
         (
             "ForwardedResponse",
             ForwardedResponse(

@@ -2,11 +2,14 @@ import Synchronization
 
 /// Tells the send worker that a notification was recorded, so it sends at once instead of at
 /// its next poll. A signal given while nobody waits is kept for the next wait (one, however many
-/// were given).
+/// were given). One waiter at a time.
 public final class SendSignal: Sendable {
     private struct State {
         var pending = false
-        var waiter: CheckedContinuation<Void, Never>?
+        var waiter: (id: UInt64, continuation: CheckedContinuation<Void, Never>)?
+        /// The last wait whose time ran out (or was cancelled) before it was registered.
+        var expired: UInt64 = 0
+        var lastID: UInt64 = 0
     }
     private let state = Mutex(State())
 
@@ -21,17 +24,23 @@ public final class SendSignal: Sendable {
                 return nil
             }
             state.waiter = nil
-            return waiter
+            return waiter.continuation
         }
         waiter?.resume()
     }
 
-    /// Returns once signalled (at once when a signal is pending), or after `timeout`.
+    /// Returns once signalled (at once when a signal is pending), after `timeout`, or when the
+    /// task is cancelled.
     public func wait(upTo timeout: Duration) async {
+        let id = state.withLock { state -> UInt64 in
+            state.lastID += 1
+            return state.lastID
+        }
         await withTaskGroup(of: Void.self) { group in
             group.addTask {
-                // Cancelled when the signal came first: then it signals nothing.
-                if (try? await Task.sleep(for: timeout)) != nil { self.signal() }
+                // Ends on the timeout, or at once when cancelled (by a signal, or a shutdown).
+                try? await Task.sleep(for: timeout)
+                self.expire(id)
             }
             await withCheckedContinuation { continuation in
                 let ready = state.withLock { state -> Bool in
@@ -39,12 +48,26 @@ public final class SendSignal: Sendable {
                         state.pending = false
                         return true
                     }
-                    state.waiter = continuation
+                    if state.expired == id { return true }
+                    state.waiter = (id, continuation)
                     return false
                 }
                 if ready { continuation.resume() }
             }
             group.cancelAll()
         }
+    }
+
+    /// Ends wait `id`, unless a signal ended it already.
+    private func expire(_ id: UInt64) {
+        let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
+            guard let waiter = state.waiter, waiter.id == id else {
+                state.expired = id
+                return nil
+            }
+            state.waiter = nil
+            return waiter.continuation
+        }
+        waiter?.resume()
     }
 }

@@ -1,0 +1,33 @@
+import ActionableHTTP
+import Testing
+
+/// The signal that wakes the send worker.
+struct SendSignalTests {
+    @Test func aSignalGivenBeforeTheWaitIsKeptForIt() async {
+        let signal = SendSignal()
+        signal.signal()
+        signal.signal()
+        await signal.wait(upTo: .seconds(3600))  // returns at once: one signal was pending
+    }
+
+    @Test func aSignalWakesTheWaiter() async {
+        let signal = SendSignal()
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await signal.wait(upTo: .seconds(3600)) }
+            // Whether the waiter registered before or after it, the one signal wakes it.
+            group.addTask { signal.signal() }
+            await group.waitForAll()
+        }
+    }
+
+    @Test func cancellingTheWaiterEndsTheWait() async {
+        let signal = SendSignal()
+        let waiter = Task { await signal.wait(upTo: .seconds(3600)) }
+        waiter.cancel()
+        await waiter.value  // a shutdown does not hang on a worker that waits for work
+    }
+
+    @Test func theWaitEndsAfterItsTimeout() async {
+        await SendSignal().wait(upTo: .milliseconds(1))
+    }
+}
