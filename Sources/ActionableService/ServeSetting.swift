@@ -166,7 +166,8 @@ extension ServeSetting {
     public static let apnsKeyFile = ServeSetting(
         "apns-key-file", .text, "P8",
         """
-        send notifications to APNs (`POST /v1/send`) with this provider key (the `AuthKey_KID.p8` Apple issues); with         `--apns-key-id`, `--apns-team-id` and `--apns-topic`
+        send notifications to APNs (`POST /v1/send`) with this provider key (the `AuthKey_KID.p8` Apple issues); with \
+        `--apns-key-id`, `--apns-team-id` and `--apns-topic`
         """)
     public static let apnsKeyID = ServeSetting("apns-key-id", .text, "KID", "the provider key's id (the `kid` of each provider token)")
     public static let apnsTeamID = ServeSetting("apns-team-id", .text, "TEAM", "the Apple developer team id (the provider token's `iss`)")
