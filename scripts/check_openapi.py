@@ -10,6 +10,7 @@ Usage: check_openapi.py ACTIONABLE_BINARY [--max-examples N]
 import argparse
 import json
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -63,11 +64,26 @@ def main():
     port = free_port()
     upstream = HTTPServer(("127.0.0.1", 0), Upstream)
     threading.Thread(target=upstream.serve_forever, daemon=True).start()
+    # The stand-in APNs, so that POST /v1/send is exercised on a server that sends.
+    stand_in = subprocess.Popen(
+        [os.path.abspath(arguments.binary), "apns-stand-in", "--port", "0", "--key-id", "SCHEMA1", "--team-id", "TEAM"],
+        cwd=work, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    stand_in_port = None
+    for line in stand_in.stdout:
+        found = re.search(r"https://127\.0\.0\.1:(\d+)", line)
+        if found:
+            stand_in_port = found.group(1)
+            break
+    threading.Thread(target=lambda: [None for _ in stand_in.stdout], daemon=True).start()
+    keys = os.path.join(work, ".actionable", "apns-stand-in")
     # One token for both the backend and the operators, so that one header signs every request in.
     server = subprocess.Popen(
         [os.path.abspath(arguments.binary), "serve", "--port", str(port), "--storage", "sqlite:openapi.sqlite",
          "--admin-token", TOKEN, "--backend-token", TOKEN,
-         "--forward", f"*=http://127.0.0.1:{upstream.server_port}/hook", "--forward-secret", SECRET],
+         "--forward", f"*=http://127.0.0.1:{upstream.server_port}/hook", "--forward-secret", SECRET,
+         "--apns-key-file", os.path.join(keys, "AuthKey_SCHEMA1.p8"), "--apns-key-id", "SCHEMA1", "--apns-team-id", "TEAM",
+         "--apns-topic", "com.example.app", "--apns-url", f"https://127.0.0.1:{stand_in_port}",
+         "--apns-ca-file", os.path.join(keys, "certificate.pem")],
         cwd=work, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     try:
         for line in server.stdout:
@@ -94,6 +110,8 @@ def main():
     finally:
         server.terminate()
         server.wait(timeout=30)
+        stand_in.terminate()
+        stand_in.wait(timeout=30)
         shutil.rmtree(work, ignore_errors=True)
 
 

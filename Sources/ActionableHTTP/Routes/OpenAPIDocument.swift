@@ -14,7 +14,7 @@ public enum OpenAPIDocument {
         guard var document = (try? Yams.load(yaml: yaml)) as? [String: Any] else { return nil }
         let categories = catalog.categories.map(\.id.rawValue)
         if !categories.isEmpty {
-            for schema in ["ActionRequest", "NotificationRecord"] {
+            for schema in ["ActionRequest", "NotificationRecord", "SendRequest"] {
                 document = setting(categories, at: ["components", "schemas", schema, "properties", "category", "enum"], in: document)
             }
         }
