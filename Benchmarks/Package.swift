@@ -18,6 +18,9 @@ let package = Package(
         .package(url: "https://github.com/vapor/routing-kit", from: "4.9.3"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/vapor/jwt-kit", from: "5.8.0"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
     ],
     targets: [
         .target(name: "CategoryGenerator"),
@@ -27,6 +30,15 @@ let package = Package(
         .executableTarget(
             name: "action-bodies",
             dependencies: [.product(name: "ActionableCore", package: main), .product(name: "ActionableTokens", package: main)]
+        ),
+        // Notifications per second to the stand-in APNs (apns-send.sh): ours, and the ceiling.
+        .executableTarget(
+            name: "apns-send",
+            dependencies: [
+                .product(name: "ActionableAPNs", package: main), .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"), .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
         ),
         // ActionableClient's reports per second (client-reports.sh).
         .executableTarget(name: "client-reports", dependencies: [.product(name: "ActionableClient", package: main)]),

@@ -75,6 +75,12 @@ public final class InviteAppDelegate: NSObject, UNUserNotificationCenterDelegate
         Task { await reporter.flush() }
     }
 
+    /// What `application(_:didRegisterForRemoteNotificationsWithDeviceToken:)` does: hands the
+    /// token to the server, so it can send to this device (on every launch; a known token is renewed).
+    public func didRegisterForRemoteNotifications(deviceToken: Data) async throws {
+        try await NotificationCategories.registerDevice(deviceToken, with: reporter)
+    }
+
     public func userNotificationCenter(
         _ center: UNUserNotificationCenter, didReceive response: UNNotificationResponse,
         withCompletionHandler completionHandler: @escaping @Sendable () -> Void

@@ -6,6 +6,10 @@ import FoundationNetworking
 #endif
 
 extension ActionReporter {
+    /// The APNs environment a device token belongs to: `sandbox` for a build run from Xcode,
+    /// `production` for TestFlight and the App Store (named here, so an app needs no other import).
+    public typealias APNsEnvironment = ActionableWire.APNsEnvironment
+
     /// Registers this device's push token for the app's user (`POST /v1/devices`, with the app's
     /// own token from ``Options/bearerToken``, whose `sub` names the user), so the server can
     /// send to it. Call it from `application(_:didRegisterForRemoteNotificationsWithDeviceToken:)`,

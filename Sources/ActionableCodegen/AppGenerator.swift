@@ -15,6 +15,9 @@ import ActionableCore
 ///
 /// Retired categories and actions are left out: the app no longer registers them.
 ///
+/// With ActionableClient in the app, `NAME.registerDevice(_:with:)` is where the token of
+/// `application(_:didRegisterForRemoteNotificationsWithDeviceToken:)` goes.
+///
 /// Where a file gives no text-input button title, the button says "Send"; without a placeholder
 /// the field has none. `maxLength` has no iOS API: the server enforces it.
 public struct AppGenerator: Sendable {
@@ -67,6 +70,48 @@ public struct AppGenerator: Sendable {
                 AppJSONType.write(access: access, into: &writer)
             }
         }
+        writeDeviceRegistration(into: &writer, access: access)
         return writer.text
+    }
+
+    /// The hook for the device token, compiled only where the app links ActionableClient.
+    private func writeDeviceRegistration(into writer: inout SwiftWriter, access: String) {
+        writer.line()
+        writer.line("#if canImport(ActionableClient)")
+        writer.line("import ActionableClient")
+        writer.line()
+        writer.block("extension \(options.name)") { writer in
+            writer.line("/// Registers this device's push token with the server (`POST /v1/devices`), so it can send")
+            writer.line("/// to it: call it from `application(_:didRegisterForRemoteNotificationsWithDeviceToken:)`,")
+            writer.line("/// which iOS calls on every launch after `registerForRemoteNotifications()` (a known token")
+            writer.line("/// is renewed; a new one, after a restore or reinstall, is registered in its place).")
+            writer.line("///")
+            writer.line("/// ```swift")
+            writer.line("/// func application(_ application: UIApplication, didFinishLaunchingWithOptions options: …) -> Bool {")
+            writer.line("///     \(options.name).register()")
+            writer.line("///     application.registerForRemoteNotifications()")
+            writer.line("///     return true")
+            writer.line("/// }")
+            writer.line("/// func application(_ application: UIApplication, didRegisterForRemoteNotificationsWithDeviceToken deviceToken: Data) {")
+            writer.line("///     Task { try? await \(options.name).registerDevice(deviceToken, with: reporter) }")
+            writer.line("/// }")
+            writer.line("/// ```")
+            writer.line("///")
+            writer.line("/// A debug build (run from Xcode) registers the token as `sandbox`, any other build as")
+            writer.line("/// `production`: the APNs environment of the app's `aps-environment` entitlement in the")
+            writer.line("/// usual signing set-up. Give `environment` where yours differs.")
+            writer.line("@discardableResult")
+            writer.block(
+                "\(access) static func registerDevice(_ deviceToken: Data, with reporter: ActionReporter, environment: ActionReporter.APNsEnvironment? = nil) async throws -> Bool"
+            ) { writer in
+                writer.line("#if DEBUG")
+                writer.line("let built: ActionReporter.APNsEnvironment = .sandbox")
+                writer.line("#else")
+                writer.line("let built: ActionReporter.APNsEnvironment = .production")
+                writer.line("#endif")
+                writer.line("return try await reporter.registerDevice(token: deviceToken, environment: environment ?? built)")
+            }
+        }
+        writer.line("#endif")
     }
 }

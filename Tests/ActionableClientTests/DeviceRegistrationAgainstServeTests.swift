@@ -3,6 +3,7 @@ import ActionableTestSupport
 import ActionableTokens
 import ActionableWire
 import Foundation
+import InviteApp
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -46,6 +47,28 @@ struct DeviceRegistrationAgainstServeTests {
             let anonymous = fixture.reporter(port: port)
             let refused = await #expect(throws: ServerProblem.self) { try await anonymous.registerDevice(token: first, environment: .sandbox) }
             #expect(refused?.status == 401)
+        }
+    }
+
+    @Test func theGeneratedHookRegistersTheTokenTheAppDelegateIsHanded() async throws {
+        let fixture = try ClientFixture()
+        try await RecordingUpstream.run { _, upstreamPort in
+            let port = try ServerProcess.freePort()
+            let key = "app=app-secret-of-at-least-thirty-two-bytes!"
+            let server = try await fixture.serve(
+                port: port, upstream: upstreamPort,
+                extra: ["--app-jwt-key", key, "--backend-token", BadgeReadsAgainstServeTests.backendToken])
+            defer { server.signal() }
+            let jwt = try await AppTokens(keys: [ActionTokenKey(parsing: key)]).mint(user: "bob", keyID: "app")
+            let app = InviteAppDelegate(
+                server: URL(string: "http://127.0.0.1:\(port)")!, outbox: fixture.outbox,
+                options: .init(bearerToken: { jwt }, log: { _ in }))
+            let token = Data((0..<32).map { UInt8($0 * 5 & 0xFF) })
+            try await app.didRegisterForRemoteNotifications(deviceToken: token)
+            let listed = try await Self.devices(of: "bob", port: port).items
+            #expect(listed.map(\.token) == [token.map { String(format: "%02x", $0) }.joined()])
+            // The tests are a debug build: the generated hook registers the token as sandbox.
+            #expect(listed.map(\.environment) == ["sandbox"])
         }
     }
 }

@@ -348,3 +348,38 @@ public enum NotificationCategories {
         }
     }
 }
+
+#if canImport(ActionableClient)
+import ActionableClient
+
+extension NotificationCategories {
+    /// Registers this device's push token with the server (`POST /v1/devices`), so it can send
+    /// to it: call it from `application(_:didRegisterForRemoteNotificationsWithDeviceToken:)`,
+    /// which iOS calls on every launch after `registerForRemoteNotifications()` (a known token
+    /// is renewed; a new one, after a restore or reinstall, is registered in its place).
+    ///
+    /// ```swift
+    /// func application(_ application: UIApplication, didFinishLaunchingWithOptions options: …) -> Bool {
+    ///     NotificationCategories.register()
+    ///     application.registerForRemoteNotifications()
+    ///     return true
+    /// }
+    /// func application(_ application: UIApplication, didRegisterForRemoteNotificationsWithDeviceToken deviceToken: Data) {
+    ///     Task { try? await NotificationCategories.registerDevice(deviceToken, with: reporter) }
+    /// }
+    /// ```
+    ///
+    /// A debug build (run from Xcode) registers the token as `sandbox`, any other build as
+    /// `production`: the APNs environment of the app's `aps-environment` entitlement in the
+    /// usual signing set-up. Give `environment` where yours differs.
+    @discardableResult
+    public static func registerDevice(_ deviceToken: Data, with reporter: ActionReporter, environment: ActionReporter.APNsEnvironment? = nil) async throws -> Bool {
+        #if DEBUG
+        let built: ActionReporter.APNsEnvironment = .sandbox
+        #else
+        let built: ActionReporter.APNsEnvironment = .production
+        #endif
+        return try await reporter.registerDevice(token: deviceToken, environment: environment ?? built)
+    }
+}
+#endif
