@@ -4,7 +4,10 @@ CONNECTIONS connections; prints one JSON line as Benchmarks/Sources/apns-send do
 
 Usage: apns-send-aioapns.py URL CA_PEM KEY_P8 KEY_ID TEAM CONNECTIONS COUNT CONCURRENCY
 aioapns talks to Apple's host and port only, so both are pointed at the stand-in here, and its
-TLS context trusts the stand-in's certificate and offers h2 (as aioapns's own does)."""
+TLS context trusts the stand-in's certificate and offers h2 (as aioapns's own does). The stand-in
+(Hummingbird over swift-nio-http2) ends a 200 answer with an empty DATA frame where Apple ends it
+on its HEADERS frame; aioapns parses every DATA frame as JSON, so an empty one is skipped here
+(nothing else of aioapns is changed)."""
 import asyncio
 import json
 import ssl
@@ -15,6 +18,17 @@ from urllib.parse import urlparse
 
 from aioapns import APNs, NotificationRequest
 from aioapns import connection
+
+
+original_on_data_received = connection.APNsBaseClientProtocol.on_data_received
+
+
+def on_data_received(self, raw_data, stream_id):
+    if raw_data:
+        original_on_data_received(self, raw_data, stream_id)
+
+
+connection.APNsBaseClientProtocol.on_data_received = on_data_received
 
 
 async def main():

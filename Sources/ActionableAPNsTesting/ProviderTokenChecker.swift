@@ -4,7 +4,12 @@ import JWTKit
 /// Checks provider tokens as APNs does: an ES256 signature by a known `kid`, `iss` the team,
 /// `iat` no more than an hour old (and not in the future), and a key's token not replaced by a
 /// newer one within 20 minutes of the last (`TooManyProviderTokenUpdates`).
+///
+/// A token's signature is checked once: the few tokens that passed are remembered (as APNs keeps
+/// a connection's token), and only their age is checked again on each request.
 actor ProviderTokenChecker {
+    /// Tokens whose signature, `kid` and team passed, with their `kid` and `iat`.
+    private var verified: [String: (kid: String, issued: Date)] = [:]
     private let keys: JWTKeyCollection
     private let known: Set<String>
     private let teamID: String?
@@ -43,6 +48,7 @@ actor ProviderTokenChecker {
 
     /// `nil` when `token` passes; otherwise the status and reason APNs answers.
     func check(_ token: String) async -> (status: Int, reason: String)? {
+        if let known = verified[token] { return checkTime(kid: known.kid, issued: known.issued) }
         guard let header = Self.header(of: token), header.alg == "ES256" else { return (403, "InvalidProviderToken") }
         guard let kid = header.kid, known.contains(kid) else { return (403, "InvalidProviderToken") }
         let claims: Claims
@@ -52,7 +58,13 @@ actor ProviderTokenChecker {
             return (403, "InvalidProviderToken")
         }
         if let teamID, claims.iss.value != teamID { return (403, "InvalidProviderToken") }
-        let issued = claims.iat.value
+        if verified.count >= 64 { verified.removeAll() }
+        verified[token] = (kid, claims.iat.value)
+        return checkTime(kid: kid, issued: claims.iat.value)
+    }
+
+    /// The age and update-rate checks of a token whose signature passed.
+    private func checkTime(kid: String, issued: Date) -> (status: Int, reason: String)? {
         let age = now().timeIntervalSince(issued)
         guard age <= 3600 else { return (403, "ExpiredProviderToken") }
         guard age >= -60 else { return (403, "InvalidProviderToken") }
