@@ -78,5 +78,5 @@ for row in rows:
 for (client, connections), runs in groups.items():
     median = lambda key: statistics.median(run[key] for run in runs)
     print(f"| {client} | {connections} | {median('rate'):,.0f} | {median('p50_ms'):.1f} | {median('p99_ms'):.1f} | "
-          f"{sum(run['failed'] for run in runs)} | {', '.join(f'{run['rate']:,}' for run in runs)} |")
+          f"{sum(run['failed'] for run in runs)} | {', '.join(format(run['rate'], ',') for run in runs)} |")
 PY
