@@ -141,7 +141,7 @@ public struct APNsStandIn: Sendable {
         if let expiration = header("apns-expiration"), Int(expiration) == nil { return refuse(400, "BadExpirationDate") }
         let collapseID = header("apns-collapse-id")
         if let collapseID, collapseID.utf8.count > 64 { return refuse(400, "BadCollapseId") }
-        guard !deviceToken.isEmpty, deviceToken.allSatisfy(\.isHexDigit) else { return refuse(400, "BadDeviceToken") }
+        guard StandInScript.isDeviceToken(deviceToken) else { return refuse(400, "BadDeviceToken") }
         let body = try await request.body.collect(upTo: 64 * 1024)
         guard body.readableBytes <= 4096 else { return refuse(413, "PayloadTooLarge") }
         let payload = String(buffer: body)

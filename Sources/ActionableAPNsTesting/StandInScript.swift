@@ -32,5 +32,6 @@ public enum StandInScript {
         return (halves[0], status, answer[1])
     }
 
+    /// Whether `text` is a device token as APNs takes one in its path: hexadecimal, not empty.
     static func isDeviceToken(_ text: String) -> Bool { !text.isEmpty && text.allSatisfy(\.isHexDigit) }
 }

@@ -61,6 +61,15 @@ struct SendProcessTests {
                 // The devices' last send is dated.
                 let devices = try JSONDecoder().decode(DeviceList.self, from: try await SendHarness.call("GET", "/v1/devices/alice", port: port).body)
                 #expect(devices.items.count == 2 && devices.items.allSatisfy { $0.lastSentAt != nil })
+                // Registering again (every launch) answers the stored device, its last send included.
+                let renewed = try await SendHarness.call(
+                    "POST", "/v1/devices", port: port, bearer: try await SendHarness.appJWT("alice"),
+                    json: #"{"token":"\#(Self.phone)","environment":"production"}"#)
+                let renewedItem = try JSONDecoder().decode(DeviceItem.self, from: renewed.body)
+                #expect(renewed.status == 200 && renewedItem.lastSentAt != nil)
+                // The sends are counted by outcome.
+                let metrics = try await SendHarness.call("GET", "/metrics", port: port, bearer: SendHarness.adminToken)
+                #expect(String(decoding: metrics.body, as: UTF8.self).contains(#"actionable_apns_sends_total{outcome="sent"} 2"#))
 
                 // A tap that rewrote the payload is taken, and what is stored (and forwarded) is the
                 // payload the server sent.

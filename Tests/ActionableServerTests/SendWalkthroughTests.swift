@@ -71,5 +71,10 @@ struct SendWalkthroughTests {
         let listed = try CommandLineRunner.run(
             ["devices", "list", "alice", "--backend-token", Self.backendToken, "--url", url], in: directory)
         #expect(listed.stdout.contains(device) && listed.stdout.contains("active"), "\(listed.stdout)")
+        let removed = try CommandLineRunner.run(
+            ["devices", "remove", device, "--backend-token", Self.backendToken, "--url", url], in: directory)
+        #expect(removed.status == 0 && removed.stdout.contains("removed \(device)"))
+        let none = try CommandLineRunner.run(["devices", "list", "alice", "--backend-token", Self.backendToken, "--url", url], in: directory)
+        #expect(none.stdout.contains("alice has no devices"), "\(none.stdout)")
     }
 }

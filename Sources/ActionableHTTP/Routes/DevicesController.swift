@@ -73,9 +73,13 @@ struct DevicesController: Sendable {
         let result = try await settings.storage(context, "the device registry cannot be reached") {
             try await store.register(token: token, user: user, environment: environment, at: now)
         }
-        let item = DeviceItem(
-            token: token, environment: environment.rawValue, state: DeviceState.active.rawValue, registeredAt: now.timeIntervalSince1970,
-            lastSentAt: nil)
+        // The device as stored (a known one keeps its last send).
+        let stored = try? await store.devices(of: user).first { $0.token == token }
+        let item =
+            stored.map(DeviceItem.init)
+            ?? DeviceItem(
+                token: token, environment: environment.rawValue, state: DeviceState.active.rawValue,
+                registeredAt: now.timeIntervalSince1970, lastSentAt: nil)
         return try ResponseBodies.response(item, status: result == .known ? .ok : .created)
     }
 
