@@ -30,7 +30,8 @@ let methods: [HTTPRequest.Method] = [.get, .post, .put, .delete, .head, .patch, 
 let paths = [
     "/v1/actions", "/v1/categories", "/healthz", "/readyz", "/metrics", "/openapi.json", "/v1/notifications", "/v1/badge/read",
     "/v1/badge/alice", "/v1/actions/x", "/v1/deliveries", "/v1/deliveries/x/retry", "/v1/deliveries/retry", "/admin",
-    "/admin/session", "/admin/logout", "/admin/deliveries/x/retry",
+    "/admin/session", "/admin/logout", "/admin/deliveries/x/retry", "/v1/send", "/v1/notifications/n-1", "/v1/devices",
+    "/v1/devices/alice",
 ]
 
 final class Harness: @unchecked Sendable {
@@ -64,7 +65,7 @@ final class Harness: @unchecked Sendable {
             let appTokens = await AppTokens(keys: [appKey])
             let router = ActionableRoutes.router(
                 catalog: exampleCatalog, store: InMemoryActionStore(), tokens: tokens, settings: settings, metrics: nil,
-                exposition: { "" }, appTokens: appTokens)
+                exposition: { "" }, appTokens: appTokens, sendSignal: SendSignal())
             built = router.buildResponder()
         }
         return built!
