@@ -27,6 +27,11 @@ public enum Generation {
         }
     }
 
+    /// The TypeScript source (``TypeScriptGenerator``) from `files`, named relative to `base` when given.
+    public static func typescript(from files: [CategoryFile], relativeTo base: String? = nil) throws(GenerationError) -> String {
+        try TypeScriptGenerator().generate(sources(of: files, relativeTo: base))
+    }
+
     /// Each file's category, named by its path (relative to `base` when given).
     public static func sources(of files: [CategoryFile], relativeTo base: String? = nil) -> [SourceCategory] {
         files.compactMap { file in

@@ -10,12 +10,12 @@ struct SwiftWriter {
     }
 
     /// `opening {`, the lines `body` writes one level deeper, then `}`.
-    mutating func block(_ opening: String, _ body: (inout SwiftWriter) throws -> Void) rethrows {
+    mutating func block(_ opening: String, closing: String = "}", _ body: (inout SwiftWriter) throws -> Void) rethrows {
         line(opening + " {")
         depth += 1
         try body(&self)
         depth -= 1
-        line("}")
+        line(closing)
     }
 }
 

@@ -7,7 +7,7 @@ struct GenerateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "generate",
         abstract: "Generate code from the category files.",
-        subcommands: [GenerateSwiftCommand.self]
+        subcommands: [GenerateSwiftCommand.self, GenerateTypeScriptCommand.self]
     )
 }
 
@@ -68,6 +68,39 @@ struct GenerateSwiftCommand: ParsableCommand {
             try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
         } catch {
             throw refuse("cannot write \(path): \(error.localizedDescription)")
+        }
+    }
+}
+
+/// `actionable generate typescript [PATH] [--output FILE.ts]`.
+struct GenerateTypeScriptCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "typescript",
+        abstract: "Generate TypeScript ids, payload interfaces and the forwarded call's type for a Node backend.",
+        discussion: """
+            One file: per category a constant with its id and action ids, a payload interface and the \
+            type of the call serve forwards for it; ForwardedResponse (their union) and \
+            isForwardedResponse, a type guard checking a parsed body against the catalog. It compiles \
+            with tsc --strict (TypeScript 4.8 or later). A catalog with lint errors is refused (exit 1).
+            """
+    )
+
+    @Argument(help: "A directory of category files, or one file.") var path: String = "Categories"
+    @Option(help: "Write here instead of standard output.") var output: String?
+
+    func run() throws {
+        let files = try loadCheckedFiles(path)
+        let text: String
+        do {
+            text = try Generation.typescript(from: files)
+        } catch {
+            throw refuse(error.description)
+        }
+        guard let output else { return print(text, terminator: "") }
+        do {
+            try Data(text.utf8).write(to: URL(fileURLWithPath: output), options: .atomic)
+        } catch {
+            throw refuse("cannot write \(output): \(error.localizedDescription)")
         }
     }
 }

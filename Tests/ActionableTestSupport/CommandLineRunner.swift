@@ -57,6 +57,33 @@ public enum CommandLineRunner {
         return process.terminationStatus
     }
 
+    /// Runs another program (found on the PATH) in `directory` with `environment` added to this
+    /// process's; returns its status and output.
+    public static func runTool(
+        _ name: String, _ arguments: [String], in directory: URL, environment: [String: String]
+    ) throws -> Run {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [name] + arguments
+        process.currentDirectoryURL = directory
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        // Both pipes are drained at once, so a chatty tool cannot fill one and stall.
+        let group = DispatchGroup()
+        nonisolated(unsafe) var outData = Data()
+        DispatchQueue.global().async(group: group) { outData = out.fileHandleForReading.readDataToEndOfFile() }
+        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        group.wait()
+        process.waitUntilExit()
+        return Run(
+            status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+            stderr: String(decoding: errData, as: UTF8.self))
+    }
+
     /// A new temporary directory holding `files` (relative path → text) and, with
     /// `exampleCategories`, a copy of the repository's `Categories/`.
     public static func temporaryDirectory(_ files: [String: String], exampleCategories: Bool = false) throws -> URL {
