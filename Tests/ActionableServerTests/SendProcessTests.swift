@@ -47,7 +47,7 @@ struct SendProcessTests {
                 }
                 let received = await harness.standIn.received.notifications
                 #expect(received.count == 2 && Set(received.map(\.deviceToken)) == [Self.phone, Self.tablet])
-                #expect(await harness.standIn.received.requests == 2)
+                // (A copy resent after a lost answer carries its apns-id and is dropped: still once each.)
                 let first = try #require(received.first)
                 #expect(first.topic == "com.example.app" && first.pushType == "alert" && first.priority == 10 && first.collapseID == "invite-42")
                 let payload = try Self.json(Data(first.payload.utf8))
@@ -99,7 +99,7 @@ struct SendProcessTests {
         ) { harness in
             let port = try ServerProcess.freePort()
             let server = try await ServerProcess.serve(
-                in: harness.directory, port: port, extra: harness.sendingFlags + ["--retry-first-delay", "1s", "--retry-for", "3s"])
+                in: harness.directory, port: port, extra: harness.sendingFlags + ["--retry-first-delay", "1s", "--retry-for", "10s"])
             defer { server.signal() }
             for device in [Self.phone, stale, gone, sandbox, busy, down] {
                 #expect(try await SendHarness.register(device, user: "carol", port: port) == 201)
