@@ -6,7 +6,7 @@ public struct PayloadError: Error, Hashable, Sendable, CustomStringConvertible {
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         private enum Base: String, Hashable, Sendable {
             case unknownCategory, retiredCategory, payloadMismatch, tooLarge, invalidAPS, customPayloadNotAnObject, notificationOfAnotherUser,
-                noTokens
+                noTokens, invalidFCM
         }
 
         private let base: Base
@@ -28,6 +28,9 @@ public struct PayloadError: Error, Hashable, Sendable, CustomStringConvertible {
         public static let notificationOfAnotherUser = Code(.notificationOfAnotherUser)
         /// An action token was asked for, but the builder was made without ``ActionTokens``.
         public static let noTokens = Code(.noTokens)
+        /// An FCM rule the message breaks: a payload key FCM or the message reserves, a time to
+        /// live past four weeks.
+        public static let invalidFCM = Code(.invalidFCM)
 
         public var description: String { base.rawValue }
     }

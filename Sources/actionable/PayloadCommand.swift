@@ -10,6 +10,9 @@ struct PayloadCommand: AsyncParsableCommand {
         commandName: "payload",
         abstract: "Print an APNs payload for a category, checked against the catalog.",
         discussion: """
+            With --platform android it prints an FCM HTTP v1 data message instead (message.data: \
+            category, actionToken, title, body and the payload keys as strings; android.priority, ttl, \
+            collapse_key), checked the same way and within FCM's 4096 bytes of data. \
             Refuses (exit 1) an unknown category, a missing, unknown or mistyped payload key, and a \
             payload over 4096 bytes (5120 with --voip). --set values are typed by the category's \
             payload schema: --set seats=3 is the integer 3 when seats is an integer. With --user, an \
@@ -38,9 +41,34 @@ struct PayloadCommand: AsyncParsableCommand {
     @Flag(name: .customLong("mutable-content"), help: "Set mutable-content: 1.") var mutableContent = false
     @Flag(help: "A VoIP push (5120-byte limit).") var voip = false
     @Flag(help: "Indent the JSON (what is sent is compact).") var pretty = false
+    @Option(help: "ios (an APNs payload) or android (an FCM HTTP v1 data message).") var platform: Platform = .ios
+    @Option(name: .customLong("device-token"), help: "With --platform android: the FCM registration token (message.token).")
+    var deviceToken: String?
+    @Option(help: "With --platform android: high or normal (android.priority).") var priority: FCMMessage.Priority = .high
+    @Option(help: "With --platform android: how long FCM keeps it for an offline device: 90s, 30m, 12h, 7d (android.ttl).")
+    var ttl: String?
+    @Option(name: .customLong("collapse-key"), help: "With --platform android: android.collapse_key.") var collapseKey: String?
+
+    enum Platform: String, ExpressibleByArgument, CaseIterable { case ios, android }
 
     func validate() throws {
         if !tokenKeys.isEmpty && user == nil { throw ValidationError("--token-key needs --user: a token binds a user") }
+        switch platform {
+        case .android:
+            let apnsOnly = [
+                ("--subtitle", subtitle != nil), ("--badge", badge != nil), ("--sound", sound != nil), ("--thread-id", threadID != nil),
+                ("--content-available", contentAvailable), ("--mutable-content", mutableContent), ("--voip", voip),
+            ].filter(\.1).map(\.0)
+            if !apnsOnly.isEmpty {
+                throw ValidationError("\(apnsOnly.joined(separator: ", ")) are APNs settings; an Android data message has --title and --body")
+            }
+            if let ttl, DurationText.seconds(ttl) == nil { throw ValidationError("--ttl takes a number and a unit: 90s, 30m, 12h or 7d") }
+        case .ios:
+            let androidOnly = [
+                ("--device-token", deviceToken != nil), ("--ttl", ttl != nil), ("--collapse-key", collapseKey != nil),
+            ].filter(\.1).map(\.0)
+            if !androidOnly.isEmpty { throw ValidationError("\(androidOnly.joined(separator: ", ")) go with --platform android") }
+        }
         if user != nil, DurationText.seconds(expires) == nil {
             throw ValidationError("--expires takes a number and a unit: 90s, 30m, 12h or 7d")
         }
@@ -63,6 +91,19 @@ struct PayloadCommand: AsyncParsableCommand {
                 user: user, notificationID: notificationID ?? UUID().uuidString, category: categoryID,
                 payload: PayloadDigest(payload: fields, schema: declared.payload),
                 lifetime: DurationText.seconds(expires) ?? 7 * 86400)
+        }
+        if platform == .android {
+            let options = FCMOptions(
+                deviceToken: deviceToken, title: title, body: body, priority: priority,
+                timeToLive: ttl.flatMap(DurationText.seconds).map { Int($0) }, collapseKey: collapseKey)
+            do {
+                let message = try PayloadBuilder(catalog: catalog).androidMessage(
+                    category: categoryID, fields: fields, actionToken: token, options: options)
+                print(pretty ? (try JSONDecoder().decode(JSONValue.self, from: Data(message.bytes))).prettySerialized() : message.json)
+            } catch let error as PayloadError {
+                throw refuse(error.description)
+            }
+            return
         }
         let aps = APS(
             alert: alert, badge: badge, sound: sound.map(APS.Sound.named), threadID: threadID,
@@ -104,3 +145,4 @@ struct PayloadCommand: AsyncParsableCommand {
         }
     }
 }
+extension FCMMessage.Priority: ExpressibleByArgument {}

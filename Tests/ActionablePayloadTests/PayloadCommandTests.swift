@@ -102,4 +102,22 @@ struct PayloadCommandTests {
         #expect(!second.err.contains("(created now)"))
         #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent(".actionable/development-token-key").path))
     }
+
+    @Test func androidPrintsAnFCMDataMessageAndRefusesAPNsOnlySettings() throws {
+        let message = try run([
+            "payload", "invite", "--platform", "android", "--title", "Dinner?", "--body", "Sam invited you", "--set", "inviteId=42",
+            "--set", "seats=3", "--ttl", "1h", "--collapse-key", "inv-42", "--device-token", "fcm-1",
+        ])
+        #expect(message.status == 0, "\(message.err)")
+        #expect(
+            message.out
+                == #"{"message":{"token":"fcm-1","data":{"category":"invite","title":"Dinner?","body":"Sam invited you","inviteId":"42","seats":"3"},"android":{"priority":"high","ttl":"3600s","collapse_key":"inv-42"}}}"#
+                + "\n")
+        let badge = try run(["payload", "invite", "--platform", "android", "--badge", "1", "--set", "inviteId=42"])
+        #expect(badge.status == 2 && badge.err.contains("--badge are APNs settings"), "\(badge.err)")
+        let ttl = try run(["payload", "invite", "--ttl", "1h", "--set", "inviteId=42"])
+        #expect(ttl.status == 2 && ttl.err.contains("--ttl go with --platform android"), "\(ttl.err)")
+        let missing = try run(["payload", "invite", "--platform", "android"])
+        #expect(missing.status == 1 && missing.err.contains("inviteId"), "\(missing.err)")
+    }
 }
