@@ -74,6 +74,10 @@ public final class APNsClient: Sendable {
         http.httpVersion = .automatic  // HTTP/2, as ALPN agrees
         http.redirectConfiguration = .disallow
         http.timeout.connect = .seconds(10)
+        // A refused connection fails the request at once (this client resends on its own, with the
+        // same apns-id), instead of being retried until the request's deadline: a send to an APNs
+        // that is down ends in milliseconds, and a graceful shutdown does not wait for it.
+        http.connectionPool.retryConnectionEstablishment = false
         clients = (0..<max(1, configuration.connections)).map { _ in
             HTTPClient(eventLoopGroupProvider: .singleton, configuration: http)
         }

@@ -133,4 +133,26 @@ struct SendProcessTests {
             #expect(try JSONDecoder().decode(SendAccepted.self, from: third.body).devices == 5)
         }
     }
+
+    @Test(.timeLimit(.minutes(1)))
+    func aServerWhoseAPNsIsDownStillShutsDownAtOnce() async throws {
+        try await SendHarness.run { harness in
+            // APNs unreachable: nothing listens on this port.
+            let down = try ServerProcess.freePort()
+            var flags = harness.sendingFlags
+            if let url = flags.firstIndex(of: "--apns-url") { flags[url + 1] = "https://127.0.0.1:\(down)" }
+            let port = try ServerProcess.freePort()
+            let server = try await ServerProcess.serve(in: harness.directory, port: port, extra: flags)
+            #expect(try await SendHarness.register(Self.phone, user: "dora", port: port) == 201)
+            let body = #"{"user":"dora","category":"invite","notificationId":"d-1","alert":"Dinner?","payload":{"inviteId":"42"}}"#
+            #expect(try await SendHarness.call("POST", "/v1/send", port: port, json: body).status == 202)
+            // The copy is retried on the schedule, its reason saying APNs did not answer.
+            let report = try await SendHarness.report(of: "d-1", port: port) {
+                $0.devices.first?.attempts ?? 0 >= 1 && $0.devices.first?.reason != nil
+            }
+            #expect(report.devices.first?.state == "pending" && report.devices.first?.reason?.contains("APNs did not answer") == true)
+            // SIGTERM: a refused connection fails at once, so no send holds the shutdown.
+            #expect(await server.stop() == 0)
+        }
+    }
 }
