@@ -59,6 +59,12 @@ extension NotificationAction {
             inputPairs.append(("maxLength", .int(input.maxLength)))
             pairs.append(("input", .object(inputPairs)))
         }
+        if let android {
+            var androidPairs: [(String, JSONValue)] = []
+            if let icon = android.icon { androidPairs.append(("icon", .string(icon))) }
+            if let semantic = android.semanticAction { androidPairs.append(("semanticAction", .string(semantic.rawValue))) }
+            pairs.append(("android", .object(androidPairs)))
+        }
         pairs.append(("retired", .bool(retired)))
         return .object(pairs)
     }
