@@ -76,12 +76,18 @@ struct StandInTests {
             // Over HTTP/2, and GET /sent lists what it took.
             var tls = TLSConfiguration.makeClientConfiguration()
             tls.trustRoots = .certificates(try #require(client.configuration.trustedCertificates))
+            let url = try #require(client.configuration.baseURL) + "/sent"
             let http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(tlsConfiguration: tls))
-            let response = try await http.execute(
-                HTTPClientRequest(url: try #require(client.configuration.baseURL) + "/sent"), timeout: .seconds(10))
-            let body = try await response.body.collect(upTo: 1 << 20)
-            try await http.shutdown()
-            #expect(response.version == .http2)
+            let fetched: Result<(isHTTP2: Bool, body: ByteBuffer), any Error>
+            do {
+                let response = try await http.execute(HTTPClientRequest(url: url), timeout: .seconds(60))
+                fetched = .success((response.version == .http2, try await response.body.collect(upTo: 1 << 20)))
+            } catch {
+                fetched = .failure(error)
+            }
+            try await http.shutdown()  // whatever happened: a client left running stops the test process
+            let (isHTTP2, body) = try fetched.get()
+            #expect(isHTTP2)
             let listed = try JSONDecoder().decode([ReceivedNotification].self, from: Data(buffer: body))
             #expect(listed == received)
         }

@@ -55,9 +55,15 @@ struct SendWalkthroughTests {
         var tls = TLSConfiguration.makeClientConfiguration()
         tls.trustRoots = .certificates(try NIOSSLCertificate.fromPEMFile(directory.appendingPathComponent("\(keys)/certificate.pem").path))
         let http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(tlsConfiguration: tls))
-        let response = try await http.execute(HTTPClientRequest(url: "https://127.0.0.1:\(standInPort)/sent/last"), timeout: .seconds(30))
-        let notification = String(buffer: try await response.body.collect(upTo: 8192))
-        try await http.shutdown()
+        let fetched: Result<String, any Error>
+        do {
+            let response = try await http.execute(HTTPClientRequest(url: "https://127.0.0.1:\(standInPort)/sent/last"), timeout: .seconds(30))
+            fetched = .success(String(buffer: try await response.body.collect(upTo: 8192)))
+        } catch {
+            fetched = .failure(error)
+        }
+        try await http.shutdown()  // whatever happened: a client left running stops the test process
+        let notification = try fetched.get()
         #expect(notification.contains(#""inviteId":"inv-42""#) && notification.contains(#""badge":1"#), "\(notification)")
         try notification.write(to: directory.appendingPathComponent("notification.json"), atomically: true, encoding: .utf8)
 
