@@ -32,6 +32,9 @@ extension NotificationCategory {
                     ("minimal", .array(contexts.minimal.map { .string($0.rawValue) })),
                 ])
             ))
+        if let androidActionIDs {
+            pairs.append(("android", .object([("actions", .array(androidActionIDs.map { .string($0.rawValue) }))])))
+        }
         pairs.append(("retired", .bool(retired)))
         return .object(pairs)
     }

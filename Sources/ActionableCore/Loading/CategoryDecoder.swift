@@ -5,8 +5,9 @@ struct CategoryDecoder {
 
     static let topLevelKeys = [
         "version", "category", "description", "options", "hiddenPreviewsBodyPlaceholder", "summaryFormat",
-        "intents", "payload", "actions", "contexts", "retired",
+        "intents", "payload", "actions", "contexts", "retired", "android",
     ]
+    static let categoryAndroidKeys = ["actions"]
     static let actionKeys = [
         "id", "title", "activation", "destructive", "authenticationRequired", "icon", "input", "retired", "android",
     ]
@@ -55,6 +56,10 @@ struct CategoryDecoder {
                 explicitContexts = decodeContexts(value)
             case "retired":
                 category.retired = reader.bool(value, name: "retired") ?? false
+            case "android":
+                if let entries = reader.mapping(value, named: "android", allowed: Self.categoryAndroidKeys), let list = entries.first {
+                    category.androidActionIDs = reader.stringList(list.value, name: "android.actions")?.map { ActionID($0.0) }
+                }
             default:
                 break  // unreachable: mapping(_:) only returns allowed keys
             }

@@ -1,24 +1,25 @@
 import ActionableCore
 
-/// Android shows at most 3 actions on a notification: the generated Kotlin adds the first three
-/// of the default context, and the rest never appear there.
+/// Android shows at most three actions on a notification. A category with more names the three in
+/// `android: { actions: […] }`; without it, Android gets the first three of the default context's
+/// order and the rest never appear there. The names given must be registered actions, at most three.
 public struct AndroidTooManyActionsRule: FileRule {
     public init() {}
-    /// The most actions Android shows on one notification.
-    public static let maximumActions = 3
 
     public static let description = RuleDescription(
         identifier: "android_too_many_actions",
-        summary: "more than 3 actions in the default context, which Android cannot show",
+        summary: "more than 3 actions and no `android.actions` choosing the three Android shows",
         severity: .warning,
         triggering: [
             """
             category: invite
-            actions: [{id: a, title: A}, {id: b, title: B}, {id: c, title: C}, {id: d, title: D}]
-            contexts:
-              default: [a, b, c, ↓d]
-              minimal: [a, b]
+            actions: [{id: a, title: A}, {id: b, title: B}, {id: c, title: C}, ↓{id: d, title: D}]
+            """,
             """
+            category: invite
+            actions: [{id: a, title: A}, {id: b, title: B}, {id: c, title: C}, {id: d, title: D}]
+            android: { actions: [a, b, ↓e] }
+            """,
         ],
         nonTriggering: [
             """
@@ -28,30 +29,43 @@ public struct AndroidTooManyActionsRule: FileRule {
             """
             category: invite
             actions: [{id: a, title: A}, {id: b, title: B}, {id: c, title: C}, {id: d, title: D}]
-            contexts:
-              default: [a, b, c]
-              minimal: [a, b]
+            android: { actions: [a, b, d] }
             """,
         ]
     )
 
     public func validate(_ category: NotificationCategory, in file: CategoryFile) -> [Violation] {
-        let shown = category.contexts.default
-        guard shown.count > Self.maximumActions else { return [] }
-        let dropped = shown.dropFirst(Self.maximumActions).map(\.rawValue).joined(separator: ", ")
-        // Where the fourth action is named: in the default context when the file writes it,
-        // otherwise at the action itself.
-        var pointer = "/contexts/default/\(Self.maximumActions)"
-        if file.sourceMap.location(of: pointer) == file.sourceMap.location(of: "/contexts/default"),
-            let index = category.actions.firstIndex(where: { $0.id == shown[Self.maximumActions] })
-        {
-            pointer = "/actions/\(index)"
+        let registered = category.registeredActions
+        if let chosen = category.androidActionIDs {
+            var violations: [Violation] = []
+            for (index, id) in chosen.enumerated() where !registered.contains(where: { $0.id == id }) {
+                let retired = category.action(id)?.retired == true
+                violations.append(
+                    Violation(
+                        file.sourceMap.location(of: "/android/actions/\(index)"),
+                        retired
+                            ? "android.actions names \"\(id)\", which is retired: apps no longer show it; choose a registered action"
+                            : "android.actions names \"\(id)\", which the category does not declare"
+                                + Suggestion.didYouMean(id.rawValue, in: registered.map(\.id.rawValue))))
+            }
+            if chosen.count > NotificationCategory.maximumAndroidActions {
+                violations.append(
+                    Violation(
+                        file.sourceMap.location(of: "/android/actions/\(NotificationCategory.maximumAndroidActions)"),
+                        "android.actions lists \(chosen.count) actions; Android shows at most \(NotificationCategory.maximumAndroidActions)"))
+            }
+            return violations
         }
+        guard registered.count > NotificationCategory.maximumAndroidActions else { return [] }
+        let shown = Set(category.androidActions.map(\.id))
+        let dropped = registered.filter { !shown.contains($0.id) }
+        let first = category.actions.firstIndex { $0.id == dropped.first?.id } ?? NotificationCategory.maximumAndroidActions
         return [
             Violation(
-                file.sourceMap.location(of: pointer),
-                "the default context has \(shown.count) actions; Android shows at most \(Self.maximumActions), so \(dropped) "
-                    + "will not appear there (order the default context so the three that matter come first)")
+                file.sourceMap.location(of: "/actions/\(first)"),
+                "category \"\(category.id)\" has \(registered.count) actions; Android shows \(NotificationCategory.maximumAndroidActions), "
+                    + "so \(dropped.map(\.id.rawValue).joined(separator: ", ")) would not appear there: name the three in "
+                    + "android: { actions: [...] }")
         ]
     }
 }
