@@ -42,4 +42,16 @@ struct AndroidKeysTests {
         #expect(diagnostics.contains { $0.contains("android semanticAction must be one of") && $0.contains("markAsRead") })
         #expect(diagnostics.contains { $0.contains("color") })
     }
+
+    @Test func androidShowsTheChosenThreeOrTheFirstThreeOfTheDefaultContext() throws {
+        let four =
+            "  - { id: a, title: A }\n  - { id: b, title: B }\n  - { id: c, title: C, retired: true }\n  - { id: d, title: D }\n  - { id: e, title: E }\n"
+        let derived = try #require(load(four + "contexts: { default: [e, a, b, d] }\n").category)
+        #expect(derived.androidActions.map(\.id) == ["e", "a", "b"])  // the default context's order; retired c never
+        let chosen = try #require(load(four + "android: { actions: [d, a] }\n").category)
+        #expect(chosen.androidActionIDs == ["d", "a"] && chosen.androidActions.map(\.id) == ["d", "a"])
+        #expect(chosen.jsonValue["android"] == .object([("actions", .array([.string("d"), .string("a")]))]))
+        let malformed = load(four + "android: { actions: a, buttons: [a] }\n").diagnostics.map(\.message)
+        #expect(malformed.contains { $0.contains("buttons") } && malformed.contains { $0.contains("android.actions must be a sequence") })
+    }
 }

@@ -28,8 +28,10 @@ struct CategoryComparison {
         }
         comparePayload(into: &report)
         compareActions(into: &report)
-        let shownBefore = old.category.androidActions.map(\.id.rawValue)
-        let shownNow = new.category.androidActions.map(\.id.rawValue)
+        // Only actions registered before and after count: an added or removed action has its own rule.
+        let kept = Set(old.category.registeredActions.map(\.id)).intersection(new.category.registeredActions.map(\.id))
+        let shownBefore = old.category.androidActions.map(\.id).filter(kept.contains).map(\.rawValue)
+        let shownNow = new.category.androidActions.map(\.id).filter(kept.contains).map(\.rawValue)
         if !old.category.retired && !new.category.retired && shownBefore != shownNow {
             let location = new.file.sourceMap.contains("/android") ? new.location("/android") : new.location("/actions")
             report.add(

@@ -186,13 +186,18 @@ public enum DiffRules {
             severity: .warning,
             triggering: [
                 DiffExample(
-                    old: "category: invite\nactions: [{ id: a, title: A }, { id: b, title: B }, { id: c, title: C }, { id: d, title: D }]\nandroid: { actions: [a, b, c] }\n",
-                    new: "category: invite\nactions: [{ id: a, title: A }, { id: b, title: B }, { id: c, title: C }, { id: d, title: D }]\nandroid: ↓{ actions: [a, b, d] }\n")
+                    old:
+                        "category: invite\nactions: [{ id: a, title: A }, { id: b, title: B }, { id: c, title: C }, { id: d, title: D }]\nandroid: { actions: [a, b, c] }\n",
+                    new:
+                        "category: invite\nactions: [{ id: a, title: A }, { id: b, title: B }, { id: c, title: C }, { id: d, title: D }]\nandroid: ↓{ actions: [a, b, d] }\n"
+                )
             ],
             nonTriggering: [
                 DiffExample(
                     old: "category: invite\nactions: [{ id: a, title: A }, { id: b, title: B }, { id: c, title: C }, { id: d, title: D }]\n",
-                    new: "category: invite\nactions: [{ id: a, title: A }, { id: b, title: B }, { id: c, title: C }, { id: d, title: D }]\nandroid: { actions: [a, b, c] }\n")
+                    new:
+                        "category: invite\nactions: [{ id: a, title: A }, { id: b, title: B }, { id: c, title: C }, { id: d, title: D }]\nandroid: { actions: [a, b, c] }\n"
+                )
             ]),
         DiffRule(
             identifier: "activation_changed",
