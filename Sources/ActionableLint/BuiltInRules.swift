@@ -10,6 +10,7 @@ public enum BuiltInRules {
         ReservedIdentifierRule.self,
         TooManyActionsRule.self,
         ContextTooManyActionsRule.self,
+        AndroidTooManyActionsRule.self,
         ContextUnknownActionRule.self,
         RetiredInContextRule.self,
         EmptyTitleRule.self,

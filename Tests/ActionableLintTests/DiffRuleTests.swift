@@ -64,7 +64,8 @@ struct DiffRuleTests {
             "max_length_reduced", "custom_dismiss_removed", "input_removed", "input_added",
         ]
         let warnings = [
-            "title_changed", "icon_changed", "activation_changed", "destructive_changed", "authentication_changed",
+            "title_changed", "icon_changed", "android_action_changed", "android_actions_changed", "activation_changed", "destructive_changed",
+            "authentication_changed",
             "input_text_changed", "minimal_context_changed",
         ]
         let infos = [

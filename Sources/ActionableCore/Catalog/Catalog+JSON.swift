@@ -32,6 +32,9 @@ extension NotificationCategory {
                     ("minimal", .array(contexts.minimal.map { .string($0.rawValue) })),
                 ])
             ))
+        if let androidActionIDs {
+            pairs.append(("android", .object([("actions", .array(androidActionIDs.map { .string($0.rawValue) }))])))
+        }
         pairs.append(("retired", .bool(retired)))
         return .object(pairs)
     }
@@ -58,6 +61,12 @@ extension NotificationAction {
             if let placeholder = input.placeholder { inputPairs.append(("placeholder", placeholder.jsonValue)) }
             inputPairs.append(("maxLength", .int(input.maxLength)))
             pairs.append(("input", .object(inputPairs)))
+        }
+        if let android {
+            var androidPairs: [(String, JSONValue)] = []
+            if let icon = android.icon { androidPairs.append(("icon", .string(icon))) }
+            if let semantic = android.semanticAction { androidPairs.append(("semanticAction", .string(semantic.rawValue))) }
+            pairs.append(("android", .object(androidPairs)))
         }
         pairs.append(("retired", .bool(retired)))
         return .object(pairs)

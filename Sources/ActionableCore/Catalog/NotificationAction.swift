@@ -19,6 +19,8 @@ public struct NotificationAction: Hashable, Sendable {
     /// context may name it), but the server still accepts and routes its taps, which come from
     /// app versions installed before it was retired.
     public var retired: Bool
+    /// What only Android reads (`android:` in a category file): a drawable icon and a semantic action.
+    public var android: AndroidActionOptions?
 
     /// Creates an action; the defaults are those of a category file.
     public init(
@@ -29,8 +31,10 @@ public struct NotificationAction: Hashable, Sendable {
         authenticationRequired: Bool = false,
         icon: ActionIcon? = nil,
         input: TextInput? = nil,
-        retired: Bool = false
+        retired: Bool = false,
+        android: AndroidActionOptions? = nil
     ) {
+        self.android = android
         self.id = id
         self.title = title
         self.activation = activation
@@ -65,6 +69,32 @@ public enum ActionIcon: Hashable, Sendable {
     case system(String)
     /// An image in the app's asset catalog, by name.
     case template(String)
+}
+
+/// The Android-only settings of an action (`android:` in a category file).
+public struct AndroidActionOptions: Hashable, Sendable {
+    /// A drawable resource of the app shown beside the title (`R.drawable.NAME`; lowercase
+    /// letters, digits and `_`, starting with a letter).
+    public var icon: String?
+    /// What the action does, for the system and assistants (`NotificationCompat.Action.SEMANTIC_ACTION_*`).
+    public var semanticAction: SemanticAction?
+
+    /// Options with `icon` and `semanticAction`.
+    public init(icon: String? = nil, semanticAction: SemanticAction? = nil) {
+        self.icon = icon
+        self.semanticAction = semanticAction
+    }
+
+    /// Android's semantic actions, in the file's spelling.
+    public enum SemanticAction: String, Hashable, Sendable, CaseIterable {
+        case reply, markAsRead, markAsUnread, delete, archive, mute, unmute, thumbsUp, thumbsDown, call
+    }
+
+    /// Whether `name` can name an Android drawable resource.
+    public static func isResourceName(_ name: String) -> Bool {
+        guard let first = name.unicodeScalars.first, ("a"..."z").contains(first) else { return false }
+        return name.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "_" }
+    }
 }
 
 /// What makes an action a text-input action (`UNTextInputNotificationAction`).

@@ -21,6 +21,22 @@ public struct NotificationCategory: Hashable, Sendable {
     /// A retired category is no longer registered by apps, but the server still accepts and
     /// routes taps on its actions, which come from app versions installed before it was retired.
     public var retired: Bool
+    /// The actions Android shows, in order (`android: { actions: […] }`, at most three); `nil`
+    /// shows the first three of ``androidActions``' default, the app's order.
+    public var androidActionIDs: [ActionID]?
+
+    /// The actions an Android notification carries: the file's `android.actions`, or else the
+    /// first three registered actions in the default context's order (Android shows three).
+    public var androidActions: [NotificationAction] {
+        let registered = registeredActions
+        if let androidActionIDs { return androidActionIDs.compactMap { id in registered.first { $0.id == id } } }
+        let ordered = contexts.default.compactMap { id in registered.first { $0.id == id } }
+        let rest = registered.filter { action in !contexts.default.contains(action.id) }
+        return Array((ordered + rest).prefix(Self.maximumAndroidActions))
+    }
+
+    /// The most actions Android shows on one notification.
+    public static let maximumAndroidActions = 3
 
     /// Creates a category. Without `contexts`, the defaults of ``Contexts/derived(from:)`` apply.
     public init(

@@ -5,11 +5,13 @@ struct CategoryDecoder {
 
     static let topLevelKeys = [
         "version", "category", "description", "options", "hiddenPreviewsBodyPlaceholder", "summaryFormat",
-        "intents", "payload", "actions", "contexts", "retired",
+        "intents", "payload", "actions", "contexts", "retired", "android",
     ]
+    static let categoryAndroidKeys = ["actions"]
     static let actionKeys = [
-        "id", "title", "activation", "destructive", "authenticationRequired", "icon", "input", "retired",
+        "id", "title", "activation", "destructive", "authenticationRequired", "icon", "input", "retired", "android",
     ]
+    static let androidKeys = ["icon", "semanticAction"]
     static let inputKeys = ["button", "placeholder", "maxLength"]
     static let iconKeys = ["system", "template"]
     static let payloadFieldKeys = ["type", "required", "maxLength"]
@@ -54,6 +56,10 @@ struct CategoryDecoder {
                 explicitContexts = decodeContexts(value)
             case "retired":
                 category.retired = reader.bool(value, name: "retired") ?? false
+            case "android":
+                if let entries = reader.mapping(value, named: "android", allowed: Self.categoryAndroidKeys), let list = entries.first {
+                    category.androidActionIDs = reader.stringList(list.value, name: "android.actions")?.map { ActionID($0.0) }
+                }
             default:
                 break  // unreachable: mapping(_:) only returns allowed keys
             }
@@ -174,6 +180,7 @@ struct CategoryDecoder {
                 action.authenticationRequired = reader.bool(value, name: "authenticationRequired") ?? false
             case "icon": action.icon = decodeIcon(value)
             case "retired": action.retired = reader.bool(value, name: "retired") ?? false
+            case "android": action.android = decodeAndroid(value)
             default: action.input = decodeInput(value)
             }
         }
@@ -197,6 +204,29 @@ struct CategoryDecoder {
         }
         guard let name = reader.string(entry.value, name: "icon \(entry.key)") else { return nil }
         return entry.key == "system" ? .system(name) : .template(name)
+    }
+
+    private mutating func decodeAndroid(_ node: YAMLNode) -> AndroidActionOptions? {
+        guard let entries = reader.mapping(node, named: "android", allowed: Self.androidKeys) else { return nil }
+        var options = AndroidActionOptions()
+        for entry in entries {
+            if entry.key == "icon" {
+                guard let name = reader.string(entry.value, name: "android icon") else { continue }
+                guard AndroidActionOptions.isResourceName(name) else {
+                    reader.error(
+                        "android icon must name a drawable resource (lowercase letters, digits and _, starting with a letter, "
+                            + "as ic_reply), found \"\(name)\"", at: entry.value)
+                    continue
+                }
+                options.icon = name
+            } else {
+                let choices = AndroidActionOptions.SemanticAction.allCases.map(\.rawValue)
+                if let text = reader.choice(entry.value, name: "android semanticAction", choices: choices) {
+                    options.semanticAction = AndroidActionOptions.SemanticAction(rawValue: text)
+                }
+            }
+        }
+        return options
     }
 
     private mutating func decodeInput(_ node: YAMLNode) -> TextInput? {

@@ -28,6 +28,17 @@ struct CategoryComparison {
         }
         comparePayload(into: &report)
         compareActions(into: &report)
+        // Only actions registered before and after count: an added or removed action has its own rule.
+        let kept = Set(old.category.registeredActions.map(\.id)).intersection(new.category.registeredActions.map(\.id))
+        let shownBefore = old.category.androidActions.map(\.id).filter(kept.contains).map(\.rawValue)
+        let shownNow = new.category.androidActions.map(\.id).filter(kept.contains).map(\.rawValue)
+        if !old.category.retired && !new.category.retired && shownBefore != shownNow {
+            let location = new.file.sourceMap.contains("/android") ? new.location("/android") : new.location("/actions")
+            report.add(
+                "android_actions_changed", location,
+                "the actions Android shows for category \"\(id)\" changed from [\(shownBefore.joined(separator: ", "))] to "
+                    + "[\(shownNow.joined(separator: ", "))]; installed Android apps show the old ones until they are updated")
+        }
     }
 
     private func comparePayload(into report: inout DiffReport) {
@@ -168,6 +179,12 @@ struct ActionComparison {
                 "the icon of \(name) changed from \(describe(old.icon)) to \(describe(new.icon)); installed apps show "
                     + "the old one until they are updated")
         }
+        if old.android != new.android {
+            report.add(
+                "android_action_changed", location("/android"),
+                "the Android \(Self.describe(old.android)) of \(name) became \(Self.describe(new.android)); installed Android apps show the "
+                    + "old one until they are updated")
+        }
         if old.activation != new.activation {
             report.add(
                 "activation_changed", location("/activation"),
@@ -229,6 +246,12 @@ struct ActionComparison {
 
     private func describe(_ text: LocalizedString?) -> String {
         text.map(describe) ?? "none"
+    }
+
+    /// An action's Android settings as the diff names them.
+    static func describe(_ android: AndroidActionOptions?) -> String {
+        let parts = [android?.icon.map { "icon \($0)" }, android?.semanticAction.map { "semantic action \($0.rawValue)" }].compactMap { $0 }
+        return parts.isEmpty ? "settings (none)" : parts.joined(separator: " and ")
     }
 
     private func describe(_ icon: ActionIcon?) -> String {

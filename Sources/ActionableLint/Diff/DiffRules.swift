@@ -172,6 +172,34 @@ public enum DiffRules {
                 )
             ]),
         DiffRule(
+            identifier: "android_action_changed",
+            summary: "an action's Android icon or semantic action changed, added or removed",
+            severity: .warning,
+            triggering: [
+                DiffExample(
+                    old: "category: chat\nactions: [{ id: reply, title: Reply, android: { icon: ic_reply } }]\n",
+                    new: "category: chat\nactions: [{ id: reply, title: Reply, android: ↓{ icon: ic_reply, semanticAction: reply } }]\n")
+            ]),
+        DiffRule(
+            identifier: "android_actions_changed",
+            summary: "the actions an Android notification shows changed (`android.actions`, or the first three)",
+            severity: .warning,
+            triggering: [
+                DiffExample(
+                    old:
+                        "category: invite\nactions: [{ id: a, title: A }, { id: b, title: B }, { id: c, title: C }, { id: d, title: D }]\nandroid: { actions: [a, b, c] }\n",
+                    new:
+                        "category: invite\nactions: [{ id: a, title: A }, { id: b, title: B }, { id: c, title: C }, { id: d, title: D }]\nandroid: ↓{ actions: [a, b, d] }\n"
+                )
+            ],
+            nonTriggering: [
+                DiffExample(
+                    old: "category: invite\nactions: [{ id: a, title: A }, { id: b, title: B }, { id: c, title: C }, { id: d, title: D }]\n",
+                    new:
+                        "category: invite\nactions: [{ id: a, title: A }, { id: b, title: B }, { id: c, title: C }, { id: d, title: D }]\nandroid: { actions: [a, b, c] }\n"
+                )
+            ]),
+        DiffRule(
             identifier: "activation_changed",
             summary: "an action's activation changed (foreground opens the app, background does not)",
             severity: .warning,
