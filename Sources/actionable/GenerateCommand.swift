@@ -7,7 +7,7 @@ struct GenerateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "generate",
         abstract: "Generate code from the category files.",
-        subcommands: [GenerateSwiftCommand.self, GenerateTypeScriptCommand.self]
+        subcommands: [GenerateSwiftCommand.self, GenerateTypeScriptCommand.self, GenerateKotlinCommand.self]
     )
 }
 
@@ -99,6 +99,39 @@ struct GenerateTypeScriptCommand: ParsableCommand {
         guard let output else { return print(text, terminator: "") }
         do {
             try Data(text.utf8).write(to: URL(fileURLWithPath: output), options: .atomic)
+        } catch {
+            throw refuse("cannot write \(output): \(error.localizedDescription)")
+        }
+    }
+}
+
+/// `actionable generate kotlin [PATH] --package PKG --output DIR` (in progress).
+struct GenerateKotlinCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "kotlin",
+        abstract: "Generate Kotlin (ids, payload classes, NotificationCompat actions) and res/values*/strings.xml for an Android app.",
+        discussion: "In progress: the background taps' WorkManager outbox is not generated yet."
+    )
+
+    @Argument(help: "A directory of category files, or one file.") var path: String = "Categories"
+    @Option(help: "The Kotlin package of the generated code.") var package: String
+    @Option(name: .customLong("r-class"), help: "The app's R class (default: PACKAGE.R).") var rClass: String?
+    @Option(help: "The directory to write ActionableNotifications.kt and res/ into.") var output: String
+
+    func run() throws {
+        let sources = Generation.sources(of: try loadCheckedFiles(path))
+        do {
+            let root = URL(fileURLWithPath: output)
+            try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+            let kotlin = try KotlinGenerator(package: package, rClass: rClass).generate(sources)
+            try Data(kotlin.utf8).write(to: root.appendingPathComponent("ActionableNotifications.kt"), options: .atomic)
+            for file in try AndroidStringsGenerator().generate(sources) {
+                let url = root.appendingPathComponent("res").appendingPathComponent(file.path)
+                try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try Data(file.text.utf8).write(to: url, options: .atomic)
+            }
+        } catch let error as GenerationError {
+            throw refuse(error.description)
         } catch {
             throw refuse("cannot write \(output): \(error.localizedDescription)")
         }

@@ -1,0 +1,72 @@
+import ActionableCodegen
+import ActionableCore
+import ActionableLint
+import ActionableTestSupport
+import Foundation
+import Testing
+
+/// `actionable generate kotlin` (in progress): the generated Kotlin compiles with Debian's kotlinc
+/// against the Android stand-in (`Tests/AndroidStandIn`, written from Android's documented
+/// signatures), and, run on the JVM, builds for each category the actions the catalog says
+/// Android shows, per API level.
+struct KotlinGeneratorTests {
+    static let standIn = CommandLineRunner.repository.appendingPathComponent("Tests/AndroidStandIn")
+
+    /// Generates the example catalog into a directory with the app's `R` and a listing of the
+    /// categories' builders, compiles everything, and runs the check at `sdk`; its lines.
+    static func run(sdk: Int) throws -> [[String]] {
+        let directory = try CommandLineRunner.temporaryDirectory([:])
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let generated = try CommandLineRunner.run(
+            ["generate", "kotlin", "--package", "com.example.app", "--output", directory.appendingPathComponent("app").path])
+        #expect(generated.status == 0, "\(generated.stderr)")
+        let strings = try String(contentsOf: directory.appendingPathComponent("app/res/values/strings.xml"), encoding: .utf8)
+        let keys = strings.matches(of: /name="([A-Za-z0-9_]+)"/).map { String($0.1) }
+        var r = "package com.example.app\n\nobject R {\n    object string {\n"
+        for (index, key) in keys.enumerated() { r += "        const val \(key): Int = \(index + 1)\n" }
+        r += "    }\n    object drawable {\n    }\n}\n"
+        try r.write(to: directory.appendingPathComponent("app/R.kt"), atomically: true, encoding: .utf8)
+        let catalog = try Linter().checkedCatalog(at: CommandLineRunner.repository.appendingPathComponent("Categories").path)
+        var listing = "package actionable.check\n\nimport android.content.Context\nimport com.example.app.*\n\nobject Generated {\n"
+        listing += "    fun all(context: Context, data: Map<String, String>) = listOf(\n"
+        // Kotlin 1.3 takes no trailing comma.
+        listing +=
+            catalog.categories.filter { !$0.retired }.map { category in
+                let name = SwiftName.type(category.id.rawValue).replacingOccurrences(of: "`", with: "")
+                return "        \"\(category.id.rawValue)\" to \(name).actions(context, \"n-1\", data, Any::class.java)"
+            }.joined(separator: ",\n")
+        listing += "\n    )\n}\n"
+        try listing.write(to: directory.appendingPathComponent("Generated.kt"), atomically: true, encoding: .utf8)
+        let sources =
+            ["app/ActionableNotifications.kt", "app/R.kt", "Generated.kt"].map { directory.appendingPathComponent($0).path }
+            + (try FileManager.default.contentsOfDirectory(atPath: standIn.path)).filter { $0.hasSuffix(".kt") }.map {
+                standIn.appendingPathComponent($0).path
+            } + [standIn.appendingPathComponent("check/Check.kt").path]
+        let compiled = try CommandLineRunner.runTool(
+            "kotlinc", sources + ["-d", directory.appendingPathComponent("classes").path], in: directory, environment: [:])
+        #expect(compiled.status == 0, "kotlinc (Debian's kotlin):\n\(compiled.stderr)")
+        let runtime = try CommandLineRunner.runTool(
+            "kotlin", ["-classpath", directory.appendingPathComponent("classes").path, "actionable.check.CheckKt", String(sdk)], in: directory,
+            environment: [:])
+        #expect(runtime.status == 0, "\(runtime.stderr)")
+        return runtime.stdout.split(separator: "\n").map { $0.split(separator: "\t", omittingEmptySubsequences: false).map(String.init) }
+    }
+
+    @Test func theGeneratedActionsAreAndroidsThreeBuiltPerAPILevel() throws {
+        let catalog = try Linter().checkedCatalog(at: CommandLineRunner.repository.appendingPathComponent("Categories").path)
+        for sdk in [30, 34] {
+            let lines = try Self.run(sdk: sdk)
+            for category in catalog.categories where !category.retired {
+                let built = lines.filter { $0.first == category.id.rawValue }
+                #expect(built.map { $0[1] } == category.androidActions.map(\.id.rawValue), "\(category.id) at API \(sdk)")
+                for (line, action) in zip(built, category.androidActions) {
+                    #expect((line[3] != "-") == (action.input != nil), "a RemoteInput exactly for a text input: \(line)")
+                    #expect(line[5] == String(action.activation == .foreground))
+                    #expect(line[6] == String(action.authenticationRequired && sdk >= 31), "setAuthenticationRequired from API 31: \(line)")
+                    #expect(line[7] == (action.activation == .foreground ? "activity" : "broadcast"), "no trampoline: \(line)")
+                    #expect(line[8] == String(action.input != nil && sdk >= 31), "mutable only for a RemoteInput, declared from API 31: \(line)")
+                }
+            }
+        }
+    }
+}
