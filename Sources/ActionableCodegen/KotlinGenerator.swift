@@ -80,7 +80,7 @@ public struct KotlinGenerator: Sendable {
         writer.line()
         writer.line("/**")
         writer.line(" * Receives a background tap and hands its report (the body of POST /v1/actions, as the iOS client sends it)")
-        writer.line(" * to ActionableReports. (In progress: the WorkManager job and its outbox come next.)")
+        writer.line(" * to ActionableReports, which stores it with WorkManager before anything is sent.")
         writer.line(" */")
         writer.block("public class ActionableActionReceiver : android.content.BroadcastReceiver()") { writer in
             writer.block("override fun onReceive(context: Context, intent: Intent)") { writer in
@@ -97,13 +97,73 @@ public struct KotlinGenerator: Sendable {
                 )
                 writer.line("if (text != null) fields.add(\"\\\"userText\\\":\" + ActionableJson.string(text))")
                 writer.line("fields.add(\"\\\"payload\\\":\" + (intent.getStringExtra(ActionableIntents.PAYLOAD) ?: \"{}\"))")
-                writer.line("ActionableReports.submit(context, fields.joinToString(\",\", \"{\", \"}\"))")
+                writer.line("val notificationId = intent.getStringExtra(ActionableIntents.NOTIFICATION_ID) ?: return")
+                writer.line("ActionableReports.submit(context, notificationId, fields.joinToString(\",\", \"{\", \"}\"))")
             }
         }
         writer.line()
-        writer.line("/** Where a tap's report goes. (In progress: a WorkManager job posting it from an outbox that survives process death.) */")
+        writer.line("/**")
+        writer.line(" * Where taps are reported: set `server` (and `bearerToken` when the server requires the app's JWT) when the")
+        writer.line(" * app starts. A tap is handed to WorkManager as unique work named by its notification, so it is stored before")
+        writer.line(" * anything is sent, survives the process, is sent when the network is up, and a second tap on the same")
+        writer.line(" * notification is not sent twice.")
+        writer.line(" */")
         writer.block("public object ActionableReports") { writer in
-            writer.line("@Volatile public var submit: (Context, String) -> Unit = { _, _ -> }")
+            writer.line("public const val BODY: String = \"actionable.body\"")
+            writer.line("/** The server's base URL, as https://actionable.example.com. */")
+            writer.line("@Volatile public var server: String? = null")
+            writer.line("/** The app's own JWT for the server, or null. */")
+            writer.line("@Volatile public var bearerToken: () -> String? = { null }")
+            writer.line()
+            writer.block("public fun submit(context: Context, notificationId: String, body: String)") { writer in
+                writer.line("val request = androidx.work.OneTimeWorkRequest.Builder(ActionableReportWorker::class.java)")
+                writer.line("    .setInputData(androidx.work.Data.Builder().putString(BODY, body).build())")
+                writer.line("    .setConstraints(androidx.work.Constraints.Builder().setRequiredNetworkType(androidx.work.NetworkType.CONNECTED).build())")
+                writer.line("    .setBackoffCriteria(androidx.work.BackoffPolicy.EXPONENTIAL, 10, java.util.concurrent.TimeUnit.SECONDS)")
+                writer.line("    .build()")
+                writer.line("androidx.work.WorkManager.getInstance(context)")
+                writer.line("    .enqueueUniqueWork(\"actionable.tap.\" + notificationId, androidx.work.ExistingWorkPolicy.KEEP, request)")
+            }
+        }
+        writer.line()
+        writer.line("/**")
+        writer.line(" * Posts one tap to POST /v1/actions, with the same body and the same final answers as the iOS client: 2xx and")
+        writer.line(" * 409 (answered before) end it; another 4xx problem from the server ends it too (it can never succeed);")
+        writer.line(" * 401 (the app's JWT), 408, 429, 5xx, an answer that is not the server's, or no answer: WorkManager retries it.")
+        writer.line(" */")
+        writer.block("public class ActionableReportWorker(context: Context, parameters: androidx.work.WorkerParameters) : androidx.work.Worker(context, parameters)") { writer in
+            writer.block("override fun doWork(): androidx.work.ListenableWorker.Result") { writer in
+                writer.line("val body = getInputData().getString(ActionableReports.BODY) ?: return androidx.work.ListenableWorker.Result.failure()")
+                writer.line("val server = ActionableReports.server ?: return androidx.work.ListenableWorker.Result.retry()")
+                writer.line("val status: Int")
+                writer.line("val type: String")
+                writer.block("try") { writer in
+                    writer.line("val connection = java.net.URL(server.trimEnd('/') + \"/v1/actions\").openConnection() as java.net.HttpURLConnection")
+                    writer.line("connection.requestMethod = \"POST\"")
+                    writer.line("connection.instanceFollowRedirects = false")
+                    writer.line("connection.connectTimeout = 15000")
+                    writer.line("connection.readTimeout = 30000")
+                    writer.line("connection.doOutput = true")
+                    writer.line("connection.setRequestProperty(\"Content-Type\", \"application/json\")")
+                    writer.line("ActionableReports.bearerToken()?.let { connection.setRequestProperty(\"Authorization\", \"Bearer \" + it) }")
+                    writer.line("connection.outputStream.use { it.write(body.toByteArray(Charsets.UTF_8)) }")
+                    writer.line("status = connection.responseCode")
+                    writer.line("type = connection.contentType ?: \"\"")
+                    writer.line("(if (status >= 400) connection.errorStream else connection.inputStream)?.use { it.readBytes() }")
+                    writer.line("connection.disconnect()")
+                }
+                writer.block("catch (error: java.io.IOException)") { writer in
+                    writer.line("return androidx.work.ListenableWorker.Result.retry()")
+                }
+                writer.line("val problem = type.startsWith(\"application/problem+json\")")
+                writer.block("return when") { writer in
+                    writer.line("status in 200..299 && type.startsWith(\"application/json\") -> androidx.work.ListenableWorker.Result.success()")
+                    writer.line("status == 409 && problem -> androidx.work.ListenableWorker.Result.success()")
+                    writer.line("status == 401 || status == 408 || status == 429 || status >= 500 -> androidx.work.ListenableWorker.Result.retry()")
+                    writer.line("status in 400..499 && problem -> androidx.work.ListenableWorker.Result.failure()")
+                    writer.line("else -> androidx.work.ListenableWorker.Result.retry()")
+                }
+            }
         }
         writer.line()
         writer.line("/** JSON text for the tap's body. */")
