@@ -118,7 +118,8 @@ public struct KotlinGenerator: Sendable {
             writer.block("public fun submit(context: Context, notificationId: String, body: String)") { writer in
                 writer.line("val request = androidx.work.OneTimeWorkRequest.Builder(ActionableReportWorker::class.java)")
                 writer.line("    .setInputData(androidx.work.Data.Builder().putString(BODY, body).build())")
-                writer.line("    .setConstraints(androidx.work.Constraints.Builder().setRequiredNetworkType(androidx.work.NetworkType.CONNECTED).build())")
+                writer.line(
+                    "    .setConstraints(androidx.work.Constraints.Builder().setRequiredNetworkType(androidx.work.NetworkType.CONNECTED).build())")
                 writer.line("    .setBackoffCriteria(androidx.work.BackoffPolicy.EXPONENTIAL, 10, java.util.concurrent.TimeUnit.SECONDS)")
                 writer.line("    .build()")
                 writer.line("androidx.work.WorkManager.getInstance(context)")
@@ -131,7 +132,9 @@ public struct KotlinGenerator: Sendable {
         writer.line(" * 409 (answered before) end it; another 4xx problem from the server ends it too (it can never succeed);")
         writer.line(" * 401 (the app's JWT), 408, 429, 5xx, an answer that is not the server's, or no answer: WorkManager retries it.")
         writer.line(" */")
-        writer.block("public class ActionableReportWorker(context: Context, parameters: androidx.work.WorkerParameters) : androidx.work.Worker(context, parameters)") { writer in
+        writer.block(
+            "public class ActionableReportWorker(context: Context, parameters: androidx.work.WorkerParameters) : androidx.work.Worker(context, parameters)"
+        ) { writer in
             writer.block("override fun doWork(): androidx.work.ListenableWorker.Result") { writer in
                 writer.line("val body = getInputData().getString(ActionableReports.BODY) ?: return androidx.work.ListenableWorker.Result.failure()")
                 writer.line("val server = ActionableReports.server ?: return androidx.work.ListenableWorker.Result.retry()")

@@ -17,6 +17,17 @@ struct KotlinGeneratorTests {
     static func run(sdk: Int) throws -> [[String]] {
         let directory = try CommandLineRunner.temporaryDirectory([:])
         defer { try? FileManager.default.removeItem(at: directory) }
+        try compile(in: directory)
+        let runtime = try CommandLineRunner.runTool(
+            "kotlin", ["-classpath", directory.appendingPathComponent("classes").path, "actionable.check.CheckKt", String(sdk)], in: directory,
+            environment: [:])
+        #expect(runtime.status == 0, "\(runtime.stderr)")
+        return runtime.stdout.split(separator: "\n").map { $0.split(separator: "\t", omittingEmptySubsequences: false).map(String.init) }
+    }
+
+    /// Generates the example catalog's Kotlin into `directory/app`, with the app's `R` and a listing
+    /// of the categories' builders, and compiles it with the stand-in and the checks into `directory/classes`.
+    static func compile(in directory: URL) throws {
         let generated = try CommandLineRunner.run(
             ["generate", "kotlin", "--package", "com.example.app", "--output", directory.appendingPathComponent("app").path])
         #expect(generated.status == 0, "\(generated.stderr)")
@@ -41,15 +52,10 @@ struct KotlinGeneratorTests {
             ["app/ActionableNotifications.kt", "app/R.kt", "Generated.kt"].map { directory.appendingPathComponent($0).path }
             + (try FileManager.default.contentsOfDirectory(atPath: standIn.path)).filter { $0.hasSuffix(".kt") }.map {
                 standIn.appendingPathComponent($0).path
-            } + [standIn.appendingPathComponent("check/Check.kt").path]
+            } + ["check/Check.kt", "check/TapCheck.kt"].map { standIn.appendingPathComponent($0).path }
         let compiled = try CommandLineRunner.runTool(
             "kotlinc", sources + ["-d", directory.appendingPathComponent("classes").path], in: directory, environment: [:])
         #expect(compiled.status == 0, "kotlinc (Debian's kotlin):\n\(compiled.stderr)")
-        let runtime = try CommandLineRunner.runTool(
-            "kotlin", ["-classpath", directory.appendingPathComponent("classes").path, "actionable.check.CheckKt", String(sdk)], in: directory,
-            environment: [:])
-        #expect(runtime.status == 0, "\(runtime.stderr)")
-        return runtime.stdout.split(separator: "\n").map { $0.split(separator: "\t", omittingEmptySubsequences: false).map(String.init) }
     }
 
     @Test func theGeneratedActionsAreAndroidsThreeBuiltPerAPILevel() throws {
@@ -68,5 +74,47 @@ struct KotlinGeneratorTests {
                 }
             }
         }
+    }
+
+    @Test(.timeLimit(.minutes(2)))
+    func aBackgroundTapIsKeptWhileTheServerIsDownAndDeliveredOnceWhenItIsUp() async throws {
+        let directory = try CommandLineRunner.temporaryDirectory([:], exampleCategories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try Self.compile(in: directory)
+        let admin = "kotlin-test-admin-token-0123456789abcdefgh"
+        let port = try ServerProcess.freePort()
+        let server = try await ServerProcess.serve(in: directory, port: port, extra: ["--admin-token", admin])
+        defer { server.signal() }
+        // The backend's FCM message for alice, with its action token (the same development key).
+        let message = try CommandLineRunner.run(
+            [
+                "payload", "invite", "--platform", "android", "--set", "inviteId=42", "--set", "seats=3", "--user", "alice", "--notification-id",
+                "n-android-1",
+            ],
+            in: directory)
+        let token = try #require(message.stdout.firstMatch(of: /"actionToken":"([^"]+)"/).map { String($0.1) })
+        let work = "-Dactionable.work.dir=" + directory.appendingPathComponent("work").path
+        func kotlin(_ arguments: [String]) throws -> String {
+            let run = try CommandLineRunner.runTool(
+                "kotlin", [work, "-classpath", directory.appendingPathComponent("classes").path, "actionable.check.TapCheck"] + arguments,
+                in: directory, environment: [:])
+            #expect(run.status == 0, "\(run.stderr)")
+            return run.stdout
+        }
+        // The tap, in the app's process: stored as work, nothing sent yet; the second tap on the same notification is not stored again.
+        #expect(try kotlin(["tap", "n-android-1", token, "see you there"]).contains("tapped"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("work").path).count == 1)
+        // Another process, the server down: the work stays.
+        let down = try ServerProcess.freePort()
+        #expect(try kotlin(["run", "http://127.0.0.1:\(down)"]).contains("Retry"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("work").path).count == 1)
+        // Another, the server up: delivered, and gone from the outbox.
+        #expect(try kotlin(["run", "http://127.0.0.1:\(port)"]).contains("Success"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("work").path).isEmpty)
+        // Stored once, as the iOS client would have sent it: the comment with its text and the typed payload.
+        let listed = try CommandLineRunner.run(
+            ["deliveries", "list", "--format", "json", "--url", "http://127.0.0.1:\(port)", "--admin-token", admin], in: directory)
+        #expect(listed.stdout.matches(of: /"notificationId":"n-android-1"/).count == 1, "\(listed.stdout)")
+        #expect(listed.stdout.contains(#""action":"comment""#) && listed.stdout.contains(#""user":"alice""#))
     }
 }
