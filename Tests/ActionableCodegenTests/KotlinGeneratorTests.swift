@@ -117,4 +117,36 @@ struct KotlinGeneratorTests {
         #expect(listed.stdout.matches(of: /"notificationId":"n-android-1"/).count == 1, "\(listed.stdout)")
         #expect(listed.stdout.contains(#""action":"comment""#) && listed.stdout.contains(#""user":"alice""#))
     }
+
+    @Test func theEdgeCatalogCompilesKeywordsDotsAndEveryPayloadType() throws {
+        // Payload keys that are Kotlin keywords (`class`), ids with dots and digits, object and
+        // array values, a retired category and action, icons and semantic actions.
+        let directory = try CommandLineRunner.temporaryDirectory([:])
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let generated = try CommandLineRunner.run(
+            ["generate", "kotlin", "EdgeCategories", "--package", "com.example.edge", "--output", directory.appendingPathComponent("app").path],
+            in: CommandLineRunner.repository.appendingPathComponent("Tests/CodegenFixtures"))
+        #expect(generated.status == 0, "\(generated.stderr)")
+        let source = try String(contentsOf: directory.appendingPathComponent("app/ActionableNotifications.kt"), encoding: .utf8)
+        let strings = try String(contentsOf: directory.appendingPathComponent("app/res/values/strings.xml"), encoding: .utf8)
+        var r = "package com.example.edge\n\nobject R {\n    object string {\n"
+        for (index, key) in strings.matches(of: /name="([A-Za-z0-9_]+)"/).map({ String($0.1) }).enumerated() {
+            r += "        const val \(key): Int = \(index + 1)\n"
+        }
+        r += "    }\n    object drawable {\n"
+        for (index, name) in Set(source.matches(of: /R\.drawable\.([A-Za-z0-9_]+)/).map { String($0.1) }).sorted().enumerated() {
+            r += "        const val \(name): Int = \(index + 100)\n"
+        }
+        r += "    }\n}\n"
+        try r.write(to: directory.appendingPathComponent("app/R.kt"), atomically: true, encoding: .utf8)
+        let sources =
+            [directory.appendingPathComponent("app/ActionableNotifications.kt").path, directory.appendingPathComponent("app/R.kt").path]
+            + (try FileManager.default.contentsOfDirectory(atPath: Self.standIn.path)).filter { $0.hasSuffix(".kt") }.map {
+                Self.standIn.appendingPathComponent($0).path
+            }
+        let compiled = try CommandLineRunner.runTool(
+            "kotlinc", sources + ["-d", directory.appendingPathComponent("classes").path], in: directory, environment: [:])
+        #expect(compiled.status == 0, "kotlinc:\n\(compiled.stderr)")
+        #expect(source.contains("val `class`: String") && !source.contains("object RetiredSurvey"))
+    }
 }
