@@ -149,4 +149,30 @@ struct KotlinGeneratorTests {
         #expect(compiled.status == 0, "kotlinc:\n\(compiled.stderr)")
         #expect(source.contains("val `class`: String") && !source.contains("object RetiredSurvey"))
     }
+
+    @Test func theCommittedFilesAreWhatTheCatalogsGenerate() throws {
+        // Regenerate: actionable generate kotlin --package com.example.app --output Tests/Android/generated/example, and
+        // (in Tests/CodegenFixtures) actionable generate kotlin EdgeCategories --package com.example.edge --output ../Android/generated/edge
+        let golden = CommandLineRunner.repository.appendingPathComponent("Tests/Android/generated")
+        for (name, package, path, base) in [
+            ("example", "com.example.app", "Categories", CommandLineRunner.repository),
+            ("edge", "com.example.edge", "EdgeCategories", CommandLineRunner.repository.appendingPathComponent("Tests/CodegenFixtures")),
+        ] {
+            let directory = try CommandLineRunner.temporaryDirectory([:])
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let run = try CommandLineRunner.run(["generate", "kotlin", path, "--package", package, "--output", directory.path], in: base)
+            #expect(run.status == 0, "\(run.stderr)")
+            let files = try FileManager.default.subpathsOfDirectory(atPath: golden.appendingPathComponent(name).path).filter {
+                $0.hasSuffix(".kt") || $0.hasSuffix(".xml")
+            }.sorted()
+            #expect(
+                files
+                    == (try FileManager.default.subpathsOfDirectory(atPath: directory.path)).filter { $0.hasSuffix(".kt") || $0.hasSuffix(".xml") }
+                    .sorted())
+            for file in files {
+                let expected = try String(contentsOf: golden.appendingPathComponent(name).appendingPathComponent(file), encoding: .utf8)
+                #expect(try String(contentsOf: directory.appendingPathComponent(file), encoding: .utf8) == expected, "\(name)/\(file)")
+            }
+        }
+    }
 }
