@@ -1,13 +1,16 @@
 import ActionableCore
 
-/// `actionable generate kotlin` (in progress): per category an `object` with its id, its action
+/// `actionable generate kotlin`: per category an `object` with its id, its action
 /// ids, a `Payload` data class read from an FCM data message's strings (`fromData`) and written
 /// back as the typed JSON the tap carries (`toJson`), and `actions(…)`, the
 /// `NotificationCompat.Action`s Android shows (the category's `androidActions`), built for the
 /// running API level: a text input through `RemoteInput` on a mutable `PendingIntent` (API 31
 /// needs `FLAG_MUTABLE` for it), `setAuthenticationRequired` from API 31, the file's semantic
 /// action, a foreground action as an activity `PendingIntent` (never a trampoline through a
-/// receiver), a background one as a broadcast to `ActionableActionReceiver`.
+/// receiver; the activity reports it with `ActionableReports.report`), a background one as a
+/// broadcast to `ActionableActionReceiver`, which hands the tap to WorkManager as unique work
+/// named by its notification (an outbox that survives process death), posted by
+/// `ActionableReportWorker` with the iOS client's final answers.
 ///
 /// The output keeps to what Debian's kotlinc 1.3 accepts.
 public struct KotlinGenerator: Sendable {
@@ -84,21 +87,7 @@ public struct KotlinGenerator: Sendable {
         writer.line(" */")
         writer.block("public class ActionableActionReceiver : android.content.BroadcastReceiver()") { writer in
             writer.block("override fun onReceive(context: Context, intent: Intent)") { writer in
-                writer.line("val category = intent.getStringExtra(ActionableIntents.CATEGORY) ?: return")
-                writer.line("val action = intent.getStringExtra(ActionableIntents.ACTION) ?: return")
-                writer.line("val text = RemoteInput.getResultsFromIntent(intent)?.getCharSequence(ActionableIntents.TEXT)?.toString()")
-                writer.line("val fields = ArrayList<String>()")
-                writer.line("fields.add(\"\\\"category\\\":\" + ActionableJson.string(category))")
-                writer.line("fields.add(\"\\\"action\\\":\" + ActionableJson.string(action))")
-                writer.line(
-                    "intent.getStringExtra(ActionableIntents.ACTION_TOKEN)?.let { fields.add(\"\\\"actionToken\\\":\" + ActionableJson.string(it)) }")
-                writer.line(
-                    "intent.getStringExtra(ActionableIntents.NOTIFICATION_ID)?.let { fields.add(\"\\\"notificationId\\\":\" + ActionableJson.string(it)) }"
-                )
-                writer.line("if (text != null) fields.add(\"\\\"userText\\\":\" + ActionableJson.string(text))")
-                writer.line("fields.add(\"\\\"payload\\\":\" + (intent.getStringExtra(ActionableIntents.PAYLOAD) ?: \"{}\"))")
-                writer.line("val notificationId = intent.getStringExtra(ActionableIntents.NOTIFICATION_ID) ?: return")
-                writer.line("ActionableReports.submit(context, notificationId, fields.joinToString(\",\", \"{\", \"}\"))")
+                writer.line("ActionableReports.report(context, intent)")
             }
         }
         writer.line()
@@ -114,6 +103,26 @@ public struct KotlinGenerator: Sendable {
             writer.line("@Volatile public var server: String? = null")
             writer.line("/** The app's own JWT for the server, or null. */")
             writer.line("@Volatile public var bearerToken: () -> String? = { null }")
+            writer.line()
+            writer.line("/**")
+            writer.line(" * Reports the tap `intent` carries: the receiver calls it for a background action, and the activity a")
+            writer.line(" * foreground action opens calls it with its intent (in onCreate or onNewIntent); an intent that is no tap is ignored.")
+            writer.line(" */")
+            writer.block("public fun report(context: Context, intent: Intent)") { writer in
+                writer.line("val category = intent.getStringExtra(ActionableIntents.CATEGORY) ?: return")
+                writer.line("val action = intent.getStringExtra(ActionableIntents.ACTION) ?: return")
+                writer.line("val notificationId = intent.getStringExtra(ActionableIntents.NOTIFICATION_ID) ?: return")
+                writer.line("val text = RemoteInput.getResultsFromIntent(intent)?.getCharSequence(ActionableIntents.TEXT)?.toString()")
+                writer.line("val fields = ArrayList<String>()")
+                writer.line("fields.add(\"\\\"category\\\":\" + ActionableJson.string(category))")
+                writer.line("fields.add(\"\\\"action\\\":\" + ActionableJson.string(action))")
+                writer.line(
+                    "intent.getStringExtra(ActionableIntents.ACTION_TOKEN)?.let { fields.add(\"\\\"actionToken\\\":\" + ActionableJson.string(it)) }")
+                writer.line("fields.add(\"\\\"notificationId\\\":\" + ActionableJson.string(notificationId))")
+                writer.line("if (text != null) fields.add(\"\\\"userText\\\":\" + ActionableJson.string(text))")
+                writer.line("fields.add(\"\\\"payload\\\":\" + (intent.getStringExtra(ActionableIntents.PAYLOAD) ?: \"{}\"))")
+                writer.line("submit(context, notificationId, fields.joinToString(\",\", \"{\", \"}\"))")
+            }
             writer.line()
             writer.block("public fun submit(context: Context, notificationId: String, body: String)") { writer in
                 writer.line("val request = androidx.work.OneTimeWorkRequest.Builder(ActionableReportWorker::class.java)")

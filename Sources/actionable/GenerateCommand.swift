@@ -105,12 +105,17 @@ struct GenerateTypeScriptCommand: ParsableCommand {
     }
 }
 
-/// `actionable generate kotlin [PATH] --package PKG --output DIR` (in progress).
+/// `actionable generate kotlin [PATH] --package PKG [--r-class R] --output DIR`.
 struct GenerateKotlinCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "kotlin",
         abstract: "Generate Kotlin (ids, payload classes, NotificationCompat actions) and res/values*/strings.xml for an Android app.",
-        discussion: "In progress: the background taps' WorkManager outbox is not generated yet."
+        discussion: """
+            DIR/ActionableNotifications.kt: per category its ids, a typed Payload (fromData, toJson) and actions(...), the \
+            NotificationCompat actions Android shows, per API level; ActionableActionReceiver and ActionableReports hand \
+            each tap to WorkManager (an outbox that survives process death) and ActionableReportWorker posts it to \
+            /v1/actions. DIR/res/values*/strings.xml: every title and input label in every locale. Kotlin 1.3 and later.
+            """
     )
 
     @Argument(help: "A directory of category files, or one file.") var path: String = "Categories"

@@ -349,18 +349,7 @@ public object ActionableIntents {
  */
 public class ActionableActionReceiver : android.content.BroadcastReceiver() {
     override fun onReceive(context: Context, intent: Intent) {
-        val category = intent.getStringExtra(ActionableIntents.CATEGORY) ?: return
-        val action = intent.getStringExtra(ActionableIntents.ACTION) ?: return
-        val text = RemoteInput.getResultsFromIntent(intent)?.getCharSequence(ActionableIntents.TEXT)?.toString()
-        val fields = ArrayList<String>()
-        fields.add("\"category\":" + ActionableJson.string(category))
-        fields.add("\"action\":" + ActionableJson.string(action))
-        intent.getStringExtra(ActionableIntents.ACTION_TOKEN)?.let { fields.add("\"actionToken\":" + ActionableJson.string(it)) }
-        intent.getStringExtra(ActionableIntents.NOTIFICATION_ID)?.let { fields.add("\"notificationId\":" + ActionableJson.string(it)) }
-        if (text != null) fields.add("\"userText\":" + ActionableJson.string(text))
-        fields.add("\"payload\":" + (intent.getStringExtra(ActionableIntents.PAYLOAD) ?: "{}"))
-        val notificationId = intent.getStringExtra(ActionableIntents.NOTIFICATION_ID) ?: return
-        ActionableReports.submit(context, notificationId, fields.joinToString(",", "{", "}"))
+        ActionableReports.report(context, intent)
     }
 }
 
@@ -376,6 +365,25 @@ public object ActionableReports {
     @Volatile public var server: String? = null
     /** The app's own JWT for the server, or null. */
     @Volatile public var bearerToken: () -> String? = { null }
+
+    /**
+     * Reports the tap `intent` carries: the receiver calls it for a background action, and the activity a
+     * foreground action opens calls it with its intent (in onCreate or onNewIntent); an intent that is no tap is ignored.
+     */
+    public fun report(context: Context, intent: Intent) {
+        val category = intent.getStringExtra(ActionableIntents.CATEGORY) ?: return
+        val action = intent.getStringExtra(ActionableIntents.ACTION) ?: return
+        val notificationId = intent.getStringExtra(ActionableIntents.NOTIFICATION_ID) ?: return
+        val text = RemoteInput.getResultsFromIntent(intent)?.getCharSequence(ActionableIntents.TEXT)?.toString()
+        val fields = ArrayList<String>()
+        fields.add("\"category\":" + ActionableJson.string(category))
+        fields.add("\"action\":" + ActionableJson.string(action))
+        intent.getStringExtra(ActionableIntents.ACTION_TOKEN)?.let { fields.add("\"actionToken\":" + ActionableJson.string(it)) }
+        fields.add("\"notificationId\":" + ActionableJson.string(notificationId))
+        if (text != null) fields.add("\"userText\":" + ActionableJson.string(text))
+        fields.add("\"payload\":" + (intent.getStringExtra(ActionableIntents.PAYLOAD) ?: "{}"))
+        submit(context, notificationId, fields.joinToString(",", "{", "}"))
+    }
 
     public fun submit(context: Context, notificationId: String, body: String) {
         val request = androidx.work.OneTimeWorkRequest.Builder(ActionableReportWorker::class.java)
