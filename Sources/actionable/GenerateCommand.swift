@@ -7,7 +7,7 @@ struct GenerateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "generate",
         abstract: "Generate code from the category files.",
-        subcommands: [GenerateSwiftCommand.self, GenerateTypeScriptCommand.self]
+        subcommands: [GenerateSwiftCommand.self, GenerateTypeScriptCommand.self, GenerateKotlinCommand.self]
     )
 }
 
@@ -99,6 +99,44 @@ struct GenerateTypeScriptCommand: ParsableCommand {
         guard let output else { return print(text, terminator: "") }
         do {
             try Data(text.utf8).write(to: URL(fileURLWithPath: output), options: .atomic)
+        } catch {
+            throw refuse("cannot write \(output): \(error.localizedDescription)")
+        }
+    }
+}
+
+/// `actionable generate kotlin [PATH] --package PKG [--r-class R] --output DIR`.
+struct GenerateKotlinCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "kotlin",
+        abstract: "Generate Kotlin (ids, payload classes, NotificationCompat actions) and res/values*/strings.xml for an Android app.",
+        discussion: """
+            DIR/ActionableNotifications.kt: per category its ids, a typed Payload (fromData, toJson) and actions(...), the \
+            NotificationCompat actions Android shows, per API level; ActionableActionReceiver and ActionableReports hand \
+            each tap to WorkManager (an outbox that survives process death) and ActionableReportWorker posts it to \
+            /v1/actions. DIR/res/values*/strings.xml: every title and input label in every locale. Kotlin 1.3 and later.
+            """
+    )
+
+    @Argument(help: "A directory of category files, or one file.") var path: String = "Categories"
+    @Option(help: "The Kotlin package of the generated code.") var package: String
+    @Option(name: .customLong("r-class"), help: "The app's R class (default: PACKAGE.R).") var rClass: String?
+    @Option(help: "The directory to write ActionableNotifications.kt and res/ into.") var output: String
+
+    func run() throws {
+        let sources = Generation.sources(of: try loadCheckedFiles(path))
+        do {
+            let root = URL(fileURLWithPath: output)
+            try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+            let kotlin = try KotlinGenerator(package: package, rClass: rClass).generate(sources)
+            try Data(kotlin.utf8).write(to: root.appendingPathComponent("ActionableNotifications.kt"), options: .atomic)
+            for file in try AndroidStringsGenerator().generate(sources) {
+                let url = root.appendingPathComponent("res").appendingPathComponent(file.path)
+                try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try Data(file.text.utf8).write(to: url, options: .atomic)
+            }
+        } catch let error as GenerationError {
+            throw refuse(error.description)
         } catch {
             throw refuse("cannot write \(output): \(error.localizedDescription)")
         }
