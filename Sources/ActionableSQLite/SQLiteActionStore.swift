@@ -71,6 +71,9 @@ public final class SQLiteActionStore: ActionStore {
         migrator.registerMigration("v7: shared provider tokens") { db in
             for statement in SendTable.version7(.sqlite) { try db.execute(sql: statement) }
         }
+        migrator.registerMigration("v8: endpoints and their deliveries") { db in
+            for statement in EndpointTable.version8(.sqlite) { try db.execute(sql: statement) }
+        }
         return migrator
     }
 
@@ -114,7 +117,7 @@ public final class SQLiteActionStore: ActionStore {
         UPDATE action_responses SET lease_owner = ?1, lease_until = ?2, attempts = attempts + 1
         WHERE rowid IN (
             SELECT rowid FROM action_responses
-            WHERE status = 'pending' AND next_attempt_at <= ?3 AND (lease_until IS NULL OR lease_until < ?4)
+            WHERE status = 'pending' AND fanned_out = 0 AND next_attempt_at <= ?3 AND (lease_until IS NULL OR lease_until < ?4)
             ORDER BY next_attempt_at LIMIT ?5)
         RETURNING \(ActionTable.columns)
         """
@@ -195,6 +198,7 @@ public final class SQLiteActionStore: ActionStore {
 
     public func requeue(id: String, at: Date) async throws -> RequeueResult {
         try await pool.write { db in
+            try db.execute(sql: ActionTable.requeueDeliveriesOfOne(.sqlite), arguments: [at.timeIntervalSince1970, id])
             try db.execute(sql: ActionTable.requeueOne(.sqlite), arguments: [at.timeIntervalSince1970, id])
             if db.changesCount == 1 { return .queued }
             return try String.fetchOne(db, sql: ActionTable.statusOf(.sqlite), arguments: [id]) == nil ? .notFound : .alreadyPending
@@ -203,7 +207,9 @@ public final class SQLiteActionStore: ActionStore {
 
     public func requeue(matching filter: DeliveryFilter, at: Date) async throws -> Int {
         let (sql, values) = ActionTable.requeueMatching(filter, at: at, .sqlite)
+        let deliveries = ActionTable.requeueDeliveriesMatching(filter, at: at, .sqlite)
         return try await pool.write { db in
+            try db.execute(sql: deliveries.sql, arguments: Self.arguments(deliveries.values))
             try db.execute(sql: sql, arguments: Self.arguments(values))
             return db.changesCount
         }
@@ -245,16 +251,6 @@ public final class SQLiteActionStore: ActionStore {
             try db.execute(sql: "PRAGMA synchronous = FULL")
             return try purged.get()
         }
-    }
-
-    private static func arguments(_ values: [ActionTable.Value]) -> StatementArguments {
-        StatementArguments(
-            values.map { value -> any DatabaseValueConvertible in
-                switch value {
-                case .text(let text): return text
-                case .real(let number): return number
-                }
-            })
     }
 
     static func decode(_ row: Row) throws -> StoredAction { try ActionTable.decode(SQLiteRow(row: row)) }
