@@ -1,6 +1,7 @@
 import ActionableCore
 import ActionableDelivery
 import ActionableHTTP
+import ActionableStore
 import ActionableTokens
 import Configuration
 import Foundation
@@ -39,6 +40,9 @@ extension ActionableConfiguration {
             }
         }
         forwardSecret = settings.text(.forwardSecret)
+        breaker = BreakerSettings(
+            failures: try settings.integer(.breakerFailures) ?? breaker.failures, probeEvery: try settings.duration(.breakerProbe))
+        opsEndpoint = settings.text(.opsEndpoint)
         deliveryLease = try settings.integer(.deliveryLease).map { .seconds($0) } ?? deliveryLease
         retention = .seconds(try settings.duration(.retention, zeroAllowed: true))
         let firstDelay = try settings.duration(.retryFirstDelay)

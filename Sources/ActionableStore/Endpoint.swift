@@ -55,6 +55,14 @@ public struct Endpoint: Hashable, Sendable {
         return openUntil == nil ? .active : .open
     }
 
+    /// Whether its filter takes a response to `action` of `category`: a pattern `*`,
+    /// `category.*` or `category.action`.
+    public func takes(category: String, action: String) -> Bool {
+        filter.contains { pattern in
+            pattern == "*" || (pattern.hasSuffix(".*") && pattern.dropLast(2) == category) || pattern == "\(category).\(action)"
+        }
+    }
+
     /// Whether `id` is a valid endpoint name.
     public static func isValidID(_ id: String) -> Bool {
         (1...64).contains(id.utf8.count)
