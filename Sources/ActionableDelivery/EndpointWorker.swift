@@ -192,7 +192,13 @@ public struct EndpointWorker: Sendable {
         } else if let defaultSigner {
             signers.append(defaultSigner)
         }
-        if let previous = endpoint.previousSecret { signers.append(try WebhookSigner(secret: previous)) }
+        if let previous = endpoint.previousSecret {
+            if previous == Endpoint.serverSecret {
+                if let defaultSigner { signers.append(defaultSigner) }
+            } else {
+                signers.append(try WebhookSigner(secret: previous))
+            }
+        }
         guard !signers.isEmpty else {
             throw UpstreamFailure(description: "endpoint \(endpoint.id) has no secret and the server has no --forward-secret")
         }

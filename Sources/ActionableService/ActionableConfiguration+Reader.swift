@@ -75,6 +75,7 @@ extension ActionableConfiguration {
         let secureCookie = try settings.toggle(.adminSecureCookie)
         server.secureAdminCookie = tls != nil || secureCookie
         server.acceptUnboundPayloads = try settings.toggle(.acceptUnboundPayloads)
+        server.hasDefaultWebhookSecret = forwardSecret != nil
         apnsConnections = try settings.integer(.apnsConnections) ?? apnsConnections
         let apnsRequired: [ServeSetting] = [.apnsKeyFile, .apnsKeyID, .apnsTeamID, .apnsTopic]
         let apnsGiven = apnsRequired.map { settings.text($0) }

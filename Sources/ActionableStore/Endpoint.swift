@@ -117,7 +117,8 @@ public struct EndpointChange: Hashable, Sendable {
         }
         if let filter { changed.filter = filter }
         if let secret, secret != endpoint.secret {
-            changed.previousSecret = endpoint.secret
+            // Rotating away from the server's secret keeps signing with it, as with any other.
+            changed.previousSecret = endpoint.secret ?? Endpoint.serverSecret
             changed.secret = secret
         }
         if dropPreviousSecret { changed.previousSecret = nil }
@@ -151,5 +152,23 @@ public struct BreakerSettings: Hashable, Sendable {
     public init(failures: Int = 10, probeEvery: TimeInterval = 60) {
         self.failures = failures
         self.probeEvery = probeEvery
+    }
+}
+
+extension Endpoint {
+    /// Stands for the server's `--forward-secret` as an endpoint's previous secret: the endpoint
+    /// signed with it before it was given its own.
+    public static let serverSecret = "server"
+
+    /// How many secrets sign each call: its own (or the server's) and, during a rotation, the one
+    /// it replaced.
+    public var signingSecrets: Int { 1 + (previousSecret == nil ? 0 : 1) }
+
+    /// The key of a Standard Webhooks secret: the base64 after `whsec_` (which may be left out),
+    /// at least 16 bytes; `nil` when `secret` is not one.
+    public static func secretKey(_ secret: String) -> [UInt8]? {
+        let encoded = secret.hasPrefix("whsec_") ? String(secret.dropFirst("whsec_".count)) : secret
+        guard let bytes = Data(base64Encoded: encoded), bytes.count >= 16 else { return nil }
+        return Array(bytes)
     }
 }
