@@ -118,7 +118,7 @@ def main():
         check(respond.returncode == 0 and "202" in respond.stdout, "the tap is accepted: " + respond.stdout.strip())
         response_id = respond.stdout.split('"id":"')[1].split('"')[0]
         check(Upstream.received.get(timeout=30) == (response_id, 410), "the upstream answered 410 Gone")
-        check(wait_for_line(server, "response is dead", lines), "the response is dead")
+        check(wait_for_line(server, "delivery is dead", lines), "the delivery is dead")
 
         driver = browser()
         wait = WebDriverWait(driver, 20)

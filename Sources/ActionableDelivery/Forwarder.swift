@@ -26,10 +26,14 @@ public struct Forwarder: Sendable {
     private let now: @Sendable () -> Date
 
     /// The client forwards use by default: async-http-client's shared client follows redirects
-    /// (and turns a POST into a GET on 301, 302 and 303), so forwards have one that never does.
+    /// (and turns a POST into a GET on 301, 302 and 303), so forwards have one that never does,
+    /// and that does not retry a refused connection within an attempt.
     public static let client: HTTPClient = {
         var configuration = HTTPClient.Configuration()
         configuration.redirectConfiguration = .disallow
+        // A refused connection is a failed attempt at once (counted by the breaker, retried on the
+        // schedule), not retried inside the attempt until its timeout.
+        configuration.connectionPool.retryConnectionEstablishment = false
         return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
     }()
 
