@@ -26,6 +26,8 @@ struct EndpointsController: Sendable {
 
     /// The fastest rate limit an endpoint may be given, per second.
     static let maximumRate = 10_000.0
+    /// The slowest: one delivery every 100 seconds.
+    static let minimumRate = 0.01
     /// The most patterns in one filter.
     static let maximumPatterns = 64
 
@@ -122,8 +124,8 @@ struct EndpointsController: Sendable {
         if let secret, Endpoint.secretKey(secret) == nil {
             errors.append(("/secret", "must be whsec_ followed by base64 of at least 16 random bytes"))
         }
-        if let rateLimit, !(rateLimit > 0 && rateLimit <= maximumRate) {
-            errors.append(("/rateLimit", "must be above 0 and at most \(Int(maximumRate)) a second, or null for no limit"))
+        if let rateLimit, !(rateLimit >= minimumRate && rateLimit <= maximumRate) {
+            errors.append(("/rateLimit", "must be from \(minimumRate) to \(Int(maximumRate)) a second, or null for no limit"))
         }
         return errors
     }
@@ -137,14 +139,38 @@ struct EndpointsController: Sendable {
     }
 }
 
-/// The body of `POST /v1/endpoints`.
+/// The body of `POST /v1/endpoints`. A member given as `null` is refused, as the contract says
+/// (left out is how to say "none").
 struct NewEndpointBody: Decodable, Sendable {
+    enum CodingKeys: String, CodingKey { case id, url, filter, secret, rateLimit, paused }
+
     var id: String?
     var url: String
     var filter: [String]
     var secret: String?
     var rateLimit: Double?
     var paused: Bool?
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try refuseNulls(in: container, [.id, .secret, .rateLimit, .paused])
+        id = try container.decodeIfPresent(String.self, forKey: .id)
+        url = try container.decode(String.self, forKey: .url)
+        filter = try container.decode([String].self, forKey: .filter)
+        secret = try container.decodeIfPresent(String.self, forKey: .secret)
+        rateLimit = try container.decodeIfPresent(Double.self, forKey: .rateLimit)
+        paused = try container.decodeIfPresent(Bool.self, forKey: .paused)
+    }
+}
+
+/// Throws for each of `keys` that `container` holds as `null`.
+private func refuseNulls<Key: CodingKey>(in container: KeyedDecodingContainer<Key>, _ keys: [Key]) throws {
+    for key in keys where container.contains(key) {
+        if try container.decodeNil(forKey: key) {
+            throw DecodingError.typeMismatch(
+                String.self, .init(codingPath: [key], debugDescription: "\(key.stringValue) may be left out, but not null"))
+        }
+    }
 }
 
 /// The body of `PATCH /v1/endpoints/{id}`: members left out stay as they are; `rateLimit: null`
@@ -161,6 +187,7 @@ struct EndpointChangeBody: Decodable, Sendable {
 
     init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
+        try refuseNulls(in: container, [.url, .filter, .secret, .paused])
         url = try container.decodeIfPresent(String.self, forKey: .url)
         filter = try container.decodeIfPresent([String].self, forKey: .filter)
         secret = try container.decodeIfPresent(String.self, forKey: .secret)
