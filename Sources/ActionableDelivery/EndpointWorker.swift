@@ -213,6 +213,14 @@ public struct DeadDelivery: Hashable, Sendable {
     public var endpointID: String
     public var reason: String
     public var at: Date
+
+    /// `action`'s delivery to `endpointID`, dead at `at` for `reason`.
+    public init(action: StoredAction, endpointID: String, reason: String, at: Date) {
+        self.action = action
+        self.endpointID = endpointID
+        self.reason = reason
+        self.at = at
+    }
 }
 
 /// The endpoints with a drain running, so that each has one at a time, and a way to wait for the
