@@ -1,3 +1,4 @@
+import ActionableSQLite
 import ActionableService
 import ActionableTestSupport
 import ActionableTokens
@@ -48,7 +49,7 @@ struct EndpointFanOutTests {
         /// Returns once `path` has received `count` distinct webhook-ids, or the test is
         /// cancelled (its time limit), so that a missing delivery fails the test instead of hanging it.
         func wait(_ path: String, count: Int) async {
-            if Set(ids(path)).count >= count { return }
+            if Set(ids(path)).count >= count || Task.isCancelled { return }
             await withTaskCancellationHandler {
                 await withCheckedContinuation { waiters.append((path, count, $0)) }
             } onCancel: {
@@ -183,6 +184,69 @@ struct EndpointFanOutTests {
             #expect(await inbox.ids("paused").sorted() == webhookIDs("paused"))
             #expect(await inbox.ids("a").count == Self.taps)
             #expect(await inbox.ids("b").count == Self.taps)
+        }
+    }
+
+    /// kill -9 while responses are being fanned out and delivered: after a restart (the killed
+    /// claims' leases run out), the endpoints are still there and every acknowledged response
+    /// reaches each of them.
+    @Test func aKillDuringFanOutLosesNoDelivery() async throws {
+        let inbox = Inbox()
+        try await Self.upstream(inbox).test(.live) { client in
+            let live = try #require(client.port)
+            let directory = try CommandLineRunner.temporaryDirectory([:], exampleCategories: true)
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let extra = ["--admin-token", Self.admin, "--forward-secret", Self.secret, "--delivery-lease", "2"]
+            let port = try ServerProcess.freePort()
+            let server = try await ServerProcess.serve(in: directory, port: port, extra: extra)
+            defer { server.signal(SIGKILL) }
+            for id in ["one", "two"] {
+                let (status, _) = try await Self.request(
+                    "POST", "/v1/endpoints", #"{"id":"\#(id)","url":"http://127.0.0.1:\#(live)/\#(id)","filter":["invite.*"]}"#, port: port)
+                #expect(status == 201)
+            }
+            let key = try DevelopmentKey.loadOrCreate(directory: directory.appendingPathComponent(".actionable").path).key
+            let tokens = try await ActionTokens(keys: [key])
+            let bodies = try await (0..<160).asyncMap { index in
+                let token = try await tokens.mint(
+                    user: "u\(index)", notificationID: "n-\(index)", category: "invite", payload: ActionsEndpointTests.inviteDigest("1"))
+                return #"{"category":"invite","action":"accept","actionToken":"\#(token)","payload":{"inviteId":"1"}}"#
+            }
+            // 8 clients post at once; the server is killed once 40 deliveries have arrived.
+            let accepted = CrashRecoveryTests.Accepted()
+            await withTaskGroup(of: Void.self) { group in
+                for client in 0..<8 {
+                    group.addTask {
+                        for index in stride(from: client, to: bodies.count, by: 8) {
+                            guard let (status, json) = try? await ServeProcessTests.post(bodies[index], port: port) else { continue }
+                            if status == 202, let id = json["id"] as? String { await accepted.add(index, id) }
+                        }
+                    }
+                }
+                group.addTask {
+                    await inbox.wait("one", count: 40)
+                    server.signal(SIGKILL)
+                }
+            }
+            await server.exit()
+            #expect(server.terminationReason == .uncaughtSignal)
+            let survivors = await accepted.all.map(\.1)
+            #expect(survivors.count >= 40)
+
+            let restarted = try await ServerProcess.serve(in: directory, port: port, extra: extra)
+            defer { restarted.signal() }
+            let (_, listed) = try await Self.request("GET", "/v1/endpoints", nil, port: port)
+            #expect((listed["items"] as? [[String: Any]])?.compactMap { $0["id"] as? String } == ["one", "two"])
+            for endpoint in ["one", "two"] {
+                let expected = Set(survivors.map { "\($0)_\(endpoint)" })
+                while !expected.isSubset(of: Set(await inbox.ids(endpoint))) && !Task.isCancelled {
+                    await inbox.wait(endpoint, count: Set(await inbox.ids(endpoint)).count + 1)
+                }
+            }
+            #expect(await restarted.stop() == 0)
+            let store = try await SQLiteActionStore(path: directory.appendingPathComponent(".actionable/actionable.sqlite").path)
+            #expect(try await store.integrityCheck() == "ok")
+            for id in survivors { #expect(try await store.action(id: id)?.status == .delivered) }
         }
     }
 }
