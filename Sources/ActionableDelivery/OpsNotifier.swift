@@ -70,7 +70,8 @@ public struct OpsNotifier: Sendable {
             }
             if attempt < tries { try? await Task.sleep(for: pause * (1 << (attempt - 1))) }
         }
-        logger.error("delivery.dead was not taken by the ops endpoint", metadata: ["response.id": "\(dead.action.id)", "endpoint": "\(dead.endpointID)"])
+        logger.error(
+            "delivery.dead was not taken by the ops endpoint", metadata: ["response.id": "\(dead.action.id)", "endpoint": "\(dead.endpointID)"])
         return false
     }
 }

@@ -197,7 +197,8 @@ extension ServeSetting {
     /// Every setting, in the order the docs list them.
     public static let all: [ServeSetting] = [
         categories, host, port, storage, storageTimeout, tokenKey, insecureDevelopmentKey, acceptUnboundPayloads, appJWTKey,
-        appJWTAudience, forward, forwardSecret, breakerFailures, breakerProbe, opsEndpoint, maxBodySize, maxInFlight, readTimeout, idleTimeout, maxConnections,
+        appJWTAudience, forward, forwardSecret, breakerFailures, breakerProbe, opsEndpoint, maxBodySize, maxInFlight, readTimeout, idleTimeout,
+        maxConnections,
         metricsAddress, deliveryLease, adminToken, adminSecureCookie, retryFor, retryFirstDelay, retryMaxDelay,
         tlsCertificate, tlsKey, backendToken, badgeLifetime, retention, apnsKeyFile, apnsKeyID, apnsTeamID, apnsTopic, apnsURL,
         apnsCAFile, apnsConnections,

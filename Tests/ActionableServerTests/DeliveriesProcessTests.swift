@@ -59,7 +59,8 @@ struct DeliveriesProcessTests {
         // delays are shortened so the test takes seconds; the window is what counts.
         try await ScriptedUpstream.run(answer: 204, failFirst: 25) { upstream, upstreamPort in
             let (server, port) = try await Self.start(
-                in: directory, upstream: upstreamPort, extra: [
+                in: directory, upstream: upstreamPort,
+                extra: [
                     "--retry-first-delay", "0.01s", "--retry-max-delay", "0.02s", "--retry-for", "1h",
                     // The retry window is what is tested here, not the breaker (EndpointDeliveryTests).
                     "--breaker-failures", "100",

@@ -3,13 +3,14 @@ import ActionableService
 import ActionableTestSupport
 import ActionableTokens
 import Foundation
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 /// Endpoints as data through real `actionable serve` processes, on SQLite (one instance) and on
 /// PostgreSQL (two instances sharing it, taps posted to both):

@@ -65,14 +65,20 @@ struct EndpointStoreConformanceTests {
         #expect(a.first?.action.attempts == 1)
         #expect(a.first?.action.response == StoreConformanceTests.action("n-0").response)
         // Leased: nothing more for anyone.
-        #expect(try await store.claimDeliveries(endpointID: "a", now: Self.at(1_002), limit: 10, lease: 60, owner: "x", breaker: Self.breaker).isEmpty)
+        #expect(
+            try await store.claimDeliveries(endpointID: "a", now: Self.at(1_002), limit: 10, lease: 60, owner: "x", breaker: Self.breaker).isEmpty)
 
-        #expect(try await store.finishDelivery(responseID: "r-0", endpointID: "a", owner: "x", outcome: .delivered, breaker: Self.breaker, at: Self.at(1_003)) == nil)
-        #expect(try await store.finishDelivery(responseID: "r-0", endpointID: "a", owner: "w", outcome: .delivered, breaker: Self.breaker, at: Self.at(1_003)) == .delivered)
+        #expect(
+            try await store.finishDelivery(
+                responseID: "r-0", endpointID: "a", owner: "x", outcome: .delivered, breaker: Self.breaker, at: Self.at(1_003)) == nil)
+        #expect(
+            try await store.finishDelivery(
+                responseID: "r-0", endpointID: "a", owner: "w", outcome: .delivered, breaker: Self.breaker, at: Self.at(1_003)) == .delivered)
         #expect(try await store.action(id: "r-0")?.status == .pending)  // b is still on its way
         #expect(
             try await store.finishDelivery(
-                responseID: "r-0", endpointID: "b", owner: "w", outcome: .rejected("HTTP 404"), breaker: Self.breaker, at: Self.at(1_004)) == .dead("HTTP 404"))
+                responseID: "r-0", endpointID: "b", owner: "w", outcome: .rejected("HTTP 404"), breaker: Self.breaker, at: Self.at(1_004))
+                == .dead("HTTP 404"))
         let dead = try #require(try await store.action(id: "r-0"))
         #expect(dead.status == .dead && dead.lastError == "b: HTTP 404")
         #expect(try await store.endpointDeliveries(responseID: "r-0").map(\.status) == [.delivered, .dead])
@@ -80,10 +86,12 @@ struct EndpointStoreConformanceTests {
         // Retried: only the dead delivery goes again; the response is pending until it is done.
         #expect(try await store.requeue(id: "r-0", at: Self.at(1_100)) == .queued)
         #expect(try await store.endpointDeliveries(responseID: "r-0").map(\.status) == [.delivered, .pending])
-        #expect(try await store.claimDeliveries(endpointID: "a", now: Self.at(1_100), limit: 10, lease: 60, owner: "w", breaker: Self.breaker).isEmpty)
+        #expect(
+            try await store.claimDeliveries(endpointID: "a", now: Self.at(1_100), limit: 10, lease: 60, owner: "w", breaker: Self.breaker).isEmpty)
         let again = try await store.claimDeliveries(endpointID: "b", now: Self.at(1_100), limit: 10, lease: 60, owner: "w", breaker: Self.breaker)
         #expect(again.map(\.action.id) == ["r-0"])
-        _ = try await store.finishDelivery(responseID: "r-0", endpointID: "b", owner: "w", outcome: .delivered, breaker: Self.breaker, at: Self.at(1_101))
+        _ = try await store.finishDelivery(
+            responseID: "r-0", endpointID: "b", owner: "w", outcome: .delivered, breaker: Self.breaker, at: Self.at(1_101))
         #expect(try await store.action(id: "r-0")?.status == .delivered)
         #expect(try await store.deliveryCounts()[.delivered] == 1)
         // A delivered response queued again is replayed to every endpoint.
@@ -120,10 +128,12 @@ struct EndpointStoreConformanceTests {
         #expect(try await store.action(id: "r-1")?.status == .pending)
 
         // Nothing while open; one probe once its time is up, and not a second one meanwhile.
-        #expect(try await store.claimDeliveries(endpointID: "down", now: Self.at(1_062), limit: 10, lease: 60, owner: "w", breaker: Self.breaker).isEmpty)
+        #expect(
+            try await store.claimDeliveries(endpointID: "down", now: Self.at(1_062), limit: 10, lease: 60, owner: "w", breaker: Self.breaker).isEmpty)
         let probe = try await store.claimDeliveries(endpointID: "down", now: Self.at(1_063), limit: 10, lease: 60, owner: "w", breaker: Self.breaker)
         #expect(probe.count == 1)
-        #expect(try await store.claimDeliveries(endpointID: "down", now: Self.at(1_064), limit: 10, lease: 60, owner: "v", breaker: Self.breaker).isEmpty)
+        #expect(
+            try await store.claimDeliveries(endpointID: "down", now: Self.at(1_064), limit: 10, lease: 60, owner: "v", breaker: Self.breaker).isEmpty)
         let probed = try #require(probe.first)
         #expect(
             try await store.finishDelivery(
@@ -150,7 +160,8 @@ struct EndpointStoreConformanceTests {
         _ = try await store.createEndpoint(Self.endpoint("p"))
         _ = try await store.updateEndpoint(id: "p", EndpointChange(paused: true), at: Self.at(2))
         _ = try await Self.fanned(store, count: 2, to: ["p"])
-        #expect(try await store.claimDeliveries(endpointID: "p", now: Self.at(90_000), limit: 10, lease: 60, owner: "w", breaker: Self.breaker).isEmpty)
+        #expect(
+            try await store.claimDeliveries(endpointID: "p", now: Self.at(90_000), limit: 10, lease: 60, owner: "w", breaker: Self.breaker).isEmpty)
         #expect(try await store.action(id: "r-0")?.status == .pending)
         _ = try await store.updateEndpoint(id: "p", EndpointChange(paused: false), at: Self.at(90_000))
         let resumed = try await store.claimDeliveries(endpointID: "p", now: Self.at(90_000), limit: 10, lease: 60, owner: "w", breaker: Self.breaker)
@@ -168,8 +179,10 @@ struct EndpointStoreConformanceTests {
         let first = try await store.claimDeliveries(endpointID: "slow", now: Self.at(1_000), limit: 32, lease: 60, owner: "a", breaker: Self.breaker)
         #expect(first.map(\.sendAt) == [1_000, 1_000.25, 1_000.5, 1_000.75].map(Self.at))
         // Another instance at the same moment gets none; half a second later, the next two.
-        #expect(try await store.claimDeliveries(endpointID: "slow", now: Self.at(1_000), limit: 32, lease: 60, owner: "b", breaker: Self.breaker).isEmpty)
-        let second = try await store.claimDeliveries(endpointID: "slow", now: Self.at(1_000.5), limit: 32, lease: 60, owner: "b", breaker: Self.breaker)
+        #expect(
+            try await store.claimDeliveries(endpointID: "slow", now: Self.at(1_000), limit: 32, lease: 60, owner: "b", breaker: Self.breaker).isEmpty)
+        let second = try await store.claimDeliveries(
+            endpointID: "slow", now: Self.at(1_000.5), limit: 32, lease: 60, owner: "b", breaker: Self.breaker)
         #expect(second.map(\.sendAt) == [1_001, 1_001.25].map(Self.at))
         #expect(try await store.endpoint(id: "slow")?.nextSlotAt == Self.at(1_001.5))
     }
