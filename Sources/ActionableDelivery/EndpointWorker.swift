@@ -80,29 +80,39 @@ public struct EndpointWorker: Sendable {
 
     /// Delivers endpoint `endpointID`'s due deliveries, claim after claim, until none is due (or
     /// `proceed` says stop); returns how many it ran.
+    ///
+    /// Without a rate limit, the next claim waits for the batch's answers (at most ``batchSize``
+    /// in flight). With one, it is made once the batch's last send slot is due, whatever the
+    /// answers: a slow answer does not cost the endpoint its next slots.
     @discardableResult
     public func drain(_ endpointID: String, while proceed: @Sendable () -> Bool = { true }) async -> Int {
-        var total = 0
-        while proceed() {
-            let claimed: [ClaimedDelivery]
-            do {
-                claimed = try await store.claimDeliveries(
-                    endpointID: endpointID, now: Date(), limit: batchSize, lease: lease, owner: owner, breaker: breaker)
-            } catch {
-                logger.error("could not claim deliveries", metadata: ["endpoint": "\(endpointID)", "error": "\(error)"])
-                return total
-            }
-            guard !claimed.isEmpty else { return total }
-            // Read again per batch: a change through the API (a new URL or secret) takes effect at once.
-            let endpoint = try? await store.endpoint(id: endpointID)
-            await withTaskGroup(of: Void.self) { group in
+        await withTaskGroup(of: Void.self) { group in
+            var total = 0
+            while proceed() {
+                let claimed: [ClaimedDelivery]
+                do {
+                    claimed = try await store.claimDeliveries(
+                        endpointID: endpointID, now: Date(), limit: batchSize, lease: lease, owner: owner, breaker: breaker)
+                } catch {
+                    logger.error("could not claim deliveries", metadata: ["endpoint": "\(endpointID)", "error": "\(error)"])
+                    break
+                }
+                guard !claimed.isEmpty else { break }
+                // Read again per batch: a change through the API (a new URL or secret) takes effect at once.
+                let endpoint = try? await store.endpoint(id: endpointID)
                 for delivery in claimed {
                     group.addTask { await self.attempt(delivery, to: endpoint) }
                 }
+                total += claimed.count
+                if endpoint?.rateLimit != nil, let last = claimed.map(\.sendAt).max() {
+                    let wait = last.timeIntervalSinceNow
+                    if wait > 0 { try? await Task.sleep(for: .seconds(wait)) }
+                } else {
+                    await group.waitForAll()
+                }
             }
-            total += claimed.count
+            return total
         }
-        return total
     }
 
     func attempt(_ delivery: ClaimedDelivery, to endpoint: Endpoint?) async {
