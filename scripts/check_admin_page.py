@@ -20,7 +20,6 @@ import http.server
 import os
 import queue
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
@@ -34,23 +33,10 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as EC
 from selenium.webdriver.support.ui import WebDriverWait
 
+from checks import check, finish, free_port
+
 ADMIN = "operator-token-0123456789abcdefghijkl"
 SECRET = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
-failures = []
-
-
-def check(condition, message):
-    print(("ok   " if condition else "FAIL ") + message)
-    if not condition:
-        failures.append(message)
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 class Upstream(http.server.BaseHTTPRequestHandler):
     """Answers 410 Gone until told otherwise; every request's webhook-id goes to a queue."""
     status = 410
@@ -151,15 +137,19 @@ def main():
             os.makedirs(arguments.screenshots, exist_ok=True)
             driver.save_screenshot(os.path.join(arguments.screenshots, "admin.png"))
 
+        def forged(path, what):
+            """POSTs path's form with the real session cookie and a forged CSRF token: 403."""
+            request = urllib.request.Request(
+                base + path, data=b"csrf=forged", method="POST",
+                headers={"Cookie": f"actionable_admin={cookie['value']}", "Content-Type": "application/x-www-form-urlencoded"})
+            try:
+                urllib.request.urlopen(request)
+                check(False, what)
+            except urllib.error.HTTPError as error:
+                check(error.code == 403, f"{what} (403, got {error.code})")
+
         # A forged CSRF token with the real session cookie changes nothing.
-        request = urllib.request.Request(
-            f"{base}/admin/deliveries/{response_id}/retry", data=b"csrf=forged", method="POST",
-            headers={"Cookie": f"actionable_admin={cookie['value']}", "Content-Type": "application/x-www-form-urlencoded"})
-        try:
-            urllib.request.urlopen(request)
-            check(False, "a forged CSRF token is refused")
-        except urllib.error.HTTPError as error:
-            check(error.code == 403, f"a forged CSRF token is refused (403, got {error.code})")
+        forged(f"/admin/deliveries/{response_id}/retry", "a forged CSRF token is refused")
         driver.get(base + "/admin")
         check(driver.find_elements(By.CSS_SELECTOR, f'#dead tr[data-id="{response_id}"]') != [], "after the forgery it is still dead")
         check(Upstream.received.empty(), "after the forgery nothing was sent again")
@@ -200,14 +190,7 @@ def main():
         check(row("down").find_element(By.CSS_SELECTOR, "td.state").text == "open", "the down endpoint shows its breaker open")
         check(row("down").find_element(By.CSS_SELECTOR, "td.streak").text == "1", "the down endpoint shows a failure streak of 1")
 
-        forged = urllib.request.Request(
-            f"{base}/admin/endpoints/down/pause", data=b"csrf=forged", method="POST",
-            headers={"Cookie": f"actionable_admin={cookie['value']}", "Content-Type": "application/x-www-form-urlencoded"})
-        try:
-            urllib.request.urlopen(forged)
-            check(False, "a forged CSRF token cannot pause an endpoint")
-        except urllib.error.HTTPError as error:
-            check(error.code == 403, f"a forged CSRF token cannot pause an endpoint (403, got {error.code})")
+        forged("/admin/endpoints/down/pause", "a forged CSRF token cannot pause an endpoint")
         driver.get(base + "/admin")
         check(row("down").find_element(By.CSS_SELECTOR, "td.state").text == "open", "after the forgery it is not paused")
 
@@ -241,10 +224,7 @@ def main():
         server.wait(timeout=30)
         upstream.shutdown()
         shutil.rmtree(work, ignore_errors=True)
-    if failures:
-        print(f"{len(failures)} failed", file=sys.stderr)
-        sys.exit(1)
-    print("admin page: all checks passed")
+    finish("admin page: all checks passed")
 
 
 if __name__ == "__main__":

@@ -18,7 +18,6 @@ import json
 import os
 import queue
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
@@ -29,26 +28,13 @@ import jsonschema
 import yaml
 from standardwebhooks.webhooks import Webhook, WebhookVerificationError
 
+from checks import check, finish, free_port
+
 ADMIN = "operator-token-0123456789abcdefghijkl"
 SERVER_SECRET = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
 S1 = "whsec_" + "QWN0aW9uYWJsZSBzZWNyZXQgb25lIQ=="  # 23 bytes
 S2 = "whsec_" + "QWN0aW9uYWJsZSBzZWNyZXQgdHdvIQ=="
 S3 = "whsec_" + "QWN0aW9uYWJsZSBzZWNyZXQgdGhyZWU="
-failures = []
-
-
-def check(condition, message):
-    print(("ok   " if condition else "FAIL ") + message)
-    if not condition:
-        failures.append(message)
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 class Upstream(http.server.BaseHTTPRequestHandler):
     """204 on every path but /gone (410); each request goes to its path's queue."""
     received = {}
@@ -173,10 +159,7 @@ def main():
         server.wait(timeout=30)
         upstream.shutdown()
         shutil.rmtree(work, ignore_errors=True)
-    if failures:
-        print(f"{len(failures)} failed", file=sys.stderr)
-        sys.exit(1)
-    print("webhook rotation and delivery.dead: all checks passed")
+    finish("webhook rotation and delivery.dead: all checks passed")
 
 
 if __name__ == "__main__":

@@ -88,8 +88,13 @@ extension PostgresActionStore {
         responseID: String, endpointID: String, owner: String, outcome: DeliveryOutcome, breaker: BreakerSettings, at: Date
     ) async throws -> EndpointGate.Fate? {
         try await transaction { connection, logger in
-            // The endpoint first, as a claim locks it: two transactions never wait on each other's rows.
-            guard let endpoint = try await Self.lockedEndpoint(endpointID, connection: connection, logger: logger),
+            // A success on a healthy endpoint changes nothing of it: its row is left unlocked, so the
+            // deliveries of one endpoint (across instances) do not queue on it. Anything else locks
+            // it first, as a claim does: two transactions never wait on each other's rows.
+            let unlocked = try await Self.rows(EndpointTable.selectOne(.postgres), [.text(endpointID)], connection, logger).first
+                .map { try EndpointTable.decode($0) }
+            let healthy = outcome == .delivered && unlocked?.failureStreak == 0 && unlocked?.openUntil == nil
+            guard let endpoint = healthy ? unlocked : try await Self.lockedEndpoint(endpointID, connection: connection, logger: logger),
                 let row = try await Self.rows(
                     EndpointTable.selectDelivery(.postgres, lock: "FOR UPDATE"), [.text(responseID), .text(endpointID)], connection, logger
                 ).first,
@@ -100,7 +105,9 @@ extension PostgresActionStore {
             try await Self.run(
                 EndpointTable.finishDelivery(.postgres), EndpointTable.finishValues(delivery, fate: fate, error: outcome.error, now: at),
                 connection, logger)
-            try await Self.run(EndpointTable.update(.postgres), EndpointTable.updateValues(changed), connection, logger)
+            if changed != endpoint {
+                try await Self.run(EndpointTable.update(.postgres), EndpointTable.updateValues(changed), connection, logger)
+            }
             if endpoint.openUntil != nil && changed.openUntil == nil {
                 try await Self.run(EndpointTable.release(.postgres), [.real(at.timeIntervalSince1970), .text(endpointID)], connection, logger)
             }

@@ -4,6 +4,8 @@ import GRDB
 
 /// Endpoints and their deliveries on SQLite: each claim and each outcome is one write transaction,
 /// in which the endpoint's breaker and rate are read, decided (``EndpointGate``) and written.
+/// Fan-outs, claims and outcomes commit without an fsync of their own (``relaxedWrite(_:)``);
+/// endpoint changes are durable when answered.
 extension SQLiteActionStore {
     public func endpoints() async throws -> [Endpoint] {
         try await pool.read { db in try Row.fetchAll(db, sql: EndpointTable.selectAll).map(Self.decodeEndpoint) }
@@ -29,7 +31,7 @@ extension SQLiteActionStore {
     }
 
     public func fanOut(_ routes: [FanOut], owner: String, at: Date) async throws {
-        try await pool.write { db in
+        try await relaxedWrite { db in
             for route in routes {
                 guard try Row.fetchOne(db, sql: EndpointTable.markFannedOut(.sqlite), arguments: [route.responseID, owner]) != nil
                 else { continue }
@@ -45,7 +47,7 @@ extension SQLiteActionStore {
         endpointID: String, now: Date, limit: Int, lease: TimeInterval, owner: String, breaker: BreakerSettings
     ) async throws -> [ClaimedDelivery] {
         let time = now.timeIntervalSince1970
-        return try await pool.write { db in
+        return try await relaxedWrite { db in
             guard var endpoint = try Self.endpoint(endpointID, in: db) else { return [] }
             let plan = EndpointGate.plan(endpoint, now: now, limit: limit, breaker: breaker)
             guard plan.limit > 0 else { return [] }
@@ -71,7 +73,7 @@ extension SQLiteActionStore {
     public func finishDelivery(
         responseID: String, endpointID: String, owner: String, outcome: DeliveryOutcome, breaker: BreakerSettings, at: Date
     ) async throws -> EndpointGate.Fate? {
-        try await pool.write { db in
+        try await relaxedWrite { db in
             guard let row = try Row.fetchOne(db, sql: EndpointTable.selectDelivery(.sqlite), arguments: [responseID, endpointID]),
                 row["lease_owner"] as String? == owner,
                 case let delivery = try EndpointTable.decodeDelivery(SQLiteRow(row: row)), delivery.status == .pending,
@@ -81,7 +83,9 @@ extension SQLiteActionStore {
             try db.execute(
                 sql: EndpointTable.finishDelivery(.sqlite),
                 arguments: Self.arguments(EndpointTable.finishValues(delivery, fate: fate, error: outcome.error, now: at)))
-            try db.execute(sql: EndpointTable.update(.sqlite), arguments: Self.arguments(EndpointTable.updateValues(changed)))
+            if changed != endpoint {
+                try db.execute(sql: EndpointTable.update(.sqlite), arguments: Self.arguments(EndpointTable.updateValues(changed)))
+            }
             if endpoint.openUntil != nil && changed.openUntil == nil {
                 try db.execute(sql: EndpointTable.release(.sqlite), arguments: [at.timeIntervalSince1970, endpointID])
             }

@@ -62,7 +62,8 @@ public struct ActionableService: Service {
     ///   - storageDrivers: the drivers by URL scheme (``StorageDriverRegistry/standard``).
     ///   - logger: where the service logs.
     ///   - onServerRunning: called with the bound port once the listener is up (useful with port 0).
-    ///   - routes: delivery handlers in this process, beside the configured forwards.
+    ///   - routes: delivery handlers in this process; a response one of them takes is not fanned
+    ///     out to the endpoints.
     public init(
         configuration: ActionableConfiguration, catalog: Catalog? = nil,
         storageDrivers: StorageDriverRegistry = .standard, logger: Logger,

@@ -186,4 +186,30 @@ struct EndpointStoreConformanceTests {
         #expect(second.map(\.sendAt) == [1_001, 1_001.25].map(Self.at))
         #expect(try await store.endpoint(id: "slow")?.nextSlotAt == Self.at(1_001.5))
     }
+
+    @Test(arguments: Driver.available)
+    func retentionTakesAResponsesDeliveriesWithItAndNeverAPendingOne(driver: Driver) async throws {
+        let (store, cleanup) = try await StoreConformanceTests.makeStore(driver)
+        defer { cleanup() }
+        for id in ["a", "b"] { _ = try await store.createEndpoint(Self.endpoint(id)) }
+        _ = try await Self.fanned(store, count: 2, to: ["a", "b"])
+        for endpoint in ["a", "b"] {
+            let claimed = try await store.claimDeliveries(
+                endpointID: endpoint, now: Self.at(1_000), limit: 10, lease: 60, owner: "w", breaker: Self.breaker)
+            for delivery in claimed where delivery.action.id == "r-0" || endpoint == "a" {
+                _ = try await store.finishDelivery(
+                    responseID: delivery.action.id, endpointID: endpoint, owner: "w", outcome: .delivered, breaker: Self.breaker,
+                    at: Self.at(1_001))
+            }
+        }
+        // r-0 is delivered to both; r-1 waits for b.
+        #expect(try await store.action(id: "r-0")?.status == .delivered)
+        #expect(try await store.action(id: "r-1")?.status == .pending)
+        let purged = try await store.purge(
+            PurgeCutoff(responsesBefore: Self.at(5_000), badgeEntriesBefore: Self.at(0), now: Self.at(5_000)), limit: 100)
+        #expect(purged.responses == 1)
+        #expect(try await store.action(id: "r-0") == nil)
+        #expect(try await store.endpointDeliveries(responseID: "r-0").isEmpty)
+        #expect(try await store.endpointDeliveries(responseID: "r-1").map(\.status) == [.delivered, .pending])
+    }
 }
