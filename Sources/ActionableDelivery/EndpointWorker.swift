@@ -81,12 +81,13 @@ public struct EndpointWorker: Sendable {
     /// Delivers endpoint `endpointID`'s due deliveries, claim after claim, until none is due (or
     /// `proceed` says stop); returns how many it ran.
     ///
-    /// Without a rate limit, the next claim waits for the batch's answers (at most ``batchSize``
-    /// in flight). With one, it is made once the batch's last send slot is due, whatever the
-    /// answers: a slow answer does not cost the endpoint its next slots.
+    /// Without a rate limit, a batch's outcomes are recorded together, in one transaction, once
+    /// its answers are in; then the next claim is made (at most ``batchSize`` in flight). With
+    /// one, each outcome is recorded as it comes, and the next claim is made once the batch's last
+    /// send slot is due, whatever the answers: a slow answer does not cost the endpoint its slots.
     @discardableResult
     public func drain(_ endpointID: String, while proceed: @Sendable () -> Bool = { true }) async -> Int {
-        await withTaskGroup(of: Void.self) { group in
+        await withTaskGroup(of: Void.self) { paced in
             var total = 0
             while proceed() {
                 let claimed: [ClaimedDelivery]
@@ -98,36 +99,47 @@ public struct EndpointWorker: Sendable {
                     break
                 }
                 guard !claimed.isEmpty else { break }
+                total += claimed.count
                 // Read again per batch: a change through the API (a new URL or secret) takes effect at once.
                 let endpoint = try? await store.endpoint(id: endpointID)
-                for delivery in claimed {
-                    group.addTask { await self.attempt(delivery, to: endpoint) }
-                }
-                total += claimed.count
                 if endpoint?.rateLimit != nil, let last = claimed.map(\.sendAt).max() {
+                    for delivery in claimed {
+                        paced.addTask { await self.record([await self.attempt(delivery, to: endpoint)]) }
+                    }
                     let wait = last.timeIntervalSinceNow
                     if wait > 0 { try? await Task.sleep(for: .seconds(wait)) }
                 } else {
-                    await group.waitForAll()
+                    let attempted = await withTaskGroup(of: Attempted.self) { batch in
+                        for delivery in claimed {
+                            batch.addTask { await self.attempt(delivery, to: endpoint) }
+                        }
+                        return await batch.reduce(into: []) { $0.append($1) }
+                    }
+                    await record(attempted)
                 }
             }
             return total
         }
     }
 
-    func attempt(_ delivery: ClaimedDelivery, to endpoint: Endpoint?) async {
+    /// One attempt made: the delivery and its outcome.
+    struct Attempted: Sendable {
+        var delivery: ClaimedDelivery
+        var finished: FinishedAttempt
+    }
+
+    /// Waits for the delivery's send slot, POSTs it to `endpoint`, and says how it went.
+    func attempt(_ delivery: ClaimedDelivery, to endpoint: Endpoint?) async -> Attempted {
         let wait = delivery.sendAt.timeIntervalSinceNow
         if wait > 0 { try? await Task.sleep(for: .seconds(wait)) }  // the rate limit's slot
-        var logger = self.logger
-        logger[metadataKey: "response.id"] = .string(delivery.action.id)
-        logger[metadataKey: "endpoint"] = .string(delivery.endpointID)
         let action = delivery.action
         var outcome: HandlerOutcome
         var failure: String?
         if let endpoint {
             do {
                 let forwarder = forwarder(endpoint.url, try signers(of: endpoint))
-                let context = ActionContext(responseID: action.id, attempt: action.attempts, receivedAt: action.receivedAt, logger: logger)
+                let context = ActionContext(
+                    responseID: action.id, attempt: action.attempts, receivedAt: action.receivedAt, logger: logger(for: delivery))
                 outcome = try await forwarder.forward(
                     action.response, context: context, webhookID: delivery.webhookID,
                     headers: attemptHeaders(action.id, delivery.endpointID))
@@ -152,20 +164,35 @@ public struct EndpointWorker: Sendable {
             let window = DeliveryWorker.describe(now.timeIntervalSince(action.queuedAt))
             result = .failed(next == nil ? "gave up after \(action.attempts) attempts over \(window); last: \(reason)" : reason, retryAt: next)
         }
-        await record(result, for: delivery, now: now, logger: logger)
+        return Attempted(
+            delivery: delivery, finished: FinishedAttempt(responseID: action.id, endpointID: delivery.endpointID, outcome: result, at: now))
     }
 
-    func record(_ outcome: DeliveryOutcome, for delivery: ClaimedDelivery, now: Date, logger: Logger) async {
-        let fate: EndpointGate.Fate?
+    private func logger(for delivery: ClaimedDelivery) -> Logger {
+        var logger = self.logger
+        logger[metadataKey: "response.id"] = .string(delivery.action.id)
+        logger[metadataKey: "endpoint"] = .string(delivery.endpointID)
+        return logger
+    }
+
+    /// Records the outcomes of `attempted` in one transaction, then counts and reports each.
+    func record(_ attempted: [Attempted]) async {
+        let fates: [EndpointGate.Fate?]
         do {
-            fate = try await store.finishDelivery(
-                responseID: delivery.action.id, endpointID: delivery.endpointID, owner: owner, outcome: outcome, breaker: breaker, at: now)
+            fates = try await store.finishDeliveries(attempted.map(\.finished), owner: owner, breaker: breaker)
         } catch {
-            // The lease runs out and another round (or instance) takes the delivery over.
-            logger.error("could not record a delivery outcome", metadata: ["error": "\(error)"])
+            // The leases run out and another round (or instance) takes the deliveries over.
+            logger.error("could not record delivery outcomes", metadata: ["error": "\(error)", "count": "\(attempted.count)"])
             return
         }
-        guard let fate else { return }
+        for (attempt, fate) in zip(attempted, fates) {
+            guard let fate else { continue }
+            await report(fate, of: attempt)
+        }
+    }
+
+    private func report(_ fate: EndpointGate.Fate, of attempt: Attempted) async {
+        let delivery = attempt.delivery
         let label: String
         switch fate {
         case .delivered: label = "delivered"
@@ -181,14 +208,15 @@ public struct EndpointWorker: Sendable {
         }
         switch fate {
         case .held:
-            logger.warning("the endpoint's circuit breaker is open: its deliveries are held", metadata: ["error": "\(outcome.error ?? "")"])
+            logger(for: delivery).warning(
+                "the endpoint's circuit breaker is open: its deliveries are held", metadata: ["error": "\(attempt.finished.outcome.error ?? "")"])
         case .dead(let reason):
-            logger.warning("delivery is dead", metadata: ["reason": "\(reason)"])
+            logger(for: delivery).warning("delivery is dead", metadata: ["reason": "\(reason)"])
             if let metricsFactory {
                 Counter(label: "actionable_deliveries_dead_total", dimensions: [("endpoint", delivery.endpointID)], factory: metricsFactory)
                     .increment()
             }
-            await onDead?(DeadDelivery(action: delivery.action, endpointID: delivery.endpointID, reason: reason, at: now))
+            await onDead?(DeadDelivery(action: delivery.action, endpointID: delivery.endpointID, reason: reason, at: attempt.finished.at))
         default:
             break
         }

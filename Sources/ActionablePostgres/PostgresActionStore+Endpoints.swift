@@ -84,44 +84,56 @@ extension PostgresActionStore {
         }
     }
 
-    public func finishDelivery(
-        responseID: String, endpointID: String, owner: String, outcome: DeliveryOutcome, breaker: BreakerSettings, at: Date
-    ) async throws -> EndpointGate.Fate? {
+    public func finishDeliveries(_ attempts: [FinishedAttempt], owner: String, breaker: BreakerSettings) async throws -> [EndpointGate.Fate?] {
         try await transaction { connection, logger in
-            // A success on a healthy endpoint changes nothing of it: its row is left unlocked, so the
-            // deliveries of one endpoint (across instances) do not queue on it. Anything else locks
-            // it first, as a claim does: two transactions never wait on each other's rows.
-            let unlocked = try await Self.rows(EndpointTable.selectOne(.postgres), [.text(endpointID)], connection, logger).first
-                .map { try EndpointTable.decode($0) }
-            let healthy = outcome == .delivered && unlocked?.failureStreak == 0 && unlocked?.openUntil == nil
-            guard let endpoint = healthy ? unlocked : try await Self.lockedEndpoint(endpointID, connection: connection, logger: logger),
-                let row = try await Self.rows(
-                    EndpointTable.selectDelivery(.postgres, lock: "FOR UPDATE"), [.text(responseID), .text(endpointID)], connection, logger
-                ).first,
-                try row.optionalString("lease_owner") == owner,
-                case let delivery = try EndpointTable.decodeDelivery(row), delivery.status == .pending
-            else { return nil }
-            let (changed, fate) = EndpointGate.finish(endpoint, outcome: outcome, breaker: breaker, now: at)
-            try await Self.run(
-                EndpointTable.finishDelivery(.postgres), EndpointTable.finishValues(delivery, fate: fate, error: outcome.error, now: at),
-                connection, logger)
-            if changed != endpoint {
-                try await Self.run(EndpointTable.update(.postgres), EndpointTable.updateValues(changed), connection, logger)
+            var fates: [EndpointGate.Fate?] = []
+            for attempt in attempts {
+                fates.append(
+                    try await Self.finish(
+                        responseID: attempt.responseID, endpointID: attempt.endpointID, owner: owner, outcome: attempt.outcome,
+                        breaker: breaker, at: attempt.at, connection: connection, logger: logger))
             }
-            if endpoint.openUntil != nil && changed.openUntil == nil {
-                try await Self.run(EndpointTable.release(.postgres), [.real(at.timeIntervalSince1970), .text(endpointID)], connection, logger)
-            }
-            // The response's row is locked too, so two deliveries of one response finishing at
-            // once write their summaries one after the other, the second seeing the first.
-            _ = try await Self.rows(
-                "SELECT id FROM action_responses WHERE id = $1 FOR UPDATE", [.text(responseID)], connection, logger)
-            let all = try await Self.rows(EndpointTable.selectDeliveries(.postgres), [.text(responseID)], connection, logger)
-                .map { try EndpointTable.decodeDelivery($0) }
-            if let summary = EndpointGate.aggregate(all) {
-                try await Self.run(EndpointTable.summarize(.postgres), EndpointTable.summaryValues(summary, id: responseID), connection, logger)
-            }
-            return fate
+            return fates
         }
+    }
+
+    private static func finish(
+        responseID: String, endpointID: String, owner: String, outcome: DeliveryOutcome, breaker: BreakerSettings, at: Date,
+        connection: PostgresConnection, logger: Logger
+    ) async throws -> EndpointGate.Fate? {
+        // A success on a healthy endpoint changes nothing of it: its row is left unlocked, so the
+        // deliveries of one endpoint (across instances) do not queue on it. Anything else locks
+        // it first, as a claim does: two transactions never wait on each other's rows.
+        let unlocked = try await rows(EndpointTable.selectOne(.postgres), [.text(endpointID)], connection, logger).first
+            .map { try EndpointTable.decode($0) }
+        let healthy = outcome == .delivered && unlocked?.failureStreak == 0 && unlocked?.openUntil == nil
+        guard let endpoint = healthy ? unlocked : try await lockedEndpoint(endpointID, connection: connection, logger: logger),
+            let row = try await rows(
+                EndpointTable.selectDelivery(.postgres, lock: "FOR UPDATE"), [.text(responseID), .text(endpointID)], connection, logger
+            ).first,
+            try row.optionalString("lease_owner") == owner,
+            case let delivery = try EndpointTable.decodeDelivery(row), delivery.status == .pending
+        else { return nil }
+        let (changed, fate) = EndpointGate.finish(endpoint, outcome: outcome, breaker: breaker, now: at)
+        try await run(
+            EndpointTable.finishDelivery(.postgres), EndpointTable.finishValues(delivery, fate: fate, error: outcome.error, now: at),
+            connection, logger)
+        if changed != endpoint {
+            try await run(EndpointTable.update(.postgres), EndpointTable.updateValues(changed), connection, logger)
+        }
+        if endpoint.openUntil != nil && changed.openUntil == nil {
+            try await run(EndpointTable.release(.postgres), [.real(at.timeIntervalSince1970), .text(endpointID)], connection, logger)
+        }
+        // The response's row is locked too, so two deliveries of one response finishing at
+        // once write their summaries one after the other, the second seeing the first.
+        _ = try await rows(
+            "SELECT id FROM action_responses WHERE id = $1 FOR UPDATE", [.text(responseID)], connection, logger)
+        let all = try await rows(EndpointTable.selectDeliveries(.postgres), [.text(responseID)], connection, logger)
+            .map { try EndpointTable.decodeDelivery($0) }
+        if let summary = EndpointGate.aggregate(all) {
+            try await run(EndpointTable.summarize(.postgres), EndpointTable.summaryValues(summary, id: responseID), connection, logger)
+        }
+        return fate
     }
 
     public func endpointDeliveries(responseID: String) async throws -> [EndpointDelivery] {

@@ -70,33 +70,42 @@ extension SQLiteActionStore {
         }
     }
 
-    public func finishDelivery(
-        responseID: String, endpointID: String, owner: String, outcome: DeliveryOutcome, breaker: BreakerSettings, at: Date
-    ) async throws -> EndpointGate.Fate? {
+    public func finishDeliveries(_ attempts: [FinishedAttempt], owner: String, breaker: BreakerSettings) async throws -> [EndpointGate.Fate?] {
         try await relaxedWrite { db in
-            guard let row = try Row.fetchOne(db, sql: EndpointTable.selectDelivery(.sqlite), arguments: [responseID, endpointID]),
-                row["lease_owner"] as String? == owner,
-                case let delivery = try EndpointTable.decodeDelivery(SQLiteRow(row: row)), delivery.status == .pending,
-                let endpoint = try Self.endpoint(endpointID, in: db)
-            else { return nil }
-            let (changed, fate) = EndpointGate.finish(endpoint, outcome: outcome, breaker: breaker, now: at)
-            try db.execute(
-                sql: EndpointTable.finishDelivery(.sqlite),
-                arguments: Self.arguments(EndpointTable.finishValues(delivery, fate: fate, error: outcome.error, now: at)))
-            if changed != endpoint {
-                try db.execute(sql: EndpointTable.update(.sqlite), arguments: Self.arguments(EndpointTable.updateValues(changed)))
+            try attempts.map { attempt in
+                try Self.finish(
+                    responseID: attempt.responseID, endpointID: attempt.endpointID, owner: owner, outcome: attempt.outcome,
+                    breaker: breaker, at: attempt.at, in: db)
             }
-            if endpoint.openUntil != nil && changed.openUntil == nil {
-                try db.execute(sql: EndpointTable.release(.sqlite), arguments: [at.timeIntervalSince1970, endpointID])
-            }
-            let all = try Row.fetchAll(db, sql: EndpointTable.selectDeliveries(.sqlite), arguments: [responseID])
-                .map { try EndpointTable.decodeDelivery(SQLiteRow(row: $0)) }
-            if let summary = EndpointGate.aggregate(all) {
-                try db.execute(
-                    sql: EndpointTable.summarize(.sqlite), arguments: Self.arguments(EndpointTable.summaryValues(summary, id: responseID)))
-            }
-            return fate
         }
+    }
+
+    private static func finish(
+        responseID: String, endpointID: String, owner: String, outcome: DeliveryOutcome, breaker: BreakerSettings, at: Date,
+        in db: Database
+    ) throws -> EndpointGate.Fate? {
+        guard let row = try Row.fetchOne(db, sql: EndpointTable.selectDelivery(.sqlite), arguments: [responseID, endpointID]),
+            row["lease_owner"] as String? == owner,
+            case let delivery = try EndpointTable.decodeDelivery(SQLiteRow(row: row)), delivery.status == .pending,
+            let endpoint = try endpoint(endpointID, in: db)
+        else { return nil }
+        let (changed, fate) = EndpointGate.finish(endpoint, outcome: outcome, breaker: breaker, now: at)
+        try db.execute(
+            sql: EndpointTable.finishDelivery(.sqlite),
+            arguments: arguments(EndpointTable.finishValues(delivery, fate: fate, error: outcome.error, now: at)))
+        if changed != endpoint {
+            try db.execute(sql: EndpointTable.update(.sqlite), arguments: arguments(EndpointTable.updateValues(changed)))
+        }
+        if endpoint.openUntil != nil && changed.openUntil == nil {
+            try db.execute(sql: EndpointTable.release(.sqlite), arguments: [at.timeIntervalSince1970, endpointID])
+        }
+        let all = try Row.fetchAll(db, sql: EndpointTable.selectDeliveries(.sqlite), arguments: [responseID])
+            .map { try EndpointTable.decodeDelivery(SQLiteRow(row: $0)) }
+        if let summary = EndpointGate.aggregate(all) {
+            try db.execute(
+                sql: EndpointTable.summarize(.sqlite), arguments: arguments(EndpointTable.summaryValues(summary, id: responseID)))
+        }
+        return fate
     }
 
     public func endpointDeliveries(responseID: String) async throws -> [EndpointDelivery] {

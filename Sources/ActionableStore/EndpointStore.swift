@@ -24,18 +24,25 @@ public protocol EndpointStore: Sendable {
         endpointID: String, now: Date, limit: Int, lease: TimeInterval, owner: String, breaker: BreakerSettings
     ) async throws -> [ClaimedDelivery]
 
-    /// Records an attempt's outcome (``EndpointGate/finish(_:outcome:breaker:now:)``) on the
-    /// delivery, its endpoint's breaker and its response, in one transaction. `nil` when
-    /// `owner` no longer holds the lease.
-    func finishDelivery(
-        responseID: String, endpointID: String, owner: String, outcome: DeliveryOutcome, breaker: BreakerSettings, at: Date
-    ) async throws -> EndpointGate.Fate?
+    /// Records attempts' outcomes (``EndpointGate/finish(_:outcome:breaker:now:)``), in order, on
+    /// each delivery, its endpoint's breaker and its response, all in one transaction. Each fate
+    /// is `nil` where `owner` no longer holds the lease.
+    func finishDeliveries(_ attempts: [FinishedAttempt], owner: String, breaker: BreakerSettings) async throws -> [EndpointGate.Fate?]
 
     /// The deliveries of one response, by endpoint id.
     func endpointDeliveries(responseID: String) async throws -> [EndpointDelivery]
 }
 
 extension EndpointStore {
+    /// Records one attempt's outcome (``finishDeliveries(_:owner:breaker:)``).
+    public func finishDelivery(
+        responseID: String, endpointID: String, owner: String, outcome: DeliveryOutcome, breaker: BreakerSettings, at: Date
+    ) async throws -> EndpointGate.Fate? {
+        try await finishDeliveries(
+            [FinishedAttempt(responseID: responseID, endpointID: endpointID, outcome: outcome, at: at)], owner: owner, breaker: breaker
+        ).first ?? nil
+    }
+
     /// The endpoint with `id`.
     public func endpoint(id: String) async throws -> Endpoint? {
         try await endpoints().first { $0.id == id }
@@ -103,4 +110,20 @@ public struct ClaimedDelivery: Hashable, Sendable {
 
     /// This delivery's `webhook-id`.
     public var webhookID: String { EndpointDelivery.webhookID(responseID: action.id, endpointID: endpointID) }
+}
+
+/// One attempt's outcome, to record (``EndpointStore/finishDeliveries(_:owner:breaker:)``).
+public struct FinishedAttempt: Hashable, Sendable {
+    public var responseID: String
+    public var endpointID: String
+    public var outcome: DeliveryOutcome
+    /// When the attempt ended.
+    public var at: Date
+
+    public init(responseID: String, endpointID: String, outcome: DeliveryOutcome, at: Date) {
+        self.responseID = responseID
+        self.endpointID = endpointID
+        self.outcome = outcome
+        self.at = at
+    }
 }

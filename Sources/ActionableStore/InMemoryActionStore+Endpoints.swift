@@ -68,7 +68,15 @@ extension InMemoryActionStore: EndpointStore {
         return claimed
     }
 
-    public func finishDelivery(
+    public func finishDeliveries(_ attempts: [FinishedAttempt], owner: String, breaker: BreakerSettings) -> [EndpointGate.Fate?] {
+        attempts.map { attempt in
+            finish(
+                responseID: attempt.responseID, endpointID: attempt.endpointID, owner: owner, outcome: attempt.outcome, breaker: breaker,
+                at: attempt.at)
+        }
+    }
+
+    private func finish(
         responseID: String, endpointID: String, owner: String, outcome: DeliveryOutcome, breaker: BreakerSettings, at: Date
     ) -> EndpointGate.Fate? {
         guard let row = endpointDeliveries[responseID]?[endpointID], row.leaseOwner == owner, row.delivery.status == .pending,

@@ -250,9 +250,9 @@ struct ActionsEndpointTests {
         func claimDeliveries(
             endpointID: String, now: Date, limit: Int, lease: TimeInterval, owner: String, breaker: BreakerSettings
         ) async throws -> [ClaimedDelivery] { throw Down() }
-        func finishDelivery(
-            responseID: String, endpointID: String, owner: String, outcome: DeliveryOutcome, breaker: BreakerSettings, at: Date
-        ) async throws -> EndpointGate.Fate? { throw Down() }
+        func finishDeliveries(_ attempts: [FinishedAttempt], owner: String, breaker: BreakerSettings) async throws -> [EndpointGate.Fate?] {
+            throw Down()
+        }
         func endpointDeliveries(responseID: String) async throws -> [EndpointDelivery] { throw Down() }
         func shareProviderToken(
             keyID: String, candidate: String, issuedAt: Date, reuseIfIssuedAfter: Date

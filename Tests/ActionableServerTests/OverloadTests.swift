@@ -60,10 +60,8 @@ struct OverloadTests {
         ) async throws -> [ClaimedDelivery] {
             await inner.claimDeliveries(endpointID: endpointID, now: now, limit: limit, lease: lease, owner: owner, breaker: breaker)
         }
-        func finishDelivery(
-            responseID: String, endpointID: String, owner: String, outcome: DeliveryOutcome, breaker: BreakerSettings, at: Date
-        ) async throws -> EndpointGate.Fate? {
-            await inner.finishDelivery(responseID: responseID, endpointID: endpointID, owner: owner, outcome: outcome, breaker: breaker, at: at)
+        func finishDeliveries(_ attempts: [FinishedAttempt], owner: String, breaker: BreakerSettings) async throws -> [EndpointGate.Fate?] {
+            await inner.finishDeliveries(attempts, owner: owner, breaker: breaker)
         }
         func endpointDeliveries(responseID: String) async throws -> [EndpointDelivery] { await inner.endpointDeliveries(responseID: responseID) }
         func register(token: String, user: String, environment: APNsEnvironment, at: Date) async throws -> DeviceRegistration {
