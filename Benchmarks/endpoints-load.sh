@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Accepted responses a second while they are delivered to one endpoint, and to three, beside the
-# ceiling (a bare Hummingbird endpoint), all in one run: wrk on loopback, 64 connections, every
+# same server with no endpoint (the accept path alone) and the ceiling (a bare Hummingbird
+# endpoint), all in one run: wrk on loopback, 64 connections, every
 # request a new notification with a valid token (a new 202). `actionable serve` runs on SQLite
 # (the default) with its endpoints seeded by --forward, each delivering to POST /sink/{endpoint}
 # of a second ceiling-server (204) while the load runs; the deliveries made by the end of each
@@ -48,7 +49,7 @@ echo "minting $bodies action tokens..." >&2
 # to ENDPOINTS endpoints (patterns that all take it) on the sink.
 serve_to() {
     local patterns=("*" "invite.*" "invite.accept") forwards=()
-    for index in $(seq 0 $(($4 - 1))); do
+    for index in $(seq 0 $(($4 - 1))); do  # none for 0: the accept path alone
         forwards+=(--forward "${patterns[$index]}=http://127.0.0.1:$3/sink/$index")
     done
     start "$1" "$2" /readyz "$actionable" serve --categories "$root/Categories" --port "$2" --storage "sqlite:$work/$1.sqlite" \
@@ -72,7 +73,7 @@ for round in $(seq 1 "$rounds"); do
     stop_all
     record "ceiling (bare Hummingbird)" "-" "$work/ceiling-$round.wrk"
 
-    for endpoints in 1 3; do
+    for endpoints in 0 1 3; do
         name="endpoints-$endpoints-$round"
         start "sink-$name" "$sink_port" - "$ceiling" "$sink_port"
         port="$(free_port)"
@@ -96,7 +97,7 @@ def median(label):
     return statistics.median(values) if values else None
 ceiling = median("ceiling (bare Hummingbird)")
 print()
-for endpoints in ("1 endpoint(s)", "3 endpoint(s)"):
+for endpoints in ("0 endpoint(s)", "1 endpoint(s)", "3 endpoint(s)"):
     value = median(f"actionable serve, SQLite, {endpoints}")
     if ceiling and value:
         print(f"- {endpoints}: median {value:.0f} accepted/s, {100 * value / ceiling:.0f}% of the ceiling's {ceiling:.0f}")
