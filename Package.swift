@@ -112,7 +112,7 @@ let package = Package(
             name: "ActionableHTTP",
             dependencies: [
                 "ActionableCore", "ActionableStore", "ActionableTokens", "ActionablePreview", "ActionableWire", "ActionablePayload",
-                .product(name: "Mustache", package: "swift-mustache"),
+                "ActionableRouter", .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Hummingbird", package: "hummingbird"),

@@ -4,8 +4,10 @@ selenium, against a real `actionable serve` (SQLite) whose deliveries go to an u
 process.
 
   sign in (a wrong token first), see a dead response with its error, press Retry, see it
-  delivered (the upstream got the same webhook-id again); a forged CSRF token changes nothing;
-  signed out, or in a fresh browser without a session, the page shows no data.
+  delivered (the upstream got the same webhook-id again); see the endpoints with their state
+  and failure streak (one whose upstream is down shows its breaker open), pause and resume one
+  with its buttons; a forged CSRF token changes nothing; signed out, or in a fresh browser
+  without a session, the page shows no data.
 
 Usage: check_admin_page.py ACTIONABLE_BINARY [--screenshots DIR]
 With --screenshots, the signed-in page and `actionable preview`'s file are saved there as
@@ -18,7 +20,6 @@ import http.server
 import os
 import queue
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
@@ -32,23 +33,10 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as EC
 from selenium.webdriver.support.ui import WebDriverWait
 
+from checks import check, finish, free_port
+
 ADMIN = "operator-token-0123456789abcdefghijkl"
 SECRET = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
-failures = []
-
-
-def check(condition, message):
-    print(("ok   " if condition else "FAIL ") + message)
-    if not condition:
-        failures.append(message)
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 class Upstream(http.server.BaseHTTPRequestHandler):
     """Answers 410 Gone until told otherwise; every request's webhook-id goes to a queue."""
     status = 410
@@ -102,7 +90,8 @@ def main():
     base = f"http://127.0.0.1:{port}"
     server = subprocess.Popen(
         [binary, "serve", "--port", str(port), "--admin-token", ADMIN, "--forward",
-         f"invite.*=http://127.0.0.1:{upstream.server_address[1]}/rsvp", "--forward-secret", SECRET],
+         f"invite.*=http://127.0.0.1:{upstream.server_address[1]}/rsvp", "--forward-secret", SECRET,
+         "--breaker-failures", "1", "--breaker-probe", "1h"],
         cwd=work, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     lines = []
     driver = None
@@ -117,8 +106,10 @@ def main():
             input=notification, cwd=work, capture_output=True, text=True)
         check(respond.returncode == 0 and "202" in respond.stdout, "the tap is accepted: " + respond.stdout.strip())
         response_id = respond.stdout.split('"id":"')[1].split('"')[0]
-        check(Upstream.received.get(timeout=30) == (response_id, 410), "the upstream answered 410 Gone")
-        check(wait_for_line(server, "response is dead", lines), "the response is dead")
+        first = Upstream.received.get(timeout=30)
+        check(first[0].startswith(response_id + "_") and first[1] == 410,
+              f"the upstream answered 410 Gone (webhook-id {first[0]}: the response's and the endpoint's)")
+        check(wait_for_line(server, "delivery is dead", lines), "the delivery is dead")
 
         driver = browser()
         wait = WebDriverWait(driver, 20)
@@ -146,15 +137,19 @@ def main():
             os.makedirs(arguments.screenshots, exist_ok=True)
             driver.save_screenshot(os.path.join(arguments.screenshots, "admin.png"))
 
+        def forged(path, what):
+            """POSTs path's form with the real session cookie and a forged CSRF token: 403."""
+            request = urllib.request.Request(
+                base + path, data=b"csrf=forged", method="POST",
+                headers={"Cookie": f"actionable_admin={cookie['value']}", "Content-Type": "application/x-www-form-urlencoded"})
+            try:
+                urllib.request.urlopen(request)
+                check(False, what)
+            except urllib.error.HTTPError as error:
+                check(error.code == 403, f"{what} (403, got {error.code})")
+
         # A forged CSRF token with the real session cookie changes nothing.
-        request = urllib.request.Request(
-            f"{base}/admin/deliveries/{response_id}/retry", data=b"csrf=forged", method="POST",
-            headers={"Cookie": f"actionable_admin={cookie['value']}", "Content-Type": "application/x-www-form-urlencoded"})
-        try:
-            urllib.request.urlopen(request)
-            check(False, "a forged CSRF token is refused")
-        except urllib.error.HTTPError as error:
-            check(error.code == 403, f"a forged CSRF token is refused (403, got {error.code})")
+        forged(f"/admin/deliveries/{response_id}/retry", "a forged CSRF token is refused")
         driver.get(base + "/admin")
         check(driver.find_elements(By.CSS_SELECTOR, f'#dead tr[data-id="{response_id}"]') != [], "after the forgery it is still dead")
         check(Upstream.received.empty(), "after the forgery nothing was sent again")
@@ -164,10 +159,50 @@ def main():
         driver.find_element(By.CSS_SELECTOR, f'#dead tr[data-id="{response_id}"] button.retry').click()
         notice = wait.until(EC.presence_of_element_located((By.ID, "notice")))
         check(response_id in notice.text, "the page says the response is queued again")
-        check(Upstream.received.get(timeout=30) == (response_id, 204), "the upstream got it again with the same webhook-id")
+        check(Upstream.received.get(timeout=30) == (first[0], 204), "the upstream got it again with the same webhook-id")
         # The delivered state is written right after the upstream's answer: reload until the page shows it.
         wait.until(lambda d: d.get(base + "/admin") or d.find_element(By.CSS_SELECTOR, "#count-delivered .n").text == "1")
         check(driver.find_elements(By.ID, "dead-empty") != [], "signed in: no dead response is left")
+
+        # Endpoints: the seeded one is active; one whose upstream is down opens its breaker after
+        # one failure (--breaker-failures 1), and the page says so with its failure streak.
+        seeded = driver.find_elements(By.CSS_SELECTOR, '#endpoints tr[data-endpoint^="forward-"] td.state')
+        check(len(seeded) == 1 and seeded[0].text == "active", "the --forward endpoint is listed, active")
+        body = ('{"id":"down","url":"http://127.0.0.1:%d/down","filter":["invite.decline"]}' % free_port()).encode()
+        created = urllib.request.urlopen(urllib.request.Request(
+            f"{base}/v1/endpoints", data=body, method="POST",
+            headers={"Authorization": f"Bearer {ADMIN}", "Content-Type": "application/json"}))
+        check(created.status == 201, "an endpoint is created through /v1/endpoints")
+        notification = subprocess.run(
+            [binary, "payload", "invite", "--body", "Lunch?", "--set", "inviteId=43", "--user", "alice"],
+            cwd=work, capture_output=True, text=True, check=True).stdout
+        respond = subprocess.run(
+            [binary, "respond", "decline", "--notification", "-", "--url", base],
+            input=notification, cwd=work, capture_output=True, text=True)
+        check(respond.returncode == 0 and "202" in respond.stdout, "a decline is accepted: " + respond.stdout.strip())
+        check(Upstream.received.get(timeout=30)[1] == 204, "the live endpoint delivered the decline")
+        check(wait_for_line(server, "circuit breaker is open", lines), "the down endpoint's breaker opened")
+
+        def row(endpoint):
+            return driver.find_element(By.CSS_SELECTOR, f'#endpoints tr[data-endpoint="{endpoint}"]')
+
+        driver.get(base + "/admin")
+        check(row("down").find_element(By.CSS_SELECTOR, "td.state").text == "open", "the down endpoint shows its breaker open")
+        check(row("down").find_element(By.CSS_SELECTOR, "td.streak").text == "1", "the down endpoint shows a failure streak of 1")
+
+        forged("/admin/endpoints/down/pause", "a forged CSRF token cannot pause an endpoint")
+        driver.get(base + "/admin")
+        check(row("down").find_element(By.CSS_SELECTOR, "td.state").text == "open", "after the forgery it is not paused")
+
+        row("down").find_element(By.CSS_SELECTOR, "button.pause").click()
+        wait.until(lambda d: row("down").find_element(By.CSS_SELECTOR, "td.state").text == "paused")
+        check(row("down").find_elements(By.CSS_SELECTOR, "button.resume") != [], "a paused endpoint offers Resume")
+        state = urllib.request.urlopen(urllib.request.Request(
+            f"{base}/v1/endpoints/down", headers={"Authorization": f"Bearer {ADMIN}"})).read().decode()
+        check('"paused":true' in state, "the API says it is paused")
+        row("down").find_element(By.CSS_SELECTOR, "button.resume").click()
+        wait.until(lambda d: row("down").find_element(By.CSS_SELECTOR, "td.state").text == "active")
+        check(row("down").find_element(By.CSS_SELECTOR, "td.streak").text == "0", "resumed: the breaker is closed, the streak reset")
 
         driver.find_element(By.ID, "sign-out").click()
         wait.until(EC.presence_of_element_located((By.ID, "token")))
@@ -189,10 +224,7 @@ def main():
         server.wait(timeout=30)
         upstream.shutdown()
         shutil.rmtree(work, ignore_errors=True)
-    if failures:
-        print(f"{len(failures)} failed", file=sys.stderr)
-        sys.exit(1)
-    print("admin page: all checks passed")
+    finish("admin page: all checks passed")
 
 
 if __name__ == "__main__":

@@ -6,8 +6,12 @@ import Foundation
 import Logging
 
 /// Delivers accepted responses: claims the due ones under a lease, runs the handler routed for
-/// each (a Swift handler, or a forwarder registered for a `--forward` pattern), and records the
-/// outcome. Every response runs at least once; the response id is the idempotency key.
+/// each (a Swift handler in this process), or hands it to every endpoint whose filter takes it
+/// (``EndpointStore/fanOut(_:owner:at:)``; the ``EndpointWorker`` delivers to each), and records
+/// the outcome. Every response runs at least once; the response id is the idempotency key.
+///
+/// While neither a handler nor an endpoint exists, responses are left pending: an endpoint
+/// created later takes them.
 ///
 /// - `done` → delivered;
 /// - `retry(after:)` or a thrown error → tried again after the handler's delay or the policy's
@@ -15,7 +19,10 @@ import Logging
 /// - `fail(reason:)`, or no route at all → dead, with the reason.
 public struct DeliveryWorker: Sendable {
     public let store: any ActionQueue
-    public let router: ActionRouter
+    /// The in-process handlers; `nil` when there are none.
+    public let router: ActionRouter?
+    /// Where endpoints are read and responses fanned out to them; `nil`: handlers only.
+    public var endpoints: (any EndpointStore)?
     public let policy: RetryPolicy
     /// This worker's name in leases: unique per process.
     public let owner: String
@@ -33,7 +40,7 @@ public struct DeliveryWorker: Sendable {
 
     /// A worker over `store` and `router`.
     public init(
-        store: any ActionQueue, router: ActionRouter, policy: RetryPolicy = RetryPolicy(),
+        store: any ActionQueue, router: ActionRouter?, policy: RetryPolicy = RetryPolicy(),
         owner: String = "worker-\(UUID().uuidString.prefix(8))", lease: TimeInterval = 60, batchSize: Int = 32,
         jitter: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }, logger: Logger
     ) {
@@ -50,14 +57,29 @@ public struct DeliveryWorker: Sendable {
     /// Delivers what is due at `now`; returns how many responses it ran.
     @discardableResult
     public func deliverDue(now: Date = Date()) async throws -> Int {
-        let claimed = try await store.claimDue(now: now, limit: batchSize, lease: lease, owner: owner)
+        let known = try await endpoints?.endpoints() ?? []
         if let metricsFactory, queueDepth.isDue() {
             Gauge(label: "actionable_delivery_queue_depth", factory: metricsFactory).record(try await store.pendingCount())
         }
+        guard router != nil || !known.isEmpty else { return 0 }  // nothing could take a response yet
+        let claimed = try await store.claimDue(now: now, limit: batchSize, lease: lease, owner: owner)
+        var fanOuts: [FanOut] = []
         await withTaskGroup(of: Void.self) { group in
             for action in claimed {
+                let category = action.response.category.rawValue
+                let name = action.response.action.rawValue
+                if router?.handles(category: category, action: name) != true {
+                    let taking = known.filter { $0.takes(category: category, action: name) }.map(\.id)
+                    if !taking.isEmpty {
+                        fanOuts.append(FanOut(responseID: action.id, endpointIDs: taking))
+                        continue
+                    }
+                }
                 group.addTask { await self.deliver(action, now: now) }
             }
+        }
+        if let endpoints, !fanOuts.isEmpty {
+            try await endpoints.fanOut(fanOuts, owner: owner, at: now)
         }
         return claimed.count
     }
@@ -93,8 +115,8 @@ public struct DeliveryWorker: Sendable {
         let started = ContinuousClock.now
         func end() -> Date { now.addingTimeInterval((ContinuousClock.now - started).timeInterval) }
         do {
-            guard let handler = router.handler(for: action.response) else {
-                outcome = .fail(reason: "no handler or forward route takes \(action.response.category).\(action.response.action)")
+            guard let handler = router?.handler(for: action.response) else {
+                outcome = .fail(reason: "no handler or endpoint takes \(action.response.category).\(action.response.action)")
                 return await record(outcome, for: action, now: end())
             }
             outcome = try await handler(action.response, context)

@@ -3,6 +3,7 @@ import ActionableRouter
 import ActionableWire
 import AsyncHTTPClient
 import Foundation
+import Logging
 import NIOCore
 import NIOHTTP1
 
@@ -17,16 +18,22 @@ import NIOHTTP1
 public struct Forwarder: Sendable {
     /// Where responses go.
     public let url: String
-    private let signer: WebhookSigner
+    /// The secrets each call is signed with: one, or two during a rotation (both signatures are
+    /// sent, space-separated, as Standard Webhooks allows).
+    private let signers: [WebhookSigner]
     private let client: HTTPClient
     private let timeout: TimeAmount
     private let now: @Sendable () -> Date
 
     /// The client forwards use by default: async-http-client's shared client follows redirects
-    /// (and turns a POST into a GET on 301, 302 and 303), so forwards have one that never does.
+    /// (and turns a POST into a GET on 301, 302 and 303), so forwards have one that never does,
+    /// and that does not retry a refused connection within an attempt.
     public static let client: HTTPClient = {
         var configuration = HTTPClient.Configuration()
         configuration.redirectConfiguration = .disallow
+        // A refused connection is a failed attempt at once (counted by the breaker, retried on the
+        // schedule), not retried inside the attempt until its timeout.
+        configuration.connectionPool.retryConnectionEstablishment = false
         return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
     }()
 
@@ -37,8 +44,16 @@ public struct Forwarder: Sendable {
         url: String, signer: WebhookSigner, client: HTTPClient = Forwarder.client, timeout: TimeAmount = .seconds(10),
         now: @escaping @Sendable () -> Date = { Date() }
     ) {
+        self.init(url: url, signers: [signer], client: client, timeout: timeout, now: now)
+    }
+
+    /// A forwarder to `url` signing with each of `signers` (the current secret first).
+    public init(
+        url: String, signers: [WebhookSigner], client: HTTPClient = Forwarder.client, timeout: TimeAmount = .seconds(10),
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) {
         self.url = url
-        self.signer = signer
+        self.signers = signers
         self.client = client
         self.timeout = timeout
         self.now = now
@@ -56,21 +71,34 @@ public struct Forwarder: Sendable {
         ForwardedResponse.bytes(of: response, id: id, receivedAt: receivedAt)
     }
 
-    func forward(_ response: ActionResponse, context: ActionContext) async throws -> HandlerOutcome {
+    /// POSTs `response` as one attempt of the delivery whose `webhook-id` (and `Idempotency-Key`)
+    /// is `webhookID` (the response id when `nil`), with `headers` added (a `traceparent`).
+    public func forward(
+        _ response: ActionResponse, context: ActionContext, webhookID: String? = nil, headers: [(String, String)] = []
+    ) async throws -> HandlerOutcome {
         let body = Self.body(response, id: context.responseID, receivedAt: context.receivedAt)
+        return try await post(body, webhookID: webhookID ?? context.responseID, headers: headers, logger: context.logger)
+    }
+
+    /// POSTs `body`, signed, as one attempt of delivery `webhookID`, and reads the answer as
+    /// described above.
+    public func post(_ body: [UInt8], webhookID: String, headers: [(String, String)] = [], logger: Logger) async throws -> HandlerOutcome {
         let timestamp = Int(now().timeIntervalSince1970)
         var request = HTTPClientRequest(url: url)
         request.method = .POST
         request.headers.add(name: "Content-Type", value: "application/json")
         request.headers.add(name: "User-Agent", value: "actionable")
-        request.headers.add(name: "webhook-id", value: context.responseID)
+        request.headers.add(name: "webhook-id", value: webhookID)
         request.headers.add(name: "webhook-timestamp", value: String(timestamp))
-        request.headers.add(name: "webhook-signature", value: signer.signature(id: context.responseID, timestamp: timestamp, body: body))
-        request.headers.add(name: "Idempotency-Key", value: context.responseID)
+        request.headers.add(
+            name: "webhook-signature",
+            value: signers.map { $0.signature(id: webhookID, timestamp: timestamp, body: body) }.joined(separator: " "))
+        request.headers.add(name: "Idempotency-Key", value: webhookID)
+        for (name, value) in headers { request.headers.add(name: name, value: value) }
         request.body = .bytes(ByteBuffer(bytes: body))
         let reply: HTTPClientResponse
         do {
-            reply = try await client.execute(request, timeout: timeout, logger: context.logger)
+            reply = try await client.execute(request, timeout: timeout, logger: logger)
         } catch {
             // The error's text goes to the log and to lastError: never the whole URL.
             throw UpstreamFailure(
@@ -92,7 +120,7 @@ public struct Forwarder: Sendable {
                     + (location.map { " to \($0)" } ?? "") + "; redirects are not followed: fix the forward URL")
         case 408, 429, 500..<600:
             let retryAfter = reply.headers.first(name: "Retry-After").flatMap { Self.retryAfter($0, now: now()) }
-            context.logger.info("upstream asked to retry", metadata: ["status": "\(status)"])
+            logger.info("upstream asked to retry", metadata: ["status": "\(status)"])
             return .retry(after: retryAfter)
         default:
             return .fail(reason: "the upstream \(UpstreamAddress.redacted(url)) answered HTTP \(status), which is not retried")

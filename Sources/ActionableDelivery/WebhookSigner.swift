@@ -1,3 +1,4 @@
+import ActionableStore
 import Crypto
 import Foundation
 
@@ -9,10 +10,7 @@ public struct WebhookSigner: Sendable {
 
     /// A signer for `secret` (`whsec_` followed by base64; the prefix may be left out).
     public init(secret: String) throws(WebhookSecretError) {
-        let encoded = secret.hasPrefix("whsec_") ? String(secret.dropFirst("whsec_".count)) : secret
-        guard let bytes = Data(base64Encoded: encoded), bytes.count >= 16 else {
-            throw WebhookSecretError()
-        }
+        guard let bytes = Endpoint.secretKey(secret) else { throw WebhookSecretError() }
         key = SymmetricKey(data: bytes)
     }
 

@@ -9,7 +9,7 @@ import PostgresNIO
 extension PostgresActionStore {
     public func deliveries(matching filter: DeliveryFilter, after cursor: DeliveryCursor?, limit: Int) async throws -> DeliveryPage {
         let (sql, values) = ActionTable.page(filter, after: cursor, limit: limit, .postgres)
-        let rows = try await client.query(PostgresQuery(unsafeSQL: sql, binds: try Self.bindings(values)), logger: logger)
+        let rows = try await client.query(PostgresQuery(unsafeSQL: sql, binds: try Self.sqlBindings(values)), logger: logger)
         var items: [StoredAction] = []
         for try await row in rows { items.append(try Self.decode(row)) }
         let more = items.count > limit
@@ -18,25 +18,37 @@ extension PostgresActionStore {
     }
 
     public func requeue(id: String, at: Date) async throws -> RequeueResult {
-        let updated = try await client.query(
-            PostgresQuery(
-                unsafeSQL: ActionTable.requeueOne(.postgres) + " RETURNING id",
-                binds: try Self.bindings([.real(at.timeIntervalSince1970), .text(id)])),
-            logger: logger)
-        for try await _ in updated { return .queued }
+        let logger = self.logger
+        let queued = try await client.withTransaction(logger: logger) { connection in
+            let values: [ActionTable.Value] = [.real(at.timeIntervalSince1970), .text(id)]
+            try await connection.query(
+                PostgresQuery(unsafeSQL: ActionTable.requeueDeliveriesOfOne(.postgres), binds: try Self.sqlBindings(values)), logger: logger)
+            let updated = try await connection.query(
+                PostgresQuery(unsafeSQL: ActionTable.requeueOne(.postgres) + " RETURNING id", binds: try Self.sqlBindings(values)),
+                logger: logger)
+            for try await _ in updated { return true }
+            return false
+        }
+        if queued { return .queued }
         let status = try await client.query(
-            PostgresQuery(unsafeSQL: ActionTable.statusOf(.postgres), binds: try Self.bindings([.text(id)])), logger: logger)
+            PostgresQuery(unsafeSQL: ActionTable.statusOf(.postgres), binds: try Self.sqlBindings([.text(id)])), logger: logger)
         for try await _ in status { return .alreadyPending }
         return .notFound
     }
 
     public func requeue(matching filter: DeliveryFilter, at: Date) async throws -> Int {
         let (sql, values) = ActionTable.requeueMatching(filter, at: at, .postgres)
-        let rows = try await client.query(
-            PostgresQuery(unsafeSQL: sql + " RETURNING id", binds: try Self.bindings(values)), logger: logger)
-        var count = 0
-        for try await _ in rows { count += 1 }
-        return count
+        let deliveries = ActionTable.requeueDeliveriesMatching(filter, at: at, .postgres)
+        let logger = self.logger
+        return try await client.withTransaction(logger: logger) { connection in
+            try await connection.query(
+                PostgresQuery(unsafeSQL: deliveries.sql, binds: try Self.sqlBindings(deliveries.values)), logger: logger)
+            let rows = try await connection.query(
+                PostgresQuery(unsafeSQL: sql + " RETURNING id", binds: try Self.sqlBindings(values)), logger: logger)
+            var count = 0
+            for try await _ in rows { count += 1 }
+            return count
+        }
     }
 
     public func deliveryCounts() async throws -> [DeliveryStatus: Int] {
@@ -55,7 +67,7 @@ extension PostgresActionStore {
         let responses = try await client.query(
             PostgresQuery(
                 unsafeSQL: ActionTable.purge(limit: limit, lock: "FOR UPDATE SKIP LOCKED", .postgres) + " RETURNING id",
-                binds: try Self.bindings([
+                binds: try Self.sqlBindings([
                     .real(cutoff.responsesBefore.timeIntervalSince1970), .real(cutoff.now.timeIntervalSince1970),
                 ])),
             logger: logger)
@@ -64,18 +76,20 @@ extension PostgresActionStore {
         let entries = try await client.query(
             PostgresQuery(
                 unsafeSQL: BadgeTable.purge(limit: limit, lock: "FOR UPDATE SKIP LOCKED", .postgres) + " RETURNING notification_id",
-                binds: try Self.bindings([.real(cutoff.badgeEntriesBefore.timeIntervalSince1970)])),
+                binds: try Self.sqlBindings([.real(cutoff.badgeEntriesBefore.timeIntervalSince1970)])),
             logger: logger)
         for try await _ in entries { count.badgeEntries += 1 }
         return count
     }
 
-    private static func bindings(_ values: [ActionTable.Value]) throws -> PostgresBindings {
+    static func sqlBindings(_ values: [SQLValue]) throws -> PostgresBindings {
         var bindings = PostgresBindings()
         for value in values {
             switch value {
             case .text(let text): try bindings.append(text, context: .default)
             case .real(let number): try bindings.append(number, context: .default)
+            case .integer(let number): try bindings.append(number, context: .default)
+            case .null: bindings.appendNull()
             }
         }
         return bindings

@@ -209,6 +209,7 @@ public final class PostgresActionStore: ActionStore {
         (5, "devices", DeviceTable.version5(.postgres)),
         (6, "notifications sent", SendTable.version6(.postgres)),
         (7, "shared provider tokens", SendTable.version7(.postgres)),
+        (8, "endpoints and their deliveries", EndpointTable.version8(.postgres)),
     ]
 
     /// Stores `action` once: batched with the accepts arriving meanwhile (see
@@ -232,7 +233,7 @@ public final class PostgresActionStore: ActionStore {
             UPDATE action_responses SET lease_owner = \(owner), lease_until = \(time + lease), attempts = attempts + 1
             WHERE id IN (
                 SELECT id FROM action_responses
-                WHERE status = 'pending' AND next_attempt_at <= \(time) AND (lease_until IS NULL OR lease_until < \(time))
+                WHERE status = 'pending' AND fanned_out = 0 AND next_attempt_at <= \(time) AND (lease_until IS NULL OR lease_until < \(time))
                 ORDER BY next_attempt_at LIMIT \(limit)
                 FOR UPDATE SKIP LOCKED)
             RETURNING \(unescaped: ActionTable.columns)

@@ -71,6 +71,9 @@ public final class SQLiteActionStore: ActionStore {
         migrator.registerMigration("v7: shared provider tokens") { db in
             for statement in SendTable.version7(.sqlite) { try db.execute(sql: statement) }
         }
+        migrator.registerMigration("v8: endpoints and their deliveries") { db in
+            for statement in EndpointTable.version8(.sqlite) { try db.execute(sql: statement) }
+        }
         return migrator
     }
 
@@ -103,36 +106,37 @@ public final class SQLiteActionStore: ActionStore {
     /// PostgreSQL, not selected and then updated one by one.
     public func claimDue(now: Date, limit: Int, lease: TimeInterval, owner: String) async throws -> [StoredAction] {
         let time = now.timeIntervalSince1970
-        let rows = try await pool.write { db in
+        let claimed = try await relaxedWrite { db in
             try Row.fetchAll(
-                db.cachedStatement(sql: Self.claimSQL), arguments: [owner, time + lease, time, time, limit])
+                db.cachedStatement(sql: Self.claimSQL), arguments: [owner, time + lease, time, time, limit]
+            ).map(Self.decode)
         }
-        return try rows.map(Self.decode).sorted { ($0.nextAttemptAt, $0.id) < ($1.nextAttemptAt, $1.id) }
+        return claimed.sorted { ($0.nextAttemptAt, $0.id) < ($1.nextAttemptAt, $1.id) }
     }
 
     private static let claimSQL = """
         UPDATE action_responses SET lease_owner = ?1, lease_until = ?2, attempts = attempts + 1
         WHERE rowid IN (
             SELECT rowid FROM action_responses
-            WHERE status = 'pending' AND next_attempt_at <= ?3 AND (lease_until IS NULL OR lease_until < ?4)
+            WHERE status = 'pending' AND fanned_out = 0 AND next_attempt_at <= ?3 AND (lease_until IS NULL OR lease_until < ?4)
             ORDER BY next_attempt_at LIMIT ?5)
         RETURNING \(ActionTable.columns)
         """
 
     public func markDelivered(id: String, owner: String, at: Date) async throws {
-        try await pool.write { db in
+        try await relaxedWrite { db in
             try db.execute(sql: ActionTable.markDelivered(.sqlite), arguments: [at.timeIntervalSince1970, id, owner])
         }
     }
 
     public func reschedule(id: String, owner: String, at: Date, error: String) async throws {
-        try await pool.write { db in
+        try await relaxedWrite { db in
             try db.execute(sql: ActionTable.reschedule(.sqlite), arguments: [at.timeIntervalSince1970, error, id, owner])
         }
     }
 
     public func markDead(id: String, owner: String, reason: String) async throws {
-        try await pool.write { db in
+        try await relaxedWrite { db in
             try db.execute(sql: ActionTable.markDead(.sqlite), arguments: [reason, id, owner])
         }
     }
@@ -195,6 +199,7 @@ public final class SQLiteActionStore: ActionStore {
 
     public func requeue(id: String, at: Date) async throws -> RequeueResult {
         try await pool.write { db in
+            try db.execute(sql: ActionTable.requeueDeliveriesOfOne(.sqlite), arguments: [at.timeIntervalSince1970, id])
             try db.execute(sql: ActionTable.requeueOne(.sqlite), arguments: [at.timeIntervalSince1970, id])
             if db.changesCount == 1 { return .queued }
             return try String.fetchOne(db, sql: ActionTable.statusOf(.sqlite), arguments: [id]) == nil ? .notFound : .alreadyPending
@@ -203,7 +208,9 @@ public final class SQLiteActionStore: ActionStore {
 
     public func requeue(matching filter: DeliveryFilter, at: Date) async throws -> Int {
         let (sql, values) = ActionTable.requeueMatching(filter, at: at, .sqlite)
+        let deliveries = ActionTable.requeueDeliveriesMatching(filter, at: at, .sqlite)
         return try await pool.write { db in
+            try db.execute(sql: deliveries.sql, arguments: Self.arguments(deliveries.values))
             try db.execute(sql: sql, arguments: Self.arguments(values))
             return db.changesCount
         }
@@ -220,41 +227,43 @@ public final class SQLiteActionStore: ActionStore {
     }
 
     /// One batch of each table, in one short write transaction: an accept waits for one batch
-    /// at most, never for a whole purge.
-    ///
-    /// The transaction commits with `synchronous = NORMAL`, without an fsync of its own: a purge
-    /// lost to a power cut is only done again, and the next accept's commit (FULL) syncs the log
-    /// up to its own frames, the purge's included. The writer is back to FULL before anything
-    /// else runs on it.
+    /// at most, never for a whole purge. It commits without an fsync of its own
+    /// (``relaxedWrite(_:)``): a purge lost to a power cut is only done again.
     public func purge(_ cutoff: PurgeCutoff, limit: Int) async throws -> PurgeCount {
-        try await pool.writeWithoutTransaction { db in
-            try db.execute(sql: "PRAGMA synchronous = NORMAL")
-            let purged = Result {
-                var count = PurgeCount()
-                try db.inTransaction {
-                    try db.execute(
-                        sql: ActionTable.purge(limit: limit, .sqlite),
-                        arguments: [cutoff.responsesBefore.timeIntervalSince1970, cutoff.now.timeIntervalSince1970])
-                    count.responses = db.changesCount
-                    try db.execute(sql: BadgeTable.purge(limit: limit, .sqlite), arguments: [cutoff.badgeEntriesBefore.timeIntervalSince1970])
-                    count.badgeEntries = db.changesCount
-                    return .commit
-                }
-                return count
-            }
-            try db.execute(sql: "PRAGMA synchronous = FULL")
-            return try purged.get()
+        try await relaxedWrite { db in
+            var count = PurgeCount()
+            try db.execute(
+                sql: ActionTable.purge(limit: limit, .sqlite),
+                arguments: [cutoff.responsesBefore.timeIntervalSince1970, cutoff.now.timeIntervalSince1970])
+            count.responses = db.changesCount
+            try db.execute(sql: BadgeTable.purge(limit: limit, .sqlite), arguments: [cutoff.badgeEntriesBefore.timeIntervalSince1970])
+            count.badgeEntries = db.changesCount
+            return count
         }
     }
 
-    private static func arguments(_ values: [ActionTable.Value]) -> StatementArguments {
-        StatementArguments(
-            values.map { value -> any DatabaseValueConvertible in
-                switch value {
-                case .text(let text): return text
-                case .real(let number): return number
+    /// Runs `body` in one write transaction committed with `synchronous = NORMAL`: no fsync of its
+    /// own. The next accept's commit (FULL) syncs the log up to its own frames, these included.
+    ///
+    /// For what a power cut may undo without losing anything accepted: a purge (done again), and a
+    /// delivery's claim, fan-out or outcome (the delivery runs again under the same `webhook-id`,
+    /// which is at least once, as promised). Accepts, re-queues, endpoint changes and sends stay
+    /// FULL. The writer is back to FULL before anything else runs on it.
+    func relaxedWrite<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        try await pool.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            let result = Result {
+                var value: T?
+                try db.inTransaction {
+                    value = try body(db)
+                    return .commit
                 }
-            })
+                guard let value else { throw StoreError("a relaxed write ended without a value") }
+                return value
+            }
+            try db.execute(sql: "PRAGMA synchronous = FULL")
+            return try result.get()
+        }
     }
 
     static func decode(_ row: Row) throws -> StoredAction { try ActionTable.decode(SQLiteRow(row: row)) }

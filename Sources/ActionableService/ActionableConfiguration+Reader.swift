@@ -1,6 +1,7 @@
 import ActionableCore
 import ActionableDelivery
 import ActionableHTTP
+import ActionableStore
 import ActionableTokens
 import Configuration
 import Foundation
@@ -39,6 +40,9 @@ extension ActionableConfiguration {
             }
         }
         forwardSecret = settings.text(.forwardSecret)
+        breaker = BreakerSettings(
+            failures: try settings.integer(.breakerFailures) ?? breaker.failures, probeEvery: try settings.duration(.breakerProbe))
+        opsEndpoint = settings.text(.opsEndpoint)
         deliveryLease = try settings.integer(.deliveryLease).map { .seconds($0) } ?? deliveryLease
         retention = .seconds(try settings.duration(.retention, zeroAllowed: true))
         let firstDelay = try settings.duration(.retryFirstDelay)
@@ -71,6 +75,7 @@ extension ActionableConfiguration {
         let secureCookie = try settings.toggle(.adminSecureCookie)
         server.secureAdminCookie = tls != nil || secureCookie
         server.acceptUnboundPayloads = try settings.toggle(.acceptUnboundPayloads)
+        server.hasDefaultWebhookSecret = forwardSecret != nil
         apnsConnections = try settings.integer(.apnsConnections) ?? apnsConnections
         let apnsRequired: [ServeSetting] = [.apnsKeyFile, .apnsKeyID, .apnsTeamID, .apnsTopic]
         let apnsGiven = apnsRequired.map { settings.text($0) }

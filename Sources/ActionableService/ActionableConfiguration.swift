@@ -1,6 +1,7 @@
 import ActionableCore
 import ActionableDelivery
 import ActionableHTTP
+import ActionableStore
 import ActionableTokens
 import Foundation
 
@@ -38,6 +39,10 @@ public struct ActionableConfiguration: Sendable {
     public var forwards: [ForwardRoute] = []
     /// The Standard Webhooks secret (`whsec_…`) signing forwarded responses.
     public var forwardSecret: String?
+    /// When an endpoint's circuit breaker opens, and how often it is probed.
+    public var breaker: BreakerSettings = BreakerSettings()
+    /// Where `delivery.dead` events go (signed with ``forwardSecret``); `nil`: nowhere.
+    public var opsEndpoint: String?
     /// The retry schedule of deliveries.
     public var retryPolicy: RetryPolicy = RetryPolicy()
     /// How long a delivery claim is held before another instance may take it over.
@@ -169,6 +174,16 @@ public struct ActionableConfiguration: Sendable {
         guard deliveryLease >= .seconds(1) else { throw ConfigurationError("--delivery-lease must be at least 1 second", usage: true) }
         guard retention >= .zero else { throw ConfigurationError("--retention must be 0 (keep everything) or more", usage: true) }
         if !forwards.isEmpty && forwardSecret == nil { throw ConfigurationError.missingForwardSecret }
+        guard breaker.failures >= 1 else { throw ConfigurationError("--breaker-failures must be at least 1", usage: true) }
+        guard breaker.probeEvery >= 1 else { throw ConfigurationError("--breaker-probe must be at least 1 second", usage: true) }
+        if let opsEndpoint {
+            guard opsEndpoint.hasPrefix("http://") || opsEndpoint.hasPrefix("https://"), URL(string: opsEndpoint)?.host != nil else {
+                throw ConfigurationError("--ops-endpoint takes an http:// or https:// URL", usage: true)
+            }
+            guard forwardSecret != nil else {
+                throw ConfigurationError("--ops-endpoint needs --forward-secret whsec_… to sign the events it sends", usage: true)
+            }
+        }
         if let storageTimeout, storageTimeout < .seconds(1) {
             throw ConfigurationError("--storage-timeout must be at least 1 second", usage: true)
         }

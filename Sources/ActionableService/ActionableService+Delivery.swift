@@ -6,38 +6,75 @@ import Foundation
 import Logging
 
 extension ActionableService {
-    /// The router of the configured forwards and the in-process `routes`, or `nil` when there are
-    /// neither; a forward or route that does not fit the catalog is a ``ConfigurationError`` here,
-    /// at start-up.
+    /// The router of the in-process `routes`, or `nil` when there are none; a route that does
+    /// not fit the catalog, or a `--forward` pattern that does not, is a ``ConfigurationError``
+    /// here, at start-up.
     static func deliveryRouter(
-        configuration: ActionableConfiguration, catalog: Catalog, logger: Logger, routes: ((inout RouterBuilder) throws -> Void)?
+        configuration: ActionableConfiguration, catalog: Catalog, routes: ((inout RouterBuilder) throws -> Void)?
     ) throws -> ActionRouter? {
-        guard !configuration.forwards.isEmpty || routes != nil else { return nil }
-        var builder = RouterBuilder(catalog: catalog)
-        if !configuration.forwards.isEmpty {
-            guard let secret = configuration.forwardSecret else { throw ConfigurationError.missingForwardSecret }
-            let signer: WebhookSigner
+        for forward in configuration.forwards {
             do {
-                signer = try WebhookSigner(secret: secret)
+                _ = try RoutePattern(parsing: forward.pattern, in: catalog)
+            } catch {
+                throw ConfigurationError("forward \(forward): \(error.description)")
+            }
+        }
+        if let secret = configuration.forwardSecret {
+            do {
+                _ = try WebhookSigner(secret: secret)
             } catch {
                 throw ConfigurationError(error.description)
             }
-            for forward in configuration.forwards {
-                let pattern: RoutePattern
-                do {
-                    pattern = try RoutePattern(parsing: forward.pattern, in: catalog)
-                } catch {
-                    throw ConfigurationError("forward \(forward): \(error.description)")
-                }
-                builder.on(pattern, Forwarder(url: forward.url, signer: signer).handler)
-                logger.info("forwarding \(pattern) to \(UpstreamAddress.redacted(forward.url))")
-            }
         }
-        try routes?(&builder)
+        guard let routes else { return nil }
+        var builder = RouterBuilder(catalog: catalog)
+        try routes(&builder)
         do {
             return try builder.build()
         } catch {
             throw ConfigurationError(error.description)
         }
+    }
+
+    /// Makes the endpoints the `--forward` flags name, or brings them in line with the flags (URL
+    /// and filter; a pause or a breaker stays). An endpoint a flag seeded before that is no longer
+    /// given is paused, its deliveries kept, with a warning: only an operator lets them go.
+    static func seedEndpoints(_ forwards: [ForwardRoute], into store: any EndpointStore, at now: Date, logger: Logger) async throws {
+        let existing = try await store.endpoints()
+        var seeded: Set<String> = []
+        for forward in forwards {
+            let id = forward.endpointID
+            seeded.insert(id)
+            if let current = existing.first(where: { $0.id == id }) {
+                if current.url != forward.url || current.filter != [forward.pattern] {
+                    _ = try await store.updateEndpoint(id: id, EndpointChange(url: forward.url, filter: [forward.pattern]), at: now)
+                }
+            } else {
+                _ = try await store.createEndpoint(Endpoint(id: id, url: forward.url, filter: [forward.pattern], seeded: true, createdAt: now))
+            }
+            logger.info("forwarding \(forward.pattern) to \(UpstreamAddress.redacted(forward.url)) (endpoint \(id))")
+        }
+        for stale in existing where stale.seeded && !seeded.contains(stale.id) && !stale.paused {
+            _ = try await store.updateEndpoint(id: stale.id, EndpointChange(paused: true), at: now)
+            logger.warning(
+                """
+                endpoint \(stale.id) was seeded by a --forward flag that is no longer given: it is paused and its deliveries \
+                kept; resume or change it through /v1/endpoints
+                """)
+        }
+    }
+
+    /// The endpoint worker over the opened `store`, reporting dead deliveries to `--ops-endpoint`.
+    func endpointWorker(over store: any ActionStore) throws -> EndpointWorker {
+        let signer = try configuration.forwardSecret.map { secret in try WebhookSigner(secret: secret) }
+        var worker = EndpointWorker(
+            store: store, policy: configuration.retryPolicy, breaker: configuration.breaker, defaultSigner: signer,
+            lease: configuration.deliveryLease.timeInterval, logger: logger)
+        worker.metricsFactory = metricsFactory
+        if let url = configuration.opsEndpoint, let signer {
+            let notifier = OpsNotifier(forwarder: Forwarder(url: url, signer: signer), logger: logger)
+            worker.onDead = { dead in await notifier.notify(dead) }
+        }
+        return worker
     }
 }

@@ -6,6 +6,7 @@ import ActionableLint
 import ActionableRouter
 import ActionableStore
 import ActionableTokens
+import Foundation
 import Hummingbird
 import HummingbirdCore
 import HummingbirdTLS
@@ -44,8 +45,8 @@ public struct ActionableService: Service {
     private let metricsApplication: (any Service)?
     private let storage: StorageGate
     private let opener: StorageOpener
-    /// The routes deliveries run through (forwards and in-process handlers), checked at start-up;
-    /// `nil` when there are none.
+    /// The in-process handlers deliveries run through, checked at start-up; `nil` when there are
+    /// none (responses then go to the endpoints that take them).
     private let deliveries: ActionRouter?
     let metricsFactory: PrometheusMetricsFactory
     let logger: Logger
@@ -61,7 +62,8 @@ public struct ActionableService: Service {
     ///   - storageDrivers: the drivers by URL scheme (``StorageDriverRegistry/standard``).
     ///   - logger: where the service logs.
     ///   - onServerRunning: called with the bound port once the listener is up (useful with port 0).
-    ///   - routes: delivery handlers in this process, beside the configured forwards.
+    ///   - routes: delivery handlers in this process; a response one of them takes is not fanned
+    ///     out to the endpoints.
     public init(
         configuration: ActionableConfiguration, catalog: Catalog? = nil,
         storageDrivers: StorageDriverRegistry = .standard, logger: Logger,
@@ -94,8 +96,7 @@ public struct ActionableService: Service {
             catalog: catalog, storage: storage, tokens: tokens, settings: configuration.server,
             metrics: metrics, exposition: { registry.emitToString() }, appTokens: appTokens, sendSignal: sending?.signal)
 
-        let deliveries = try Self.deliveryRouter(configuration: configuration, catalog: catalog, logger: logger, routes: routes)
-        if deliveries == nil { logger.warning("no forward or handler given: accepted responses are stored but not delivered") }
+        let deliveries = try Self.deliveryRouter(configuration: configuration, catalog: catalog, routes: routes)
 
         let server = try Self.serverBuilder(configuration)
         self.application = Application(
@@ -171,7 +172,23 @@ public struct ActionableService: Service {
         }
         logger.info("ready: storage \(StorageURL.redacted(configuration.storage)) is open, accepting action responses")
         // The workers run over the opened store itself; only the routes go through the gate.
-        let worker = deliveries.map { deliveryWorker(over: store, router: $0) }
+        do {
+            try await Self.seedEndpoints(configuration.forwards, into: store, at: Date(), logger: logger)
+        } catch {
+            logger.error("the --forward endpoints could not be stored; they are tried again at the next start", metadata: ["error": "\(error)"])
+        }
+        let known = (try? await store.endpoints()) ?? []
+        if configuration.forwards.isEmpty && deliveries == nil && known.isEmpty {
+            logger.warning(
+                "no endpoint, forward or handler yet: accepted responses are stored and wait for an endpoint (POST /v1/endpoints)")
+        }
+        let worker = deliveryWorker(over: store, router: deliveries)
+        let endpointWorker: EndpointWorker
+        do {
+            endpointWorker = try self.endpointWorker(over: store)
+        } catch {
+            throw ConfigurationError("\(error)")
+        }
         let retention = retentionWorker(over: store)
         let sender = sending.map { (worker: sendWorker(over: store, client: $0.client), signal: $0.signal) }
         if let sending, let keyID = configuration.apns?.keyID {
@@ -191,11 +208,10 @@ public struct ActionableService: Service {
         await withDiscardingTaskGroup { group in
             // Retention stops between two batches on graceful shutdown.
             group.addTask { await cancelWhenGracefulShutdown { await retention.run() } }
-            if let worker {
-                // On graceful shutdown the worker claims nothing more; deliveries in flight finish
-                // (each within the forwarder's timeout) and are recorded.
-                group.addTask { await cancelWhenGracefulShutdown { await worker.run() } }
-            }
+            // On graceful shutdown the workers claim nothing more; deliveries in flight finish
+            // (each within the forwarder's timeout) and are recorded.
+            group.addTask { await cancelWhenGracefulShutdown { await worker.run() } }
+            group.addTask { await cancelWhenGracefulShutdown { await endpointWorker.run() } }
             if let sender {
                 // On graceful shutdown it claims nothing more; sends in flight get their answers
                 // and are recorded, then the connections close.
@@ -205,14 +221,14 @@ public struct ActionableService: Service {
                 }
             }
         }
-        if worker == nil && sender == nil { try? await gracefulShutdown() }
     }
 
     /// The delivery worker over the opened `store`.
-    private func deliveryWorker(over store: any ActionStore, router: ActionRouter) -> DeliveryWorker {
+    private func deliveryWorker(over store: any ActionStore, router: ActionRouter?) -> DeliveryWorker {
         var worker = DeliveryWorker(
             store: store, router: router, policy: configuration.retryPolicy, lease: configuration.deliveryLease.timeInterval,
             logger: logger)
+        worker.endpoints = store
         worker.metricsFactory = metricsFactory
         return worker
     }

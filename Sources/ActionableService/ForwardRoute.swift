@@ -30,3 +30,17 @@ public struct ForwardRoute: Hashable, Sendable, CustomStringConvertible {
     /// `PATTERN=scheme://host:port`: the URL's path and query may hold a secret.
     public var description: String { "\(pattern)=\(UpstreamAddress.redacted(url))" }
 }
+
+extension ForwardRoute {
+    /// The id of the endpoint this flag seeds: `forward-`, the pattern made readable, and a short
+    /// hash of the exact pattern (so `invite.*` and an action named `all` never share one).
+    public var endpointID: String {
+        var hash: UInt32 = 2_166_136_261  // FNV-1a
+        for byte in pattern.utf8 { hash = (hash ^ UInt32(byte)) &* 16_777_619 }
+        let readable = pattern.replacingOccurrences(of: "*", with: "all").lowercased().map { character -> Character in
+            character.isASCII && (character.isLetter || character.isNumber) ? character : "-"
+        }
+        let suffix = String(hash, radix: 16)
+        return "forward-" + String(String(readable).prefix(64 - 9 - 1 - suffix.count)) + "-" + suffix
+    }
+}

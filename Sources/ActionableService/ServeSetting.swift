@@ -107,9 +107,22 @@ extension ServeSetting {
         "app-jwt-audience", .text, "AUD", default: { $0.appJWTAudience }, "the `aud` every app JWT must name")
     public static let forward = ServeSetting(
         "forward", .list, "PATTERN=URL",
-        "deliver `category.action`, `category.*` or `*` to an upstream (repeatable; the most specific wins); needs `--forward-secret`")
+        """
+        seed an endpoint taking `category.action`, `category.*` or `*` (repeatable; a response goes to every endpoint that \
+        takes it); more are created at runtime through `/v1/endpoints`; needs `--forward-secret`
+        """)
     public static let forwardSecret = ServeSetting(
-        "forward-secret", .text, "whsec_…", secret: true, "the Standard Webhooks secret signing forwarded responses")
+        "forward-secret", .text, "whsec_…", secret: true,
+        "the Standard Webhooks secret signing deliveries to endpoints without a secret of their own, and `delivery.dead` events")
+    public static let breakerFailures = ServeSetting(
+        "breaker-failures", .integer, "N", default: { String($0.breaker.failures) },
+        "failed attempts in a row after which an endpoint's circuit breaker opens: its deliveries are held, not retried")
+    public static let breakerProbe = ServeSetting(
+        "breaker-probe", .duration, "DURATION", default: { DurationText.text($0.breaker.probeEvery) },
+        "how often an open breaker lets one delivery through as a probe; a success closes it")
+    public static let opsEndpoint = ServeSetting(
+        "ops-endpoint", .text, "URL",
+        "POST a signed `delivery.dead` event here whenever a delivery goes dead (signed with `--forward-secret`)")
     public static let maxBodySize = ServeSetting(
         "max-body-size", .integer, "BYTES", default: { String($0.server.maximumBodySize) }, "the largest action response body")
     public static let maxInFlight = ServeSetting(
@@ -184,7 +197,8 @@ extension ServeSetting {
     /// Every setting, in the order the docs list them.
     public static let all: [ServeSetting] = [
         categories, host, port, storage, storageTimeout, tokenKey, insecureDevelopmentKey, acceptUnboundPayloads, appJWTKey,
-        appJWTAudience, forward, forwardSecret, maxBodySize, maxInFlight, readTimeout, idleTimeout, maxConnections,
+        appJWTAudience, forward, forwardSecret, breakerFailures, breakerProbe, opsEndpoint, maxBodySize, maxInFlight, readTimeout, idleTimeout,
+        maxConnections,
         metricsAddress, deliveryLease, adminToken, adminSecureCookie, retryFor, retryFirstDelay, retryMaxDelay,
         tlsCertificate, tlsKey, backendToken, badgeLifetime, retention, apnsKeyFile, apnsKeyID, apnsTeamID, apnsTopic, apnsURL,
         apnsCAFile, apnsConnections,

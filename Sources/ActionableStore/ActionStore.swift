@@ -1,10 +1,11 @@
 import Foundation
 
-/// Durable storage of action responses, their delivery state, each user's badge, devices and the notifications sent to them: the five
+/// Durable storage of action responses, their delivery state, each user's badge, devices, the notifications sent to them and
+/// the endpoints responses go to: the six
 /// protocols below, which every driver implements together and the conformance suite checks
 /// one by one (`Tests/ActionableStoreTests`). A part of the server that needs one of them takes
 /// just that one.
-public protocol ActionStore: ActionQueue, DeliveryAdministration, BadgeLedger, DeviceRegistry, SendQueue {}
+public protocol ActionStore: ActionQueue, DeliveryAdministration, BadgeLedger, DeviceRegistry, SendQueue, EndpointStore {}
 
 /// Accepted responses and their delivery: what the accept route and the delivery worker use.
 ///

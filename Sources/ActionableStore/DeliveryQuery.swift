@@ -72,10 +72,7 @@ public enum RequeueResult: Hashable, Sendable {
 /// The SQL of the operator's queries, for every SQL driver.
 extension ActionTable {
     /// A value bound to a statement's parameter.
-    public enum Value: Hashable, Sendable {
-        case text(String)
-        case real(Double)
-    }
+    public typealias Value = SQLValue
 
     /// The `WHERE` conditions of `filter` and their values; parameters are numbered from `first`.
     static func conditions(_ filter: DeliveryFilter, _ dialect: SQLDialect, first: Int) -> (String, [Value]) {
@@ -132,6 +129,23 @@ extension ActionTable {
                 lease_owner = NULL, lease_until = NULL, delivered_at = NULL
             WHERE status <> 'pending' AND \(conditions)
             """,
+            [.real(at.timeIntervalSince1970)] + values
+        )
+    }
+
+    /// Queues again the endpoint deliveries of one response that ``requeueOne(_:)`` takes (run
+    /// first, in the same transaction); parameters: at, id.
+    public static func requeueDeliveriesOfOne(_ dialect: SQLDialect) -> String {
+        EndpointTable.requeueDeliveries(
+            of: "SELECT id FROM action_responses WHERE id = \(dialect.parameter(2)) AND status <> 'pending'", dialect)
+    }
+
+    /// Queues again the endpoint deliveries of the responses ``requeueMatching(_:at:_:)`` takes
+    /// (run first, in the same transaction).
+    public static func requeueDeliveriesMatching(_ filter: DeliveryFilter, at: Date, _ dialect: SQLDialect) -> (sql: String, values: [Value]) {
+        let (conditions, values) = Self.conditions(filter, dialect, first: 2)
+        return (
+            EndpointTable.requeueDeliveries(of: "SELECT id FROM action_responses WHERE status <> 'pending' AND \(conditions)", dialect),
             [.real(at.timeIntervalSince1970)] + values
         )
     }

@@ -4,8 +4,10 @@ import Foundation
 /// An `ActionStore` in memory, for tests: the same rules as the durable drivers (it passes the
 /// same conformance suite), nothing written to disk.
 public actor InMemoryActionStore: ActionStore {
-    private struct Row {
+    struct Row {
         var action: StoredAction
+        /// Handed to its endpoints: its status summarizes their deliveries.
+        var fannedOut = false
         var leaseOwner: String?
         var leaseUntil: Date?
         var deliveredAt: Date?
@@ -18,7 +20,10 @@ public actor InMemoryActionStore: ActionStore {
         var readAt: Date?
     }
 
-    private var rows: [String: Row] = [:]
+    var rows: [String: Row] = [:]
+    /// The endpoints and each response's deliveries to them (`InMemoryActionStore+Endpoints.swift`).
+    var endpointTable: [String: Endpoint] = [:]
+    var endpointDeliveries: [String: [String: EndpointDeliveryRow]] = [:]
     private var badgeEntries: [String: BadgeEntry] = [:]
     /// The devices by token (`InMemoryActionStore+Devices.swift`).
     var deviceTable: [String: Device] = [:]
@@ -57,7 +62,7 @@ public actor InMemoryActionStore: ActionStore {
 
     public func claimDue(now: Date, limit: Int, lease: TimeInterval, owner: String) -> [StoredAction] {
         let due = order.compactMap { rows[$0] }.filter { row in
-            row.action.status == .pending && row.action.nextAttemptAt <= now
+            row.action.status == .pending && !row.fannedOut && row.action.nextAttemptAt <= now
                 && (row.leaseUntil.map { $0 < now } ?? true)
         }.sorted { $0.action.nextAttemptAt < $1.action.nextAttemptAt }.prefix(limit)
         return due.map { row in
@@ -126,6 +131,7 @@ public actor InMemoryActionStore: ActionStore {
     }
 
     private func queueAgain(_ id: String, at: Date) {
+        requeueDeliveries(of: id, at: at)
         rows[id]?.action.status = .pending
         rows[id]?.action.attempts = 0
         rows[id]?.action.nextAttemptAt = at
@@ -145,6 +151,7 @@ public actor InMemoryActionStore: ActionStore {
         for id in responses {
             if let notification = rows[id]?.action.response.notificationID { byNotification[notification] = nil }
             rows[id] = nil
+            endpointDeliveries[id] = nil
         }
         order.removeAll { rows[$0] == nil }
         let entries = badgeEntries.filter { cutoff.deletes(sentAt: $0.value.sentAt, readAt: $0.value.readAt) }.keys.sorted().prefix(limit)
@@ -189,7 +196,7 @@ public actor InMemoryActionStore: ActionStore {
         badgeEntries.values.count { $0.readAt == nil && $0.sentAt >= countingSince }
     }
 
-    private func update(_ id: String, owner: String, _ change: (inout Row) -> Void) {
+    func update(_ id: String, owner: String, _ change: (inout Row) -> Void) {
         guard var row = rows[id], row.leaseOwner == owner, row.action.status == .pending else { return }
         change(&row)
         row.leaseOwner = nil

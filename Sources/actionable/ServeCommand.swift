@@ -42,6 +42,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong(ServeSetting.appJWTAudience.key), help: help(.appJWTAudience)) var appJWTAudience: String?
     @Option(name: .customLong(ServeSetting.forward.key), help: help(.forward)) var forwards: [String] = []
     @Option(name: .customLong(ServeSetting.forwardSecret.key), help: help(.forwardSecret)) var forwardSecret: String?
+    @Option(name: .customLong(ServeSetting.breakerFailures.key), help: help(.breakerFailures)) var breakerFailures: Int?
+    @Option(name: .customLong(ServeSetting.breakerProbe.key), help: help(.breakerProbe)) var breakerProbe: String?
+    @Option(name: .customLong(ServeSetting.opsEndpoint.key), help: help(.opsEndpoint)) var opsEndpoint: String?
     @Option(name: .customLong(ServeSetting.maxBodySize.key), help: help(.maxBodySize)) var maxBodySize: Int?
     @Option(name: .customLong(ServeSetting.maxInFlight.key), help: help(.maxInFlight)) var maxInFlight: Int?
     @Option(name: .customLong(ServeSetting.readTimeout.key), help: help(.readTimeout)) var readTimeout: String?
@@ -87,6 +90,9 @@ struct ServeCommand: AsyncParsableCommand {
         put(.appJWTAudience, appJWTAudience.map(ConfigContent.string))
         put(.forward, forwards.isEmpty ? nil : .stringArray(forwards))
         put(.forwardSecret, forwardSecret.map(ConfigContent.string))
+        put(.breakerFailures, breakerFailures.map(ConfigContent.int))
+        put(.breakerProbe, breakerProbe.map(ConfigContent.string))
+        put(.opsEndpoint, opsEndpoint.map(ConfigContent.string))
         put(.maxBodySize, maxBodySize.map(ConfigContent.int))
         put(.maxInFlight, maxInFlight.map(ConfigContent.int))
         put(.readTimeout, readTimeout.map(ConfigContent.string))

@@ -243,6 +243,17 @@ struct ActionsEndpointTests {
             throw Down()
         }
         func notification(id: String) async throws -> StoredNotification? { throw Down() }
+        func endpoints() async throws -> [Endpoint] { throw Down() }
+        func createEndpoint(_ endpoint: Endpoint) async throws -> Bool { throw Down() }
+        func updateEndpoint(id: String, _ change: EndpointChange, at: Date) async throws -> Endpoint? { throw Down() }
+        func fanOut(_ routes: [FanOut], owner: String, at: Date) async throws { throw Down() }
+        func claimDeliveries(
+            endpointID: String, now: Date, limit: Int, lease: TimeInterval, owner: String, breaker: BreakerSettings
+        ) async throws -> [ClaimedDelivery] { throw Down() }
+        func finishDeliveries(_ attempts: [FinishedAttempt], owner: String, breaker: BreakerSettings) async throws -> [EndpointGate.Fate?] {
+            throw Down()
+        }
+        func endpointDeliveries(responseID: String) async throws -> [EndpointDelivery] { throw Down() }
         func shareProviderToken(
             keyID: String, candidate: String, issuedAt: Date, reuseIfIssuedAfter: Date
         ) async throws

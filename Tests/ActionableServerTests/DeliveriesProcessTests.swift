@@ -59,7 +59,12 @@ struct DeliveriesProcessTests {
         // delays are shortened so the test takes seconds; the window is what counts.
         try await ScriptedUpstream.run(answer: 204, failFirst: 25) { upstream, upstreamPort in
             let (server, port) = try await Self.start(
-                in: directory, upstream: upstreamPort, extra: ["--retry-first-delay", "0.01s", "--retry-max-delay", "0.02s", "--retry-for", "1h"])
+                in: directory, upstream: upstreamPort,
+                extra: [
+                    "--retry-first-delay", "0.01s", "--retry-max-delay", "0.02s", "--retry-for", "1h",
+                    // The retry window is what is tested here, not the breaker (EndpointDeliveryTests).
+                    "--breaker-failures", "100",
+                ])
             defer { server.signal() }
             let id = try await Self.tap("n-outage", in: directory, port: port)
             await upstream.delivered(id)
@@ -82,7 +87,7 @@ struct DeliveriesProcessTests {
             let id = try await Self.tap("n-dead", in: directory, port: port)
             let other = try await Self.tap("n-dead-2", in: directory, port: port)
             // 410 makes both dead; the server says so in its log once each is stored dead.
-            _ = try await server.output(containing: "response is dead", times: 2)
+            _ = try await server.output(containing: "delivery is dead", times: 2)
             let list = try CommandLineRunner.run(
                 ["deliveries", "list", "--state", "dead", "--url", "http://127.0.0.1:\(port)", "--admin-token", Self.admin, "--format", "json"])
             #expect(list.stdout.contains(id) && list.stdout.contains(other))
@@ -131,7 +136,7 @@ struct DeliveriesProcessTests {
             defer { second.signal() }
             let id = try await Self.tap("n-two", in: directory, port: port)
             // Either instance may have delivered it: wait for whichever logs it dead.
-            await Self.either(first, second, logs: "response is dead")
+            await Self.either(first, second, logs: "delivery is dead")
             await upstream.set(204)
 
             async let a = BadgeLoad.post("/v1/deliveries/\(id)/retry", body: "{}", bearer: Self.admin, port: port)

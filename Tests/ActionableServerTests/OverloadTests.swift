@@ -49,6 +49,21 @@ struct OverloadTests {
         }
         func markDead(id: String, owner: String, reason: String) async throws { await inner.markDead(id: id, owner: owner, reason: reason) }
         func pendingCount() async throws -> Int { await inner.pendingCount() }
+        func endpoints() async throws -> [Endpoint] { await inner.endpoints() }
+        func createEndpoint(_ endpoint: Endpoint) async throws -> Bool { await inner.createEndpoint(endpoint) }
+        func updateEndpoint(id: String, _ change: EndpointChange, at: Date) async throws -> Endpoint? {
+            await inner.updateEndpoint(id: id, change, at: at)
+        }
+        func fanOut(_ routes: [FanOut], owner: String, at: Date) async throws { await inner.fanOut(routes, owner: owner, at: at) }
+        func claimDeliveries(
+            endpointID: String, now: Date, limit: Int, lease: TimeInterval, owner: String, breaker: BreakerSettings
+        ) async throws -> [ClaimedDelivery] {
+            await inner.claimDeliveries(endpointID: endpointID, now: now, limit: limit, lease: lease, owner: owner, breaker: breaker)
+        }
+        func finishDeliveries(_ attempts: [FinishedAttempt], owner: String, breaker: BreakerSettings) async throws -> [EndpointGate.Fate?] {
+            await inner.finishDeliveries(attempts, owner: owner, breaker: breaker)
+        }
+        func endpointDeliveries(responseID: String) async throws -> [EndpointDelivery] { await inner.endpointDeliveries(responseID: responseID) }
         func register(token: String, user: String, environment: APNsEnvironment, at: Date) async throws -> DeviceRegistration {
             await inner.register(token: token, user: user, environment: environment, at: at)
         }

@@ -1,3 +1,5 @@
+import ActionableService
+import ActionableStore
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -58,10 +60,26 @@ actor ScriptedUpstream {
         let router = Router()
         router.post("/rsvp") { request, _ -> Response in
             let body = try await request.body.collect(upTo: 1 << 20)
-            let status = await upstream.take(request.headers[HTTPField.Name("webhook-id")!] ?? "", body: Data(buffer: body))
+            // Recorded by response id: the webhook-id is `<response id>_<endpoint id>`, and each
+            // test here forwards to one endpoint.
+            let webhookID = request.headers[HTTPField.Name("webhook-id")!] ?? ""
+            let status = await upstream.take(Forwarded.responseID(of: webhookID), body: Data(buffer: body))
             return Response(status: .init(code: status))
         }
         let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
         try await app.test(.live) { client in try await body(upstream, try #require(client.port)) }
+    }
+}
+
+/// The `webhook-id` of a delivery to an endpoint a `--forward` flag seeded.
+enum Forwarded {
+    /// The `webhook-id` of response `responseID`'s delivery to the endpoint of `--forward PATTERN=…`.
+    static func webhookID(_ responseID: String, pattern: String = "invite.*") -> String {
+        EndpointDelivery.webhookID(responseID: responseID, endpointID: ForwardRoute(pattern: pattern, url: "http://127.0.0.1/").endpointID)
+    }
+
+    /// The response id a `webhook-id` names (response ids never hold `_`).
+    static func responseID(of webhookID: String) -> String {
+        String(webhookID.prefix { $0 != "_" })
     }
 }

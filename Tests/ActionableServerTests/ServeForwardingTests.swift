@@ -63,10 +63,13 @@ struct ServeForwardingTests {
             let id = try #require(accepted["id"] as? String)
 
             let (headers, body) = await inbox.next()
-            #expect(headers[HTTPField.Name("webhook-id")!] == id)
-            #expect(headers[HTTPField.Name("Idempotency-Key")!] == id)
+            // Each endpoint's delivery has its own webhook-id: the response's and the endpoint's.
+            let webhookID = Forwarded.webhookID(id)
+            #expect(headers[HTTPField.Name("webhook-id")!] == webhookID)
+            #expect(headers[HTTPField.Name("Idempotency-Key")!] == webhookID)
+            #expect(body.contains(#""id":"\#(id)""#))
             let timestamp = try #require(headers[HTTPField.Name("webhook-timestamp")!].flatMap { Int($0) })
-            let expected = try WebhookSigner(secret: Self.secret).signature(id: id, timestamp: timestamp, body: Array(body.utf8))
+            let expected = try WebhookSigner(secret: Self.secret).signature(id: webhookID, timestamp: timestamp, body: Array(body.utf8))
             #expect(headers[HTTPField.Name("webhook-signature")!] == expected)
             #expect(body.contains(#""action":"decline""#))
             #expect(body.contains(#""user":"bob""#))

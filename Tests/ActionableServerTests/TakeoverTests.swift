@@ -87,7 +87,7 @@ struct TakeoverTests {
             await upstream.waitFor(2)  // the lease ran out; the second instance took the claim over
             await upstream.release()
             // The same webhook-id both times, so the upstream can de-duplicate.
-            #expect(await upstream.ids == [id, id])
+            #expect(await upstream.ids == [Forwarded.webhookID(id), Forwarded.webhookID(id)])
 
             // SIGTERM lets the delivery in flight finish and be recorded before the exit.
             #expect(await second.stop() == 0)

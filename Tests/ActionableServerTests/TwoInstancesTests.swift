@@ -67,7 +67,7 @@ struct TwoInstancesTests {
             second.signal()
             #expect(await first.exit() == 0)
             #expect(await second.exit() == 0)
-            #expect(await deliveries.ids == Array(ids))
+            #expect(await deliveries.ids == ids.map { Forwarded.webhookID($0) })
         }
     }
 }

@@ -1,5 +1,6 @@
 import ActionableCore
 import ActionableDelivery
+import ActionableStore
 import ActionableWire
 import Foundation
 import Testing
@@ -58,6 +59,32 @@ struct WireContractTests {
             ])
         ),
         ("SendAccepted", SendAccepted(notificationId: "n-1", devices: 2)),
+        (
+            "WebhookEndpoint",
+            WebhookEndpoint(
+                id: "crm", url: "https://crm.example/hook", filter: ["invite.*", "login-approval.approve"], rateLimit: 5, paused: false,
+                state: "open", failureStreak: 10, nextProbeAt: 1_800_000_060, secrets: 2, seeded: false)
+        ),
+        (
+            "WebhookEndpointList",
+            WebhookEndpointList(items: [
+                WebhookEndpoint(
+                    id: "forward-all-1", url: "http://127.0.0.1:9/x", filter: ["*"], rateLimit: nil, paused: true, state: "paused",
+                    failureStreak: 0, nextProbeAt: nil, secrets: 1, seeded: true)
+            ])
+        ),
+        (
+            "DeliveryDeadEvent",
+            DeliveryDeadEvent(
+                DeadDelivery(
+                    action: StoredAction(
+                        id: "0193",
+                        response: ActionResponse(
+                            category: "invite", action: "accept", notificationID: "n1", user: "alice", payload: [("inviteId", .string("42"))]),
+                        receivedAt: Date(timeIntervalSince1970: 1_800_000_000.5), status: .pending, attempts: 15,
+                        nextAttemptAt: Date(timeIntervalSince1970: 1_800_000_000), lastError: "HTTP 503"),
+                    endpointID: "crm", reason: "the upstream answered HTTP 410", at: Date(timeIntervalSince1970: 1_800_086_400)))
+        ),
         (
             "NotificationReport",
             NotificationReport(
@@ -129,7 +156,9 @@ struct WireContractTests {
     static func jsonType(of value: Any) -> String {
         switch value {
         case is NSNull: return "null"
-        case let number as NSNumber:  // none of the shapes has a boolean member
+        case let number as NSNumber:
+            // JSONSerialization reads `true` and `false` as NSNumbers of a Bool (Objective-C type "c").
+            if String(cString: number.objCType) == "c" { return "boolean" }
             return number.doubleValue == number.doubleValue.rounded() ? "integer" : "number"
         case is String: return "string"
         case is [Any]: return "array"

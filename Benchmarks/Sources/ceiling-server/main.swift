@@ -2,6 +2,8 @@
 // `actionable serve` (release, the same Hummingbird), that only decodes the same JSON body as
 // `POST /v1/actions` and answers 202 with a body of the same shape. No tokens, no storage.
 //
+// It also serves `POST /sink/{endpoint}` (204), the upstream of `Benchmarks/endpoints-load.sh`.
+//
 // Usage: ceiling-server PORT
 import Foundation
 import Hummingbird
@@ -25,6 +27,11 @@ let router = Router()
 router.post("/v1/actions") { request, context -> EditedResponse<Accepted> in
     _ = try await request.decode(as: ActionBody.self, context: context)
     return EditedResponse(status: .accepted, response: Accepted(id: UUID().uuidString, status: "accepted"))
+}
+// The upstream of the endpoints benchmark: takes a delivery and answers 204.
+router.post("/sink/:endpoint") { request, _ -> HTTPResponse.Status in
+    _ = try await request.body.collect(upTo: 1 << 20)
+    return .noContent
 }
 let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: port)))
 try await app.runService()

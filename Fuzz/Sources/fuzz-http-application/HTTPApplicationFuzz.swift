@@ -31,7 +31,8 @@ let paths = [
     "/v1/actions", "/v1/categories", "/healthz", "/readyz", "/metrics", "/openapi.json", "/v1/notifications", "/v1/badge/read",
     "/v1/badge/alice", "/v1/actions/x", "/v1/deliveries", "/v1/deliveries/x/retry", "/v1/deliveries/retry", "/admin",
     "/admin/session", "/admin/logout", "/admin/deliveries/x/retry", "/v1/send", "/v1/notifications/n-1", "/v1/devices",
-    "/v1/devices/alice",
+    "/v1/devices/alice", "/v1/endpoints", "/v1/endpoints/crm", "/v1/endpoints/crm/pause", "/v1/endpoints/crm/resume",
+    "/admin/endpoints/crm/pause",
 ]
 
 final class Harness: @unchecked Sendable {

@@ -6,8 +6,9 @@ import HTTPTypes
 import Hummingbird
 
 /// `GET /admin`: the operators' web page, rendered on the server with swift-mustache (no
-/// JavaScript): counts by state, the dead and pending responses with their last error and a
-/// Retry button, and the catalog preview.
+/// JavaScript): counts by state, the endpoints with their state, rate and failure streak and a
+/// Pause or Resume button, the dead and pending responses with their last error and a Retry
+/// button, and the catalog preview.
 ///
 /// Browsers sign in with the admin token through a form (`POST /admin/session`), which sets an
 /// HttpOnly, SameSite=Strict session cookie; every form carries the session's CSRF token.
@@ -40,6 +41,7 @@ struct AdminPageController: Sendable {
             "sign-in": AdminTemplates.signIn, "admin": AdminTemplates.admin,
             "rows-dead": AdminTemplates.rows("dead", has: "hasDead", retry: true),
             "rows-pending": AdminTemplates.rows("pending", has: "hasPending", retry: false),
+            "endpoints": AdminTemplates.endpoints,
         ])
     }
 
@@ -93,15 +95,7 @@ struct AdminPageController: Sendable {
         }
         routes.post("/admin/deliveries/:id/retry") { request, context in
             let id = context.parameters.get("id") ?? ""
-            let form = try await AdminForm.fields(of: request, allowing: ["csrf"])
-            switch visitor(request) {
-            case .nobody:
-                return page(signIn(problem: "Sign in first."), status: .unauthorized)
-            case .session(let nonce) where !session.isValidCSRF(form["csrf"] ?? "", forNonce: nonce):
-                return page(
-                    signIn(problem: "The form's CSRF token does not belong to this session: nothing was changed. Reload the page and try again."),
-                    status: .forbidden)
-            case .session, .bearer:
+            return try await authorizedForm(request) {
                 switch try await settings.storage(context, "the storage cannot be reached", { try await store.requeue(id: id, at: Date()) }) {
                 case .queued:
                     let escaped = id.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
@@ -113,7 +107,35 @@ struct AdminPageController: Sendable {
                 }
             }
         }
+        for (verb, paused) in [("pause", true), ("resume", false)] {
+            routes.post("/admin/endpoints/:id/\(verb)") { request, context in
+                let id = context.parameters.get("id") ?? ""
+                return try await authorizedForm(request) {
+                    let changed = try await settings.storage(context, "the storage cannot be reached") {
+                        try await store.updateEndpoint(id: id, EndpointChange(paused: paused), at: Date())
+                    }
+                    guard changed != nil else { throw Problem(.notFound, "no endpoint is named \(id.prefix(80))") }
+                    return Self.redirect("/admin")
+                }
+            }
+        }
         return routes
+    }
+
+    /// Runs `change` for a form an operator may send: a session whose CSRF token matches, or the
+    /// bearer token; the sign-in page otherwise, with nothing changed.
+    private func authorizedForm(_ request: Request, _ change: () async throws -> Response) async throws -> Response {
+        let form = try await AdminForm.fields(of: request, allowing: ["csrf"])
+        switch visitor(request) {
+        case .nobody:
+            return page(signIn(problem: "Sign in first."), status: .unauthorized)
+        case .session(let nonce) where !session.isValidCSRF(form["csrf"] ?? "", forNonce: nonce):
+            return page(
+                signIn(problem: "The form's CSRF token does not belong to this session: nothing was changed. Reload the page and try again."),
+                status: .forbidden)
+        case .session, .bearer:
+            return try await change()
+        }
     }
 
     func visitor(_ request: Request) -> Visitor {
@@ -152,10 +174,18 @@ struct AdminPageController: Sendable {
         var count: Int
     }
 
+    private struct EndpointRow {
+        var id, url, filter, state, rate, nextProbe, toggle, toggleLabel: String
+        var failureStreak: Int
+        var csrf: String?
+    }
+
     private struct AdminPage {
         var csrf: String?
         var notice: String?
         var counts: [Count]
+        var endpoints: [EndpointRow]
+        var hasEndpoints: Bool
         var dead: [Row]
         var hasDead: Bool
         var pending: [Row]
@@ -164,9 +194,10 @@ struct AdminPageController: Sendable {
     }
 
     private func admin(csrf: String?, notice: String?, context: ActionableRequestContext) async throws -> String {
-        let (counts, dead, pending) = try await settings.storage(context) {
+        let (counts, endpoints, dead, pending) = try await settings.storage(context) {
             (
                 try await store.deliveryCounts(),
+                try await store.endpoints(),
                 try await store.deliveries(matching: DeliveryFilter(status: .dead), after: nil, limit: Self.listed).items,
                 try await store.deliveries(matching: DeliveryFilter(status: .pending), after: nil, limit: Self.listed).items
             )
@@ -177,12 +208,31 @@ struct AdminPageController: Sendable {
                 user: action.response.user, received: Timestamp.iso8601(action.receivedAt), attempts: action.attempts,
                 lastError: action.lastError, next: Timestamp.iso8601(action.nextAttemptAt))
         }
+        func row(_ endpoint: Endpoint) -> EndpointRow {
+            EndpointRow(
+                id: endpoint.id, url: Self.shortened(endpoint.url), filter: endpoint.filter.joined(separator: ", "),
+                state: endpoint.state.rawValue, rate: endpoint.rateLimit.map { "\($0.formatted()) / s" } ?? "no limit",
+                nextProbe: endpoint.openUntil.map(Timestamp.iso8601) ?? "", toggle: endpoint.paused ? "resume" : "pause",
+                toggleLabel: endpoint.paused ? "Resume" : "Pause", failureStreak: endpoint.failureStreak, csrf: csrf)
+        }
         let data = AdminPage(
             csrf: csrf, notice: notice, counts: DeliveryStatus.allCases.map { Count(state: $0.rawValue, count: counts[$0] ?? 0) },
+            endpoints: endpoints.map(row), hasEndpoints: !endpoints.isEmpty,
             dead: dead.map(row), hasDead: !dead.isEmpty, pending: pending.map(row), hasPending: !pending.isEmpty,
             preview: CatalogPreview(catalog: catalog))
         return renderer.render(data, template: "admin")
     }
+    /// An endpoint's URL as the page shows it: scheme, host, port and path, never its query
+    /// (which may hold a secret).
+    static func shortened(_ url: String) -> String {
+        guard var components = URLComponents(string: url) else { return "(unreadable URL)" }
+        components.query = nil
+        components.user = nil
+        components.password = nil
+        components.fragment = nil
+        return components.string ?? "(unreadable URL)"
+    }
+
     private func page(_ html: String, status: HTTPResponse.Status = .ok) -> Response {
         Response(
             status: status,

@@ -31,6 +31,8 @@ enum AdminTemplates {
         <div class="counts">
         {{#counts}}<div class="count {{state}}" id="count-{{state}}"><div class="n">{{count}}</div><div>{{state}}</div></div>{{/counts}}
         </div>
+        <h2>Endpoints</h2>
+        {{> endpoints}}
         <h2>Dead</h2>
         {{> rows-dead}}
         <h2>Pending</h2>
@@ -63,4 +65,19 @@ enum AdminTemplates {
             {{/\(has)}}
             """
     }
+
+    /// The endpoints: state, rate, failure streak and the next probe, with a Pause or Resume form.
+    static let endpoints = """
+        {{^hasEndpoints}}<p class="empty" id="endpoints-empty">None: create one with POST /v1/endpoints, or start with --forward.</p>{{/hasEndpoints}}
+        {{#hasEndpoints}}
+        <table id="endpoints"><tr><th>Endpoint</th><th>URL</th><th>Filter</th><th>State</th><th>Rate</th><th>Failures in a row</th><th>Next probe</th><th></th></tr>
+        {{#endpoints}}
+        <tr data-endpoint="{{id}}"><td><code>{{id}}</code></td><td>{{url}}</td><td>{{filter}}</td>\
+        <td class="state {{state}}">{{state}}</td><td>{{rate}}</td><td class="streak">{{failureStreak}}</td><td>{{nextProbe}}</td>\
+        <td><form method="post" action="/admin/endpoints/{{id}}/{{toggle}}"><input type="hidden" name="csrf" value="{{csrf}}">\
+        <button class="{{toggle}}" type="submit">{{toggleLabel}}</button></form></td></tr>
+        {{/endpoints}}
+        </table>
+        {{/hasEndpoints}}
+        """
 }

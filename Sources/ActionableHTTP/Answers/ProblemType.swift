@@ -58,6 +58,7 @@ struct ProblemType: Hashable, Sendable {
     static let payloadMismatch = ProblemType("payload-mismatch", "The payload is not the one that was sent", .unprocessableContent)
     static let alreadyAnswered = ProblemType("already-answered", "The notification was already answered", .conflict)
     static let notificationOfAnotherUser = ProblemType("notification-of-another-user", "Recorded for another user", .conflict)
+    static let endpointExists = ProblemType("endpoint-exists", "The endpoint exists", .conflict)
     static let deliveryPending = ProblemType("delivery-pending", "The response is pending", .conflict)
     static let notificationRefused = ProblemType("notification-refused", "APNs would refuse the notification", .unprocessableContent)
     static let sendingOff = ProblemType("sending-off", "This server does not send notifications", .notImplemented)

@@ -25,6 +25,8 @@ public struct ServerSettings: Sendable {
     /// accepted, their payload unchecked: for a migration window only. Off by default, so a
     /// phone cannot rewrite the payload that is forwarded under the server's signature.
     public var acceptUnboundPayloads: Bool = false
+    /// Whether the server signs for endpoints without a secret of their own (`--forward-secret`).
+    public var hasDefaultWebhookSecret: Bool = false
 
     /// `Retry-After` seconds sent with 503 when storage is unavailable.
     public var retryAfterSeconds: Int {

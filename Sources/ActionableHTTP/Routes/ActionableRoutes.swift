@@ -60,7 +60,7 @@ public enum ActionableRoutes {
                 .routes(authenticator: BackendOrAppAuthenticator(backendToken: settings.backendToken, appTokens: appTokens)))
         routes.addRoutes(HealthController(storage: storage, settings: settings).routes)
         if let adminToken = settings.adminToken {
-            routes.addRoutes(StatusController(storage: storage, adminToken: adminToken, settings: settings).routes)
+            routes.addRoutes(StatusController(storage: storage, catalog: catalog, adminToken: adminToken, settings: settings).routes)
             // The templates are compiled into the binary; a template that does not parse is a
             // programming error caught by the tests, so the page is left out rather than the server.
             if let page = try? AdminPageController(catalog: catalog, storage: storage, adminToken: adminToken, settings: settings) {

@@ -17,6 +17,16 @@ public enum OpenAPIDocument {
             for schema in ["ActionRequest", "NotificationRecord", "SendRequest"] {
                 document = setting(categories, at: ["components", "schemas", schema, "properties", "category", "enum"], in: document)
             }
+            // An endpoint's filter names the catalog's categories and actions.
+            let patterns =
+                ["*"]
+                + catalog.categories.flatMap { category in
+                    ["\(category.id).*"] + category.actions.map { "\(category.id).\($0.id)" }
+                }
+            for schema in ["NewEndpoint", "EndpointChange"] {
+                document = setting(
+                    patterns, at: ["components", "schemas", schema, "properties", "filter", "items", "enum"], in: document)
+            }
         }
         guard JSONSerialization.isValidJSONObject(document),
             let data = try? JSONSerialization.data(withJSONObject: document, options: [.sortedKeys])

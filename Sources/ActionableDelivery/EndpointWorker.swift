@@ -1,0 +1,306 @@
+import ActionableCore
+import ActionableRouter
+import ActionableStore
+import CoreMetrics
+import Foundation
+import Logging
+import Synchronization
+
+/// Delivers each response to each endpoint that takes it: every endpoint runs on its own (a slow
+/// or failing one never holds the others up), claiming what its pause, circuit breaker and rate
+/// limit allow (``EndpointGate``), POSTing it signed (``Forwarder``), and recording the outcome.
+///
+/// - 2xx → delivered; the endpoint's failure streak ends and an open breaker closes.
+/// - 408, 429, 5xx, no answer → tried again on ``RetryPolicy``'s backoff; after
+///   ``BreakerSettings/failures`` failures in a row the breaker opens, and the deliveries are held
+///   (pending, their attempt given back) until a probe succeeds.
+/// - Any other 4xx → dead. A delivery that goes dead is reported to ``onDead``.
+public struct EndpointWorker: Sendable {
+    public let store: any EndpointStore
+    public let policy: RetryPolicy
+    public let breaker: BreakerSettings
+    /// Signs for endpoints without a secret of their own (`--forward-secret`).
+    public let defaultSigner: WebhookSigner?
+    /// This worker's name in leases: unique per process.
+    public let owner: String
+    public let lease: TimeInterval
+    /// The most deliveries of one endpoint claimed at once.
+    public let batchSize: Int
+    public let jitter: @Sendable () -> Double
+    public let logger: Logger
+    /// Where metrics go (attempts by endpoint and outcome, dead deliveries); none when `nil`.
+    public var metricsFactory: (any MetricsFactory)?
+    /// Told of each delivery that went dead (the `delivery.dead` event, ``OpsNotifier``).
+    public var onDead: (@Sendable (DeadDelivery) async -> Void)?
+    /// Makes the forwarder of an endpoint (a test may give its own client or clock).
+    public var forwarder: @Sendable (_ url: String, _ signers: [WebhookSigner]) -> Forwarder = { Forwarder(url: $0, signers: $1) }
+    /// Headers for an attempt (a `traceparent`), given the response id and the endpoint's.
+    public var attemptHeaders: @Sendable (_ responseID: String, _ endpointID: String) -> [(String, String)] = { _, _ in [] }
+
+    /// A worker over `store`.
+    public init(
+        store: any EndpointStore, policy: RetryPolicy = RetryPolicy(), breaker: BreakerSettings = BreakerSettings(),
+        defaultSigner: WebhookSigner?, owner: String = "endpoints-\(UUID().uuidString.prefix(8))", lease: TimeInterval = 60,
+        batchSize: Int = 32, jitter: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }, logger: Logger
+    ) {
+        self.store = store
+        self.policy = policy
+        self.breaker = breaker
+        self.defaultSigner = defaultSigner
+        self.owner = owner
+        self.lease = lease
+        self.batchSize = batchSize
+        self.jitter = jitter
+        self.logger = logger
+    }
+
+    /// Runs until cancelled: every `idle`, each endpoint that is not busy is given its due
+    /// deliveries; a busy endpoint keeps claiming until nothing is due.
+    ///
+    /// Cancelling stops the claims, not the attempts in flight: they finish and are recorded
+    /// before this returns.
+    public func run(idle: Duration = .milliseconds(200)) async {
+        let busy = BusyEndpoints()
+        while !Task.isCancelled {
+            do {
+                for endpoint in try await store.endpoints() where !endpoint.paused && busy.take(endpoint.id) {
+                    // Not a child task: the loop's cancellation must not cut an attempt short.
+                    Task {
+                        await self.drain(endpoint.id, while: { !busy.stopping })
+                        busy.release(endpoint.id)
+                    }
+                }
+            } catch {
+                logger.error("could not read the endpoints", metadata: ["error": "\(error)"])
+            }
+            do { try await Task.sleep(for: idle) } catch { break }
+        }
+        await busy.stop()
+    }
+
+    /// Delivers endpoint `endpointID`'s due deliveries, claim after claim, until none is due (or
+    /// `proceed` says stop); returns how many it ran.
+    ///
+    /// Without a rate limit, a batch's outcomes are recorded together, in one transaction, once
+    /// its answers are in; then the next claim is made (at most ``batchSize`` in flight). With
+    /// one, each outcome is recorded as it comes, and the next claim is made once the batch's last
+    /// send slot is due, whatever the answers: a slow answer does not cost the endpoint its slots.
+    @discardableResult
+    public func drain(_ endpointID: String, while proceed: @Sendable () -> Bool = { true }) async -> Int {
+        await withTaskGroup(of: Void.self) { paced in
+            var total = 0
+            while proceed() {
+                let claimed: [ClaimedDelivery]
+                do {
+                    claimed = try await store.claimDeliveries(
+                        endpointID: endpointID, now: Date(), limit: batchSize, lease: lease, owner: owner, breaker: breaker)
+                } catch {
+                    logger.error("could not claim deliveries", metadata: ["endpoint": "\(endpointID)", "error": "\(error)"])
+                    break
+                }
+                guard !claimed.isEmpty else { break }
+                total += claimed.count
+                // Read again per batch: a change through the API (a new URL or secret) takes effect at once.
+                let endpoint = try? await store.endpoint(id: endpointID)
+                if endpoint?.rateLimit != nil, let last = claimed.map(\.sendAt).max() {
+                    for delivery in claimed {
+                        paced.addTask { await self.record([await self.attempt(delivery, to: endpoint)]) }
+                    }
+                    let wait = last.timeIntervalSinceNow
+                    if wait > 0 { try? await Task.sleep(for: .seconds(wait)) }
+                } else {
+                    let attempted = await withTaskGroup(of: Attempted.self) { batch in
+                        for delivery in claimed {
+                            batch.addTask { await self.attempt(delivery, to: endpoint) }
+                        }
+                        return await batch.reduce(into: []) { $0.append($1) }
+                    }
+                    await record(attempted)
+                }
+            }
+            return total
+        }
+    }
+
+    /// One attempt made: the delivery and its outcome.
+    struct Attempted: Sendable {
+        var delivery: ClaimedDelivery
+        var finished: FinishedAttempt
+    }
+
+    /// Waits for the delivery's send slot, POSTs it to `endpoint`, and says how it went.
+    func attempt(_ delivery: ClaimedDelivery, to endpoint: Endpoint?) async -> Attempted {
+        let wait = delivery.sendAt.timeIntervalSinceNow
+        if wait > 0 { try? await Task.sleep(for: .seconds(wait)) }  // the rate limit's slot
+        let action = delivery.action
+        var outcome: HandlerOutcome
+        var failure: String?
+        if let endpoint {
+            do {
+                let forwarder = forwarder(endpoint.url, try signers(of: endpoint))
+                let context = ActionContext(
+                    responseID: action.id, attempt: action.attempts, receivedAt: action.receivedAt, logger: logger(for: delivery))
+                outcome = try await forwarder.forward(
+                    action.response, context: context, webhookID: delivery.webhookID,
+                    headers: attemptHeaders(action.id, delivery.endpointID))
+            } catch {
+                outcome = .retry(after: nil)
+                failure = "\(error)"
+            }
+        } else {
+            outcome = .fail(reason: "endpoint \(delivery.endpointID) no longer exists")
+        }
+        let now = Date()
+        let result: DeliveryOutcome
+        switch outcome {
+        case .done:
+            result = .delivered
+        case .fail(let reason):
+            result = .rejected(reason)
+        case .retry(let after):
+            let reason = failure ?? "the upstream asked to retry"
+            let next = policy.nextAttempt(
+                afterAttempt: action.attempts, queuedAt: action.queuedAt, now: now, unit: jitter(), requested: after?.timeInterval)
+            let window = DeliveryWorker.describe(now.timeIntervalSince(action.queuedAt))
+            result = .failed(next == nil ? "gave up after \(action.attempts) attempts over \(window); last: \(reason)" : reason, retryAt: next)
+        }
+        return Attempted(
+            delivery: delivery, finished: FinishedAttempt(responseID: action.id, endpointID: delivery.endpointID, outcome: result, at: now))
+    }
+
+    private func logger(for delivery: ClaimedDelivery) -> Logger {
+        var logger = self.logger
+        logger[metadataKey: "response.id"] = .string(delivery.action.id)
+        logger[metadataKey: "endpoint"] = .string(delivery.endpointID)
+        return logger
+    }
+
+    /// Records the outcomes of `attempted` in one transaction, then counts and reports each.
+    func record(_ attempted: [Attempted]) async {
+        let fates: [EndpointGate.Fate?]
+        do {
+            fates = try await store.finishDeliveries(attempted.map(\.finished), owner: owner, breaker: breaker)
+        } catch {
+            // The leases run out and another round (or instance) takes the deliveries over.
+            logger.error("could not record delivery outcomes", metadata: ["error": "\(error)", "count": "\(attempted.count)"])
+            return
+        }
+        for (attempt, fate) in zip(attempted, fates) {
+            guard let fate else { continue }
+            await report(fate, of: attempt)
+        }
+    }
+
+    private func report(_ fate: EndpointGate.Fate, of attempt: Attempted) async {
+        let delivery = attempt.delivery
+        let label: String
+        switch fate {
+        case .delivered: label = "delivered"
+        case .retry: label = "retry"
+        case .held: label = "held"
+        case .dead: label = "dead"
+        }
+        if let metricsFactory {
+            Counter(
+                label: "actionable_endpoint_attempts_total", dimensions: [("endpoint", delivery.endpointID), ("outcome", label)],
+                factory: metricsFactory
+            ).increment()
+        }
+        switch fate {
+        case .held:
+            logger(for: delivery).warning(
+                "the endpoint's circuit breaker is open: its deliveries are held", metadata: ["error": "\(attempt.finished.outcome.error ?? "")"])
+        case .dead(let reason):
+            logger(for: delivery).warning("delivery is dead", metadata: ["reason": "\(reason)"])
+            if let metricsFactory {
+                Counter(label: "actionable_deliveries_dead_total", dimensions: [("endpoint", delivery.endpointID)], factory: metricsFactory)
+                    .increment()
+            }
+            await onDead?(DeadDelivery(action: delivery.action, endpointID: delivery.endpointID, reason: reason, at: attempt.finished.at))
+        default:
+            break
+        }
+    }
+
+    /// The signers of `endpoint`: its secret (or the default) first, then the one it replaced.
+    func signers(of endpoint: Endpoint) throws -> [WebhookSigner] {
+        var signers: [WebhookSigner] = []
+        if let secret = endpoint.secret {
+            signers.append(try WebhookSigner(secret: secret))
+        } else if let defaultSigner {
+            signers.append(defaultSigner)
+        }
+        if let previous = endpoint.previousSecret {
+            if previous == Endpoint.serverSecret {
+                if let defaultSigner { signers.append(defaultSigner) }
+            } else {
+                signers.append(try WebhookSigner(secret: previous))
+            }
+        }
+        guard !signers.isEmpty else {
+            throw UpstreamFailure(description: "endpoint \(endpoint.id) has no secret and the server has no --forward-secret")
+        }
+        return signers
+    }
+}
+
+/// A delivery that went dead: what `delivery.dead` reports.
+public struct DeadDelivery: Hashable, Sendable {
+    /// The response (its attempts are this delivery's).
+    public var action: StoredAction
+    public var endpointID: String
+    public var reason: String
+    public var at: Date
+
+    /// `action`'s delivery to `endpointID`, dead at `at` for `reason`.
+    public init(action: StoredAction, endpointID: String, reason: String, at: Date) {
+        self.action = action
+        self.endpointID = endpointID
+        self.reason = reason
+        self.at = at
+    }
+}
+
+/// The endpoints with a drain running, so that each has one at a time, and a way to wait for the
+/// running ones on shutdown.
+final class BusyEndpoints: Sendable {
+    private struct State {
+        var busy: Set<String> = []
+        var stopping = false
+        var waiters: [CheckedContinuation<Void, Never>] = []
+    }
+    private let state = Mutex(State())
+
+    /// Marks `id` busy; `false` when it was already (or the worker is stopping).
+    func take(_ id: String) -> Bool {
+        state.withLock { state in
+            guard !state.stopping else { return false }
+            return state.busy.insert(id).inserted
+        }
+    }
+
+    func release(_ id: String) {
+        let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+            state.busy.remove(id)
+            guard state.busy.isEmpty else { return [] }
+            defer { state.waiters = [] }
+            return state.waiters
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+
+    var stopping: Bool { state.withLock { $0.stopping } }
+
+    /// Stops new drains and returns once the running ones have finished.
+    func stop() async {
+        await withCheckedContinuation { continuation in
+            let done = state.withLock { state -> Bool in
+                state.stopping = true
+                guard !state.busy.isEmpty else { return true }
+                state.waiters.append(continuation)
+                return false
+            }
+            if done { continuation.resume() }
+        }
+    }
+}

@@ -1,0 +1,182 @@
+import ActionableStore
+import Foundation
+import PostgresNIO
+
+/// Endpoints and their deliveries on PostgreSQL: a claim or an outcome locks its endpoint's row
+/// (`FOR UPDATE`) for its transaction, so instances share one breaker, one failure streak and one
+/// rate; deliveries are claimed with `FOR UPDATE SKIP LOCKED` under a lease.
+extension PostgresActionStore {
+    public func endpoints() async throws -> [Endpoint] {
+        do {
+            let rows = try await client.query(PostgresQuery(unsafeSQL: EndpointTable.selectAll), logger: logger)
+            var endpoints: [Endpoint] = []
+            for try await row in rows { endpoints.append(try EndpointTable.decode(PostgresActionRow(columns: row.makeRandomAccess()))) }
+            return endpoints
+        } catch {
+            throw Self.readable(error)
+        }
+    }
+
+    public func createEndpoint(_ endpoint: Endpoint) async throws -> Bool {
+        do {
+            let rows = try await client.query(
+                PostgresQuery(
+                    unsafeSQL: EndpointTable.insert(.postgres) + " RETURNING id",
+                    binds: try Self.sqlBindings(EndpointTable.insertValues(endpoint))), logger: logger)
+            for try await _ in rows { return true }
+            return false
+        } catch {
+            throw Self.readable(error)
+        }
+    }
+
+    public func updateEndpoint(id: String, _ change: EndpointChange, at: Date) async throws -> Endpoint? {
+        try await transaction { connection, logger in
+            guard let endpoint = try await Self.lockedEndpoint(id, connection: connection, logger: logger) else { return nil }
+            let changed = change.applied(to: endpoint)
+            try await Self.run(EndpointTable.update(.postgres), EndpointTable.updateValues(changed), connection, logger)
+            if change.releasesHeldDeliveries(of: endpoint) {
+                try await Self.run(EndpointTable.release(.postgres), [.real(at.timeIntervalSince1970), .text(id)], connection, logger)
+            }
+            return changed
+        }
+    }
+
+    public func fanOut(_ routes: [FanOut], owner: String, at: Date) async throws {
+        try await transaction { connection, logger in
+            for route in routes {
+                let marked = try await Self.rows(
+                    EndpointTable.markFannedOut(.postgres), [.text(route.responseID), .text(owner)], connection, logger)
+                guard !marked.isEmpty else { continue }
+                for endpointID in route.endpointIDs {
+                    try await Self.run(
+                        EndpointTable.insertDelivery(.postgres), [.text(route.responseID), .text(endpointID), .real(at.timeIntervalSince1970)],
+                        connection, logger)
+                }
+            }
+        }
+    }
+
+    public func claimDeliveries(
+        endpointID: String, now: Date, limit: Int, lease: TimeInterval, owner: String, breaker: BreakerSettings
+    ) async throws -> [ClaimedDelivery] {
+        let time = now.timeIntervalSince1970
+        return try await transaction { connection, logger in
+            guard var endpoint = try await Self.lockedEndpoint(endpointID, connection: connection, logger: logger) else { return [] }
+            let plan = EndpointGate.plan(endpoint, now: now, limit: limit, breaker: breaker)
+            guard plan.limit > 0 else { return [] }
+            let deliveries = try await Self.rows(
+                EndpointTable.claim(.postgres, lock: "FOR UPDATE SKIP LOCKED"),
+                [.text(owner), .real(time + lease), .text(endpointID), .real(time), .integer(plan.limit)], connection, logger
+            ).map { try EndpointTable.decodeDelivery($0) }
+                .sorted { ($0.nextAttemptAt, $0.responseID) < ($1.nextAttemptAt, $1.responseID) }
+            guard !deliveries.isEmpty else { return [] }
+            if let probeUntil = plan.probeUntil { endpoint.openUntil = probeUntil }
+            if let next = plan.nextSlot(after: deliveries.count) { endpoint.nextSlotAt = next }
+            try await Self.run(EndpointTable.update(.postgres), EndpointTable.updateValues(endpoint), connection, logger)
+            var claimed: [ClaimedDelivery] = []
+            for (index, delivery) in deliveries.enumerated() {
+                guard let response = try await Self.rows(ActionTable.selectByID(.postgres), [.text(delivery.responseID)], connection, logger).first
+                else { continue }
+                claimed.append(EndpointTable.claimed(try ActionTable.decode(response), delivery: delivery, sendAt: plan.slot(index)))
+            }
+            return claimed
+        }
+    }
+
+    public func finishDeliveries(_ attempts: [FinishedAttempt], owner: String, breaker: BreakerSettings) async throws -> [EndpointGate.Fate?] {
+        try await transaction { connection, logger in
+            var fates: [EndpointGate.Fate?] = []
+            for attempt in attempts {
+                fates.append(
+                    try await Self.finish(
+                        responseID: attempt.responseID, endpointID: attempt.endpointID, owner: owner, outcome: attempt.outcome,
+                        breaker: breaker, at: attempt.at, connection: connection, logger: logger))
+            }
+            return fates
+        }
+    }
+
+    private static func finish(
+        responseID: String, endpointID: String, owner: String, outcome: DeliveryOutcome, breaker: BreakerSettings, at: Date,
+        connection: PostgresConnection, logger: Logger
+    ) async throws -> EndpointGate.Fate? {
+        // A success on a healthy endpoint changes nothing of it: its row is left unlocked, so the
+        // deliveries of one endpoint (across instances) do not queue on it. Anything else locks
+        // it first, as a claim does: two transactions never wait on each other's rows.
+        let unlocked = try await rows(EndpointTable.selectOne(.postgres), [.text(endpointID)], connection, logger).first
+            .map { try EndpointTable.decode($0) }
+        let healthy = outcome == .delivered && unlocked?.failureStreak == 0 && unlocked?.openUntil == nil
+        guard let endpoint = healthy ? unlocked : try await lockedEndpoint(endpointID, connection: connection, logger: logger),
+            let row = try await rows(
+                EndpointTable.selectDelivery(.postgres, lock: "FOR UPDATE"), [.text(responseID), .text(endpointID)], connection, logger
+            ).first,
+            try row.optionalString("lease_owner") == owner,
+            case let delivery = try EndpointTable.decodeDelivery(row), delivery.status == .pending
+        else { return nil }
+        let (changed, fate) = EndpointGate.finish(endpoint, outcome: outcome, breaker: breaker, now: at)
+        try await run(
+            EndpointTable.finishDelivery(.postgres), EndpointTable.finishValues(delivery, fate: fate, error: outcome.error, now: at),
+            connection, logger)
+        if changed != endpoint {
+            try await run(EndpointTable.update(.postgres), EndpointTable.updateValues(changed), connection, logger)
+        }
+        if endpoint.openUntil != nil && changed.openUntil == nil {
+            try await run(EndpointTable.release(.postgres), [.real(at.timeIntervalSince1970), .text(endpointID)], connection, logger)
+        }
+        // The response's row is locked too, so two deliveries of one response finishing at
+        // once write their summaries one after the other, the second seeing the first.
+        _ = try await rows(
+            "SELECT id FROM action_responses WHERE id = $1 FOR UPDATE", [.text(responseID)], connection, logger)
+        let all = try await rows(EndpointTable.selectDeliveries(.postgres), [.text(responseID)], connection, logger)
+            .map { try EndpointTable.decodeDelivery($0) }
+        if let summary = EndpointGate.aggregate(all) {
+            try await run(EndpointTable.summarize(.postgres), EndpointTable.summaryValues(summary, id: responseID), connection, logger)
+        }
+        return fate
+    }
+
+    public func endpointDeliveries(responseID: String) async throws -> [EndpointDelivery] {
+        do {
+            let rows = try await client.query(
+                PostgresQuery(unsafeSQL: EndpointTable.selectDeliveries(.postgres), binds: try Self.sqlBindings([.text(responseID)])),
+                logger: logger)
+            var deliveries: [EndpointDelivery] = []
+            for try await row in rows {
+                deliveries.append(try EndpointTable.decodeDelivery(PostgresActionRow(columns: row.makeRandomAccess())))
+            }
+            return deliveries
+        } catch {
+            throw Self.readable(error)
+        }
+    }
+
+    private func transaction<T: Sendable>(
+        _ body: @Sendable (PostgresConnection, Logger) async throws -> T
+    ) async throws -> T {
+        let logger = self.logger
+        do {
+            return try await client.withTransaction(logger: logger) { connection in try await body(connection, logger) }
+        } catch {
+            throw Self.readable(error)
+        }
+    }
+
+    private static func lockedEndpoint(_ id: String, connection: PostgresConnection, logger: Logger) async throws -> Endpoint? {
+        try await rows(EndpointTable.selectOne(.postgres, lock: "FOR UPDATE"), [.text(id)], connection, logger).first
+            .map { try EndpointTable.decode($0) }
+    }
+
+    private static func rows(
+        _ sql: String, _ values: [SQLValue], _ connection: PostgresConnection, _ logger: Logger
+    ) async throws -> [PostgresActionRow] {
+        let rows = try await connection.query(PostgresQuery(unsafeSQL: sql, binds: try sqlBindings(values)), logger: logger)
+        var all: [PostgresActionRow] = []
+        for try await row in rows { all.append(PostgresActionRow(columns: row.makeRandomAccess())) }
+        return all
+    }
+
+    private static func run(_ sql: String, _ values: [SQLValue], _ connection: PostgresConnection, _ logger: Logger) async throws {
+        try await connection.query(PostgresQuery(unsafeSQL: sql, binds: try sqlBindings(values)), logger: logger)
+    }
+}

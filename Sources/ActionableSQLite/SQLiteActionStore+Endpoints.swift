@@ -1,0 +1,135 @@
+import ActionableStore
+import Foundation
+import GRDB
+
+/// Endpoints and their deliveries on SQLite: each claim and each outcome is one write transaction,
+/// in which the endpoint's breaker and rate are read, decided (``EndpointGate``) and written.
+/// Fan-outs, claims and outcomes commit without an fsync of their own (``relaxedWrite(_:)``);
+/// endpoint changes are durable when answered.
+extension SQLiteActionStore {
+    public func endpoints() async throws -> [Endpoint] {
+        try await pool.read { db in try Row.fetchAll(db, sql: EndpointTable.selectAll).map(Self.decodeEndpoint) }
+    }
+
+    public func createEndpoint(_ endpoint: Endpoint) async throws -> Bool {
+        try await pool.write { db in
+            try db.execute(sql: EndpointTable.insert(.sqlite), arguments: Self.arguments(EndpointTable.insertValues(endpoint)))
+            return db.changesCount == 1
+        }
+    }
+
+    public func updateEndpoint(id: String, _ change: EndpointChange, at: Date) async throws -> Endpoint? {
+        try await pool.write { db in
+            guard let endpoint = try Self.endpoint(id, in: db) else { return nil }
+            let changed = change.applied(to: endpoint)
+            try db.execute(sql: EndpointTable.update(.sqlite), arguments: Self.arguments(EndpointTable.updateValues(changed)))
+            if change.releasesHeldDeliveries(of: endpoint) {
+                try db.execute(sql: EndpointTable.release(.sqlite), arguments: [at.timeIntervalSince1970, id])
+            }
+            return changed
+        }
+    }
+
+    public func fanOut(_ routes: [FanOut], owner: String, at: Date) async throws {
+        try await relaxedWrite { db in
+            for route in routes {
+                guard try Row.fetchOne(db, sql: EndpointTable.markFannedOut(.sqlite), arguments: [route.responseID, owner]) != nil
+                else { continue }
+                for endpointID in route.endpointIDs {
+                    try db.execute(
+                        sql: EndpointTable.insertDelivery(.sqlite), arguments: [route.responseID, endpointID, at.timeIntervalSince1970])
+                }
+            }
+        }
+    }
+
+    public func claimDeliveries(
+        endpointID: String, now: Date, limit: Int, lease: TimeInterval, owner: String, breaker: BreakerSettings
+    ) async throws -> [ClaimedDelivery] {
+        let time = now.timeIntervalSince1970
+        return try await relaxedWrite { db in
+            guard var endpoint = try Self.endpoint(endpointID, in: db) else { return [] }
+            let plan = EndpointGate.plan(endpoint, now: now, limit: limit, breaker: breaker)
+            guard plan.limit > 0 else { return [] }
+            let deliveries = try Row.fetchAll(
+                db, sql: EndpointTable.claim(.sqlite), arguments: [owner, time + lease, endpointID, time, plan.limit]
+            ).map { try EndpointTable.decodeDelivery(SQLiteRow(row: $0)) }
+                .sorted { ($0.nextAttemptAt, $0.responseID) < ($1.nextAttemptAt, $1.responseID) }
+            guard !deliveries.isEmpty else { return [] }
+            if let probeUntil = plan.probeUntil { endpoint.openUntil = probeUntil }
+            if let next = plan.nextSlot(after: deliveries.count) { endpoint.nextSlotAt = next }
+            try db.execute(sql: EndpointTable.update(.sqlite), arguments: Self.arguments(EndpointTable.updateValues(endpoint)))
+            var claimed: [ClaimedDelivery] = []
+            for (index, delivery) in deliveries.enumerated() {
+                guard let response = try Row.fetchOne(db, sql: ActionTable.selectByID(.sqlite), arguments: [delivery.responseID]) else {
+                    continue
+                }
+                claimed.append(EndpointTable.claimed(try Self.decode(response), delivery: delivery, sendAt: plan.slot(index)))
+            }
+            return claimed
+        }
+    }
+
+    public func finishDeliveries(_ attempts: [FinishedAttempt], owner: String, breaker: BreakerSettings) async throws -> [EndpointGate.Fate?] {
+        try await relaxedWrite { db in
+            try attempts.map { attempt in
+                try Self.finish(
+                    responseID: attempt.responseID, endpointID: attempt.endpointID, owner: owner, outcome: attempt.outcome,
+                    breaker: breaker, at: attempt.at, in: db)
+            }
+        }
+    }
+
+    private static func finish(
+        responseID: String, endpointID: String, owner: String, outcome: DeliveryOutcome, breaker: BreakerSettings, at: Date,
+        in db: Database
+    ) throws -> EndpointGate.Fate? {
+        guard let row = try Row.fetchOne(db, sql: EndpointTable.selectDelivery(.sqlite), arguments: [responseID, endpointID]),
+            row["lease_owner"] as String? == owner,
+            case let delivery = try EndpointTable.decodeDelivery(SQLiteRow(row: row)), delivery.status == .pending,
+            let endpoint = try endpoint(endpointID, in: db)
+        else { return nil }
+        let (changed, fate) = EndpointGate.finish(endpoint, outcome: outcome, breaker: breaker, now: at)
+        try db.execute(
+            sql: EndpointTable.finishDelivery(.sqlite),
+            arguments: arguments(EndpointTable.finishValues(delivery, fate: fate, error: outcome.error, now: at)))
+        if changed != endpoint {
+            try db.execute(sql: EndpointTable.update(.sqlite), arguments: arguments(EndpointTable.updateValues(changed)))
+        }
+        if endpoint.openUntil != nil && changed.openUntil == nil {
+            try db.execute(sql: EndpointTable.release(.sqlite), arguments: [at.timeIntervalSince1970, endpointID])
+        }
+        let all = try Row.fetchAll(db, sql: EndpointTable.selectDeliveries(.sqlite), arguments: [responseID])
+            .map { try EndpointTable.decodeDelivery(SQLiteRow(row: $0)) }
+        if let summary = EndpointGate.aggregate(all) {
+            try db.execute(
+                sql: EndpointTable.summarize(.sqlite), arguments: arguments(EndpointTable.summaryValues(summary, id: responseID)))
+        }
+        return fate
+    }
+
+    public func endpointDeliveries(responseID: String) async throws -> [EndpointDelivery] {
+        try await pool.read { db in
+            try Row.fetchAll(db, sql: EndpointTable.selectDeliveries(.sqlite), arguments: [responseID])
+                .map { try EndpointTable.decodeDelivery(SQLiteRow(row: $0)) }
+        }
+    }
+
+    private static func endpoint(_ id: String, in db: Database) throws -> Endpoint? {
+        try Row.fetchOne(db, sql: EndpointTable.selectOne(.sqlite), arguments: [id]).map(decodeEndpoint)
+    }
+
+    private static func decodeEndpoint(_ row: Row) throws -> Endpoint { try EndpointTable.decode(SQLiteRow(row: row)) }
+
+    static func arguments(_ values: [SQLValue]) -> StatementArguments {
+        StatementArguments(
+            values.map { value -> (any DatabaseValueConvertible)? in
+                switch value {
+                case .text(let text): return text
+                case .real(let number): return number
+                case .integer(let number): return number
+                case .null: return nil
+                }
+            })
+    }
+}

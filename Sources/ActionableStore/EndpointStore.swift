@@ -1,0 +1,129 @@
+import Foundation
+
+/// Endpoints as data and each response's delivery to each of them: what `/v1/endpoints`, the
+/// fan-out and the endpoint worker use. Every driver implements it; the conformance suite checks
+/// it (`EndpointStoreConformanceTests`).
+public protocol EndpointStore: Sendable {
+    /// Every endpoint, by id.
+    func endpoints() async throws -> [Endpoint]
+
+    /// Stores a new endpoint; `false` when its id is taken.
+    func createEndpoint(_ endpoint: Endpoint) async throws -> Bool
+
+    /// Changes endpoint `id`; returns it changed, or `nil` when there is none. Resuming it (or
+    /// giving it a new URL) lets its held deliveries go with a fresh retry window from `at`.
+    func updateEndpoint(id: String, _ change: EndpointChange, at: Date) async throws -> Endpoint?
+
+    /// Hands each claimed response to its endpoints: one pending delivery per endpoint id, due at
+    /// `at`; the response then waits for them. A response whose lease `owner` lost is skipped.
+    func fanOut(_ routes: [FanOut], owner: String, at: Date) async throws
+
+    /// Claims endpoint `endpointID`'s due deliveries, as many as its pause, breaker and rate limit
+    /// allow (``EndpointGate/plan(_:now:limit:breaker:)``), each under a lease for `owner`.
+    func claimDeliveries(
+        endpointID: String, now: Date, limit: Int, lease: TimeInterval, owner: String, breaker: BreakerSettings
+    ) async throws -> [ClaimedDelivery]
+
+    /// Records attempts' outcomes (``EndpointGate/finish(_:outcome:breaker:now:)``), in order, on
+    /// each delivery, its endpoint's breaker and its response, all in one transaction. Each fate
+    /// is `nil` where `owner` no longer holds the lease.
+    func finishDeliveries(_ attempts: [FinishedAttempt], owner: String, breaker: BreakerSettings) async throws -> [EndpointGate.Fate?]
+
+    /// The deliveries of one response, by endpoint id.
+    func endpointDeliveries(responseID: String) async throws -> [EndpointDelivery]
+}
+
+extension EndpointStore {
+    /// Records one attempt's outcome (``finishDeliveries(_:owner:breaker:)``).
+    public func finishDelivery(
+        responseID: String, endpointID: String, owner: String, outcome: DeliveryOutcome, breaker: BreakerSettings, at: Date
+    ) async throws -> EndpointGate.Fate? {
+        try await finishDeliveries(
+            [FinishedAttempt(responseID: responseID, endpointID: endpointID, outcome: outcome, at: at)], owner: owner, breaker: breaker
+        ).first ?? nil
+    }
+
+    /// The endpoint with `id`.
+    public func endpoint(id: String) async throws -> Endpoint? {
+        try await endpoints().first { $0.id == id }
+    }
+}
+
+/// One response handed to its endpoints.
+public struct FanOut: Hashable, Sendable {
+    public var responseID: String
+    public var endpointIDs: [String]
+
+    public init(responseID: String, endpointIDs: [String]) {
+        self.responseID = responseID
+        self.endpointIDs = endpointIDs
+    }
+}
+
+/// One response's delivery to one endpoint.
+public struct EndpointDelivery: Hashable, Sendable {
+    public var responseID: String
+    public var endpointID: String
+    public var status: DeliveryStatus
+    public var attempts: Int
+    public var nextAttemptAt: Date
+    /// When its current retry window began.
+    public var queuedAt: Date
+    public var lastError: String?
+    public var deliveredAt: Date?
+
+    public init(
+        responseID: String, endpointID: String, status: DeliveryStatus, attempts: Int, nextAttemptAt: Date, queuedAt: Date,
+        lastError: String? = nil, deliveredAt: Date? = nil
+    ) {
+        self.responseID = responseID
+        self.endpointID = endpointID
+        self.status = status
+        self.attempts = attempts
+        self.nextAttemptAt = nextAttemptAt
+        self.queuedAt = queuedAt
+        self.lastError = lastError
+        self.deliveredAt = deliveredAt
+    }
+
+    /// The `webhook-id` (and `Idempotency-Key`) of every attempt of this delivery: the response
+    /// id and the endpoint's, so each endpoint de-duplicates its own deliveries.
+    public var webhookID: String { Self.webhookID(responseID: responseID, endpointID: endpointID) }
+
+    /// The `webhook-id` of response `responseID`'s delivery to `endpointID`.
+    public static func webhookID(responseID: String, endpointID: String) -> String { "\(responseID)_\(endpointID)" }
+}
+
+/// A claimed delivery: the response, the delivery, and when to send it (its rate-limit slot).
+public struct ClaimedDelivery: Hashable, Sendable {
+    /// The response, with this delivery's attempts and retry window.
+    public var action: StoredAction
+    public var endpointID: String
+    /// Not before this time: the endpoint's rate limit.
+    public var sendAt: Date
+
+    public init(action: StoredAction, endpointID: String, sendAt: Date) {
+        self.action = action
+        self.endpointID = endpointID
+        self.sendAt = sendAt
+    }
+
+    /// This delivery's `webhook-id`.
+    public var webhookID: String { EndpointDelivery.webhookID(responseID: action.id, endpointID: endpointID) }
+}
+
+/// One attempt's outcome, to record (``EndpointStore/finishDeliveries(_:owner:breaker:)``).
+public struct FinishedAttempt: Hashable, Sendable {
+    public var responseID: String
+    public var endpointID: String
+    public var outcome: DeliveryOutcome
+    /// When the attempt ended.
+    public var at: Date
+
+    public init(responseID: String, endpointID: String, outcome: DeliveryOutcome, at: Date) {
+        self.responseID = responseID
+        self.endpointID = endpointID
+        self.outcome = outcome
+        self.at = at
+    }
+}

@@ -1,0 +1,277 @@
+import Foundation
+
+/// The `endpoints` and `endpoint_deliveries` tables as every SQL driver stores them, and the
+/// statements whose text does not depend on the driver.
+///
+/// A response handed to its endpoints (`fanned_out = 1`) keeps, in its own row, the summary of its
+/// deliveries (``EndpointGate/aggregate(_:)``), so the operators' pages and counts read one table.
+public enum EndpointTable {
+    /// The statements of schema version 8.
+    public static func version8(_ dialect: SQLDialect) -> [String] {
+        let double = dialect.doubleType
+        return [
+            """
+            CREATE TABLE endpoints (
+                id TEXT PRIMARY KEY NOT NULL,
+                url TEXT NOT NULL,
+                filter TEXT NOT NULL,
+                secret TEXT,
+                previous_secret TEXT,
+                rate_limit \(double),
+                paused INTEGER NOT NULL DEFAULT 0,
+                seeded INTEGER NOT NULL DEFAULT 0,
+                failure_streak INTEGER NOT NULL DEFAULT 0,
+                open_until \(double),
+                next_slot_at \(double),
+                created_at \(double) NOT NULL
+            )
+            """,
+            """
+            CREATE TABLE endpoint_deliveries (
+                response_id TEXT NOT NULL REFERENCES action_responses (id) ON DELETE CASCADE,
+                endpoint_id TEXT NOT NULL,
+                status TEXT NOT NULL DEFAULT 'pending',
+                attempts INTEGER NOT NULL DEFAULT 0,
+                next_attempt_at \(double) NOT NULL,
+                queued_at \(double) NOT NULL,
+                lease_owner TEXT,
+                lease_until \(double),
+                last_error TEXT,
+                delivered_at \(double),
+                PRIMARY KEY (response_id, endpoint_id)
+            )
+            """,
+            "CREATE INDEX endpoint_deliveries_due ON endpoint_deliveries (endpoint_id, status, next_attempt_at)",
+            "ALTER TABLE action_responses ADD COLUMN fanned_out INTEGER NOT NULL DEFAULT 0",
+        ]
+    }
+
+    /// The columns an ``Endpoint`` is decoded from.
+    public static let columns =
+        "id, url, filter, secret, previous_secret, rate_limit, paused, seeded, failure_streak, open_until, next_slot_at, created_at"
+
+    /// Every endpoint, by id.
+    public static let selectAll = "SELECT \(columns) FROM endpoints ORDER BY id"
+
+    /// One endpoint; parameter 1 is its id; `lock` is appended (`FOR UPDATE` on PostgreSQL).
+    public static func selectOne(_ dialect: SQLDialect, lock: String = "") -> String {
+        "SELECT \(columns) FROM endpoints WHERE id = \(dialect.parameter(1)) \(lock)"
+    }
+
+    /// Inserts an endpoint unless its id is taken; parameters: the 12 ``columns`` in order.
+    public static func insert(_ dialect: SQLDialect) -> String {
+        let p = (1...12).map(dialect.parameter).joined(separator: ", ")
+        return "INSERT INTO endpoints (\(columns)) VALUES (\(p)) ON CONFLICT (id) DO NOTHING"
+    }
+
+    /// Writes every column of an endpoint but its id and creation time; parameters: url, filter,
+    /// secret, previous secret, rate limit, paused, seeded, failure streak, open until, next slot
+    /// at, id.
+    public static func update(_ dialect: SQLDialect) -> String {
+        let p = (1...11).map(dialect.parameter)
+        return """
+            UPDATE endpoints SET url = \(p[0]), filter = \(p[1]), secret = \(p[2]), previous_secret = \(p[3]), rate_limit = \(p[4]),
+                paused = \(p[5]), seeded = \(p[6]), failure_streak = \(p[7]), open_until = \(p[8]), next_slot_at = \(p[9])
+            WHERE id = \(p[10])
+            """
+    }
+
+    /// The values of ``update(_:)`` for `endpoint`, in order.
+    public static func updateValues(_ endpoint: Endpoint) -> [SQLValue] {
+        Array(insertValues(endpoint)[1...10]) + [.text(endpoint.id)]
+    }
+
+    /// The values of ``insert(_:)`` for `endpoint`, in order.
+    public static func insertValues(_ endpoint: Endpoint) -> [SQLValue] {
+        [
+            .text(endpoint.id), .text(endpoint.url), .text(encode(endpoint.filter)), .optionalText(endpoint.secret),
+            .optionalText(endpoint.previousSecret), .optionalReal(endpoint.rateLimit), .integer(endpoint.paused ? 1 : 0),
+            .integer(endpoint.seeded ? 1 : 0), .integer(endpoint.failureStreak), .optionalReal(endpoint.openUntil?.timeIntervalSince1970),
+            .optionalReal(endpoint.nextSlotAt?.timeIntervalSince1970), .real(endpoint.createdAt.timeIntervalSince1970),
+        ]
+    }
+
+    /// Marks a claimed response handed to its endpoints, if `owner` still holds it; parameters: id,
+    /// owner. Returns the id when it did.
+    public static func markFannedOut(_ dialect: SQLDialect) -> String {
+        """
+        UPDATE action_responses SET fanned_out = 1, attempts = 0, lease_owner = NULL, lease_until = NULL, last_error = NULL
+        WHERE id = \(dialect.parameter(1)) AND lease_owner = \(dialect.parameter(2)) AND status = 'pending' AND fanned_out = 0
+        RETURNING id
+        """
+    }
+
+    /// A pending delivery; parameters: response id, endpoint id, due (and queued) at.
+    public static func insertDelivery(_ dialect: SQLDialect) -> String {
+        let p = (1...3).map(dialect.parameter)
+        return """
+            INSERT INTO endpoint_deliveries (response_id, endpoint_id, next_attempt_at, queued_at)
+            VALUES (\(p[0]), \(p[1]), \(p[2]), \(p[2])) ON CONFLICT (response_id, endpoint_id) DO NOTHING
+            """
+    }
+
+    /// Leases up to a limit of one endpoint's due deliveries; parameters: owner, lease until,
+    /// endpoint id, now, limit. `lock` goes after the inner `SELECT` (`FOR UPDATE SKIP LOCKED`).
+    public static func claim(_ dialect: SQLDialect, lock: String = "") -> String {
+        let p = (1...5).map(dialect.parameter)
+        return """
+            UPDATE endpoint_deliveries SET lease_owner = \(p[0]), lease_until = \(p[1]), attempts = attempts + 1
+            WHERE endpoint_id = \(p[2]) AND response_id IN (
+                SELECT response_id FROM endpoint_deliveries
+                WHERE endpoint_id = \(p[2]) AND status = 'pending' AND next_attempt_at <= \(p[3])
+                    AND (lease_until IS NULL OR lease_until < \(p[3]))
+                ORDER BY next_attempt_at, response_id LIMIT \(p[4]) \(lock))
+            RETURNING \(deliveryColumns)
+            """
+    }
+
+    /// The columns an ``EndpointDelivery`` is decoded from.
+    public static let deliveryColumns =
+        "response_id, endpoint_id, status, attempts, next_attempt_at, queued_at, last_error, delivered_at, lease_owner"
+
+    /// One delivery; parameters: response id, endpoint id.
+    public static func selectDelivery(_ dialect: SQLDialect, lock: String = "") -> String {
+        """
+        SELECT \(deliveryColumns) FROM endpoint_deliveries
+        WHERE response_id = \(dialect.parameter(1)) AND endpoint_id = \(dialect.parameter(2)) \(lock)
+        """
+    }
+
+    /// A response's deliveries; parameter 1 is the response id.
+    public static func selectDeliveries(_ dialect: SQLDialect) -> String {
+        "SELECT \(deliveryColumns) FROM endpoint_deliveries WHERE response_id = \(dialect.parameter(1)) ORDER BY endpoint_id"
+    }
+
+    /// Writes a leased delivery's outcome and frees its lease; parameters: status, attempts, next
+    /// attempt at, last error, delivered at, response id, endpoint id.
+    public static func finishDelivery(_ dialect: SQLDialect) -> String {
+        let p = (1...7).map(dialect.parameter)
+        return """
+            UPDATE endpoint_deliveries SET status = \(p[0]), attempts = \(p[1]), next_attempt_at = \(p[2]), last_error = \(p[3]),
+                delivered_at = \(p[4]), lease_owner = NULL, lease_until = NULL
+            WHERE response_id = \(p[5]) AND endpoint_id = \(p[6])
+            """
+    }
+
+    /// The values of ``finishDelivery(_:)`` for `delivery` after `fate` at `now`.
+    public static func finishValues(_ delivery: EndpointDelivery, fate: EndpointGate.Fate, error: String?, now: Date) -> [SQLValue] {
+        var status = DeliveryStatus.pending
+        var attempts = delivery.attempts
+        var next = delivery.nextAttemptAt
+        var lastError = error
+        var deliveredAt: Double?
+        switch fate {
+        case .delivered:
+            status = .delivered
+            lastError = nil
+            deliveredAt = now.timeIntervalSince1970
+        case .retry(let at):
+            next = at
+        case .held:
+            attempts = max(0, attempts - 1)  // the attempt is given back: held deliveries do not burn retries
+            next = now
+        case .dead(let reason):
+            status = .dead
+            lastError = reason
+        }
+        return [
+            .text(status.rawValue), .integer(attempts), .real(next.timeIntervalSince1970), .optionalText(lastError),
+            .optionalReal(deliveredAt), .text(delivery.responseID), .text(delivery.endpointID),
+        ]
+    }
+
+    /// Lets an endpoint's held deliveries go: due now, with a fresh retry window; parameters: now,
+    /// endpoint id.
+    public static func release(_ dialect: SQLDialect) -> String {
+        """
+        UPDATE endpoint_deliveries SET next_attempt_at = \(dialect.parameter(1)), queued_at = \(dialect.parameter(1))
+        WHERE endpoint_id = \(dialect.parameter(2)) AND status = 'pending'
+        """
+    }
+
+    /// Writes a fanned-out response's summary; parameters: status, attempts, next attempt at,
+    /// last error, delivered at, id.
+    public static func summarize(_ dialect: SQLDialect) -> String {
+        let p = (1...6).map(dialect.parameter)
+        return """
+            UPDATE action_responses SET status = \(p[0]), attempts = \(p[1]), next_attempt_at = COALESCE(\(p[2]), next_attempt_at),
+                last_error = \(p[3]), delivered_at = \(p[4])
+            WHERE id = \(p[5])
+            """
+    }
+
+    /// The values of ``summarize(_:)`` for response `id`.
+    public static func summaryValues(_ summary: EndpointGate.ResponseSummary, id: String) -> [SQLValue] {
+        [
+            .text(summary.status.rawValue), .integer(summary.attempts), .optionalReal(summary.nextAttemptAt?.timeIntervalSince1970),
+            .optionalText(summary.lastError), .optionalReal(summary.deliveredAt?.timeIntervalSince1970), .text(id),
+        ]
+    }
+
+    /// Queues again the deliveries of the responses a re-queue takes (those not pending, chosen by
+    /// `responses`, a `SELECT id …` whose parameters start at 2): the dead ones, or every one when
+    /// none is dead (a delivered response is replayed to each endpoint). Parameter 1 is the time.
+    public static func requeueDeliveries(of responses: String, _ dialect: SQLDialect) -> String {
+        let at = dialect.parameter(1)
+        return """
+            UPDATE endpoint_deliveries SET status = 'pending', attempts = 0, next_attempt_at = \(at), queued_at = \(at),
+                lease_owner = NULL, lease_until = NULL, delivered_at = NULL, last_error = NULL
+            WHERE status <> 'pending' AND response_id IN (\(responses))
+                AND (status = 'dead' OR NOT EXISTS (
+                    SELECT 1 FROM endpoint_deliveries dead
+                    WHERE dead.response_id = endpoint_deliveries.response_id AND dead.status = 'dead'))
+            """
+    }
+
+    /// Decodes a row of ``columns``.
+    public static func decode(_ row: some ActionRow) throws -> Endpoint {
+        Endpoint(
+            id: try row.string("id"), url: try row.string("url"), filter: decodeFilter(try row.string("filter")),
+            secret: try row.optionalString("secret"), previousSecret: try row.optionalString("previous_secret"),
+            rateLimit: try row.optionalDouble("rate_limit"), paused: try row.int("paused") != 0, seeded: try row.int("seeded") != 0,
+            failureStreak: try row.int("failure_streak"), openUntil: try row.optionalDouble("open_until").map(Date.init(timeIntervalSince1970:)),
+            nextSlotAt: try row.optionalDouble("next_slot_at").map(Date.init(timeIntervalSince1970:)),
+            createdAt: Date(timeIntervalSince1970: try row.double("created_at")))
+    }
+
+    /// Decodes a row of ``deliveryColumns``.
+    public static func decodeDelivery(_ row: some ActionRow) throws -> EndpointDelivery {
+        EndpointDelivery(
+            responseID: try row.string("response_id"), endpointID: try row.string("endpoint_id"),
+            status: DeliveryStatus(rawValue: try row.string("status")) ?? .pending, attempts: try row.int("attempts"),
+            nextAttemptAt: Date(timeIntervalSince1970: try row.double("next_attempt_at")),
+            queuedAt: Date(timeIntervalSince1970: try row.double("queued_at")), lastError: try row.optionalString("last_error"),
+            deliveredAt: try row.optionalDouble("delivered_at").map(Date.init(timeIntervalSince1970:)))
+    }
+
+    /// The response as its claimed delivery sees it: attempts, window and error of the delivery.
+    public static func claimed(_ response: StoredAction, delivery: EndpointDelivery, sendAt: Date) -> ClaimedDelivery {
+        var action = response
+        action.status = delivery.status
+        action.attempts = delivery.attempts
+        action.nextAttemptAt = delivery.nextAttemptAt
+        action.queuedAt = delivery.queuedAt
+        action.lastError = delivery.lastError
+        return ClaimedDelivery(action: action, endpointID: delivery.endpointID, sendAt: sendAt)
+    }
+
+    static func encode(_ filter: [String]) -> String {
+        let data = (try? JSONSerialization.data(withJSONObject: filter, options: [.withoutEscapingSlashes])) ?? Data("[]".utf8)
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    static func decodeFilter(_ text: String) -> [String] {
+        (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String] ?? []
+    }
+}
+
+/// A statement parameter, as the drivers bind it.
+public enum SQLValue: Hashable, Sendable {
+    case text(String)
+    case real(Double)
+    case integer(Int)
+    case null
+
+    static func optionalText(_ text: String?) -> SQLValue { text.map { .text($0) } ?? .null }
+    static func optionalReal(_ number: Double?) -> SQLValue { number.map { .real($0) } ?? .null }
+}

@@ -1,0 +1,215 @@
+import ActionableCore
+import Foundation
+import Testing
+
+@testable import ActionableStore
+
+/// Endpoints and their deliveries, on every driver: fan-out, the breaker holding deliveries
+/// without spending attempts, pause, the rate's slots, the response's summary and re-queues.
+struct EndpointStoreConformanceTests {
+    typealias Driver = StoreConformanceTests.Driver
+    static func at(_ seconds: TimeInterval) -> Date { Date(timeIntervalSince1970: seconds) }
+    static let breaker = BreakerSettings(failures: 2, probeEvery: 60)
+
+    static func endpoint(_ id: String, rate: Double? = nil) -> Endpoint {
+        Endpoint(id: id, url: "https://\(id).example/hook", filter: ["invite.*"], secret: "whsec_one", rateLimit: rate, createdAt: at(1))
+    }
+
+    /// Accepts `count` responses, claims them for routing and fans each out to `endpoints`.
+    static func fanned(_ store: any ActionStore, count: Int, to endpoints: [String], at time: TimeInterval = 1_000) async throws -> [String] {
+        var ids: [String] = []
+        for index in 0..<count {
+            let id = "r-\(index)"
+            _ = try await store.accept(StoreConformanceTests.action("n-\(index)", id: id, at: time))
+            ids.append(id)
+        }
+        let claimed = try await store.claimDue(now: at(time), limit: 100, lease: 60, owner: "router")
+        #expect(claimed.count == count)
+        try await store.fanOut(claimed.map { FanOut(responseID: $0.id, endpointIDs: endpoints) }, owner: "router", at: at(time))
+        return ids
+    }
+
+    @Test(arguments: Driver.available)
+    func endpointsAreCreatedOnceChangedAndKept(driver: Driver) async throws {
+        let (store, cleanup) = try await StoreConformanceTests.makeStore(driver)
+        defer { cleanup() }
+        #expect(try await store.createEndpoint(Self.endpoint("b", rate: 5)))
+        #expect(try await store.createEndpoint(Self.endpoint("a")))
+        #expect(try await store.createEndpoint(Self.endpoint("a")) == false)
+        #expect(try await store.endpoints().map(\.id) == ["a", "b"])
+        #expect(try await store.endpoint(id: "b") == Self.endpoint("b", rate: 5))
+
+        let rotated = try #require(
+            try await store.updateEndpoint(id: "a", EndpointChange(filter: ["*"], secret: "whsec_two", rateLimit: .some(nil)), at: Self.at(5)))
+        #expect(rotated.secret == "whsec_two" && rotated.previousSecret == "whsec_one" && rotated.filter == ["*"])
+        #expect(try await store.endpoint(id: "a") == rotated)
+        let dropped = try await store.updateEndpoint(id: "a", EndpointChange(dropPreviousSecret: true, paused: true), at: Self.at(6))
+        #expect(dropped?.previousSecret == nil && dropped?.paused == true && dropped?.state == .paused)
+        #expect(try await store.updateEndpoint(id: "missing", EndpointChange(paused: true), at: Self.at(6)) == nil)
+        let unlimited = try await store.updateEndpoint(id: "b", EndpointChange(rateLimit: .some(nil)), at: Self.at(6))
+        #expect(unlimited?.rateLimit == nil)
+    }
+
+    @Test(arguments: Driver.available)
+    func eachEndpointGetsItsOwnDeliveryAndTheResponseSummarizesThem(driver: Driver) async throws {
+        let (store, cleanup) = try await StoreConformanceTests.makeStore(driver)
+        defer { cleanup() }
+        for id in ["a", "b"] { _ = try await store.createEndpoint(Self.endpoint(id)) }
+        let ids = try await Self.fanned(store, count: 1, to: ["a", "b"])
+        // Fanned out: the router does not claim it again.
+        #expect(try await store.claimDue(now: Self.at(2_000), limit: 10, lease: 60, owner: "router").isEmpty)
+        let a = try await store.claimDeliveries(endpointID: "a", now: Self.at(1_001), limit: 10, lease: 60, owner: "w", breaker: Self.breaker)
+        let b = try await store.claimDeliveries(endpointID: "b", now: Self.at(1_001), limit: 10, lease: 60, owner: "w", breaker: Self.breaker)
+        #expect(a.map(\.action.id) == ids && b.map(\.action.id) == ids)
+        #expect(a.first?.webhookID == "r-0_a" && b.first?.webhookID == "r-0_b")
+        #expect(a.first?.action.attempts == 1)
+        #expect(a.first?.action.response == StoreConformanceTests.action("n-0").response)
+        // Leased: nothing more for anyone.
+        #expect(
+            try await store.claimDeliveries(endpointID: "a", now: Self.at(1_002), limit: 10, lease: 60, owner: "x", breaker: Self.breaker).isEmpty)
+
+        #expect(
+            try await store.finishDelivery(
+                responseID: "r-0", endpointID: "a", owner: "x", outcome: .delivered, breaker: Self.breaker, at: Self.at(1_003)) == nil)
+        #expect(
+            try await store.finishDelivery(
+                responseID: "r-0", endpointID: "a", owner: "w", outcome: .delivered, breaker: Self.breaker, at: Self.at(1_003)) == .delivered)
+        #expect(try await store.action(id: "r-0")?.status == .pending)  // b is still on its way
+        #expect(
+            try await store.finishDelivery(
+                responseID: "r-0", endpointID: "b", owner: "w", outcome: .rejected("HTTP 404"), breaker: Self.breaker, at: Self.at(1_004))
+                == .dead("HTTP 404"))
+        let dead = try #require(try await store.action(id: "r-0"))
+        #expect(dead.status == .dead && dead.lastError == "b: HTTP 404")
+        #expect(try await store.endpointDeliveries(responseID: "r-0").map(\.status) == [.delivered, .dead])
+
+        // Retried: only the dead delivery goes again; the response is pending until it is done.
+        #expect(try await store.requeue(id: "r-0", at: Self.at(1_100)) == .queued)
+        #expect(try await store.endpointDeliveries(responseID: "r-0").map(\.status) == [.delivered, .pending])
+        #expect(
+            try await store.claimDeliveries(endpointID: "a", now: Self.at(1_100), limit: 10, lease: 60, owner: "w", breaker: Self.breaker).isEmpty)
+        let again = try await store.claimDeliveries(endpointID: "b", now: Self.at(1_100), limit: 10, lease: 60, owner: "w", breaker: Self.breaker)
+        #expect(again.map(\.action.id) == ["r-0"])
+        _ = try await store.finishDelivery(
+            responseID: "r-0", endpointID: "b", owner: "w", outcome: .delivered, breaker: Self.breaker, at: Self.at(1_101))
+        #expect(try await store.action(id: "r-0")?.status == .delivered)
+        #expect(try await store.deliveryCounts()[.delivered] == 1)
+        // A delivered response queued again is replayed to every endpoint.
+        #expect(try await store.requeue(matching: DeliveryFilter(status: .delivered), at: Self.at(1_200)) == 1)
+        #expect(try await store.endpointDeliveries(responseID: "r-0").map(\.status) == [.pending, .pending])
+    }
+
+    @Test(arguments: Driver.available)
+    func anOpenBreakerHoldsDeliveriesWithoutSpendingAttemptsAndProbesOnce(driver: Driver) async throws {
+        let (store, cleanup) = try await StoreConformanceTests.makeStore(driver)
+        defer { cleanup() }
+        _ = try await store.createEndpoint(Self.endpoint("down"))
+        _ = try await Self.fanned(store, count: 3, to: ["down"])
+        let claimed = try await store.claimDeliveries(
+            endpointID: "down", now: Self.at(1_000), limit: 10, lease: 60, owner: "w", breaker: Self.breaker)
+        #expect(claimed.count == 3)
+        // The first failure is retried as usual; the second opens the breaker and is held.
+        #expect(
+            try await store.finishDelivery(
+                responseID: "r-0", endpointID: "down", owner: "w", outcome: .failed("refused", retryAt: Self.at(1_010)), breaker: Self.breaker,
+                at: Self.at(1_001)) == .retry(Self.at(1_010)))
+        #expect(
+            try await store.finishDelivery(
+                responseID: "r-1", endpointID: "down", owner: "w", outcome: .failed("refused", retryAt: nil), breaker: Self.breaker,
+                at: Self.at(1_002)) == .held)  // held, not dead, though its window was spent
+        #expect(
+            try await store.finishDelivery(
+                responseID: "r-2", endpointID: "down", owner: "w", outcome: .failed("refused", retryAt: Self.at(1_010)), breaker: Self.breaker,
+                at: Self.at(1_003)) == .held)
+        let open = try #require(try await store.endpoint(id: "down"))
+        #expect(open.state == .open && open.failureStreak == 3 && open.openUntil == Self.at(1_063))
+        let held = try await store.endpointDeliveries(responseID: "r-1")
+        #expect(held.first?.attempts == 0 && held.first?.status == .pending)
+        #expect(try await store.action(id: "r-1")?.status == .pending)
+
+        // Nothing while open; one probe once its time is up, and not a second one meanwhile.
+        #expect(
+            try await store.claimDeliveries(endpointID: "down", now: Self.at(1_062), limit: 10, lease: 60, owner: "w", breaker: Self.breaker).isEmpty)
+        let probe = try await store.claimDeliveries(endpointID: "down", now: Self.at(1_063), limit: 10, lease: 60, owner: "w", breaker: Self.breaker)
+        #expect(probe.count == 1)
+        #expect(
+            try await store.claimDeliveries(endpointID: "down", now: Self.at(1_064), limit: 10, lease: 60, owner: "v", breaker: Self.breaker).isEmpty)
+        let probed = try #require(probe.first)
+        #expect(
+            try await store.finishDelivery(
+                responseID: probed.action.id, endpointID: "down", owner: "w", outcome: .failed("refused", retryAt: Self.at(1_070)),
+                breaker: Self.breaker, at: Self.at(1_064)) == .held)
+        #expect(try await store.endpoint(id: "down")?.openUntil == Self.at(1_124))
+
+        // The next probe succeeds: the breaker closes and every held delivery is due, with a fresh window.
+        let next = try await store.claimDeliveries(endpointID: "down", now: Self.at(1_124), limit: 10, lease: 60, owner: "w", breaker: Self.breaker)
+        #expect(next.count == 1)
+        _ = try await store.finishDelivery(
+            responseID: try #require(next.first).action.id, endpointID: "down", owner: "w", outcome: .delivered, breaker: Self.breaker,
+            at: Self.at(1_125))
+        #expect(try await store.endpoint(id: "down")?.state == .active)
+        let rest = try await store.claimDeliveries(endpointID: "down", now: Self.at(1_125), limit: 10, lease: 60, owner: "w", breaker: Self.breaker)
+        #expect(rest.count == 2)
+        #expect(rest.allSatisfy { $0.action.queuedAt == Self.at(1_125) })
+    }
+
+    @Test(arguments: Driver.available)
+    func aPausedEndpointKeepsItsDeliveriesUntilResumed(driver: Driver) async throws {
+        let (store, cleanup) = try await StoreConformanceTests.makeStore(driver)
+        defer { cleanup() }
+        _ = try await store.createEndpoint(Self.endpoint("p"))
+        _ = try await store.updateEndpoint(id: "p", EndpointChange(paused: true), at: Self.at(2))
+        _ = try await Self.fanned(store, count: 2, to: ["p"])
+        #expect(
+            try await store.claimDeliveries(endpointID: "p", now: Self.at(90_000), limit: 10, lease: 60, owner: "w", breaker: Self.breaker).isEmpty)
+        #expect(try await store.action(id: "r-0")?.status == .pending)
+        _ = try await store.updateEndpoint(id: "p", EndpointChange(paused: false), at: Self.at(90_000))
+        let resumed = try await store.claimDeliveries(endpointID: "p", now: Self.at(90_000), limit: 10, lease: 60, owner: "w", breaker: Self.breaker)
+        #expect(resumed.map(\.action.id) == ["r-0", "r-1"])
+        #expect(resumed.allSatisfy { $0.action.queuedAt == Self.at(90_000) && $0.action.attempts == 1 })
+    }
+
+    @Test(arguments: Driver.available)
+    func aRateLimitHandsOutSlotsAcrossClaims(driver: Driver) async throws {
+        let (store, cleanup) = try await StoreConformanceTests.makeStore(driver)
+        defer { cleanup() }
+        _ = try await store.createEndpoint(Self.endpoint("slow", rate: 4))
+        _ = try await Self.fanned(store, count: 10, to: ["slow"])
+        // 4 a second, handed out one second ahead: 4 slots, 0.25 s apart.
+        let first = try await store.claimDeliveries(endpointID: "slow", now: Self.at(1_000), limit: 32, lease: 60, owner: "a", breaker: Self.breaker)
+        #expect(first.map(\.sendAt) == [1_000, 1_000.25, 1_000.5, 1_000.75].map(Self.at))
+        // Another instance at the same moment gets none; half a second later, the next two.
+        #expect(
+            try await store.claimDeliveries(endpointID: "slow", now: Self.at(1_000), limit: 32, lease: 60, owner: "b", breaker: Self.breaker).isEmpty)
+        let second = try await store.claimDeliveries(
+            endpointID: "slow", now: Self.at(1_000.5), limit: 32, lease: 60, owner: "b", breaker: Self.breaker)
+        #expect(second.map(\.sendAt) == [1_001, 1_001.25].map(Self.at))
+        #expect(try await store.endpoint(id: "slow")?.nextSlotAt == Self.at(1_001.5))
+    }
+
+    @Test(arguments: Driver.available)
+    func retentionTakesAResponsesDeliveriesWithItAndNeverAPendingOne(driver: Driver) async throws {
+        let (store, cleanup) = try await StoreConformanceTests.makeStore(driver)
+        defer { cleanup() }
+        for id in ["a", "b"] { _ = try await store.createEndpoint(Self.endpoint(id)) }
+        _ = try await Self.fanned(store, count: 2, to: ["a", "b"])
+        for endpoint in ["a", "b"] {
+            let claimed = try await store.claimDeliveries(
+                endpointID: endpoint, now: Self.at(1_000), limit: 10, lease: 60, owner: "w", breaker: Self.breaker)
+            for delivery in claimed where delivery.action.id == "r-0" || endpoint == "a" {
+                _ = try await store.finishDelivery(
+                    responseID: delivery.action.id, endpointID: endpoint, owner: "w", outcome: .delivered, breaker: Self.breaker,
+                    at: Self.at(1_001))
+            }
+        }
+        // r-0 is delivered to both; r-1 waits for b.
+        #expect(try await store.action(id: "r-0")?.status == .delivered)
+        #expect(try await store.action(id: "r-1")?.status == .pending)
+        let purged = try await store.purge(
+            PurgeCutoff(responsesBefore: Self.at(5_000), badgeEntriesBefore: Self.at(0), now: Self.at(5_000)), limit: 100)
+        #expect(purged.responses == 1)
+        #expect(try await store.action(id: "r-0") == nil)
+        #expect(try await store.endpointDeliveries(responseID: "r-0").isEmpty)
+        #expect(try await store.endpointDeliveries(responseID: "r-1").map(\.status) == [.delivered, .pending])
+    }
+}
