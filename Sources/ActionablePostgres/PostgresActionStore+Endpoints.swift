@@ -84,30 +84,49 @@ extension PostgresActionStore {
         }
     }
 
+    /// One lock order for every transaction, so that two instances recording at once never wait on
+    /// each other in a cycle: first the endpoints the batch may change (by id; a success on a
+    /// healthy endpoint changes nothing of it and leaves its row unlocked, so the deliveries of one
+    /// endpoint do not queue on it), then deliveries and responses by response id. A deadlock
+    /// PostgreSQL still reports is retried.
     public func finishDeliveries(_ attempts: [FinishedAttempt], owner: String, breaker: BreakerSettings) async throws -> [EndpointGate.Fate?] {
-        try await transaction { connection, logger in
-            var fates: [EndpointGate.Fate?] = []
-            for attempt in attempts {
-                fates.append(
-                    try await Self.finish(
-                        responseID: attempt.responseID, endpointID: attempt.endpointID, owner: owner, outcome: attempt.outcome,
-                        breaker: breaker, at: attempt.at, connection: connection, logger: logger))
+        let order = attempts.indices.sorted {
+            (attempts[$0].responseID, attempts[$0].endpointID) < (attempts[$1].responseID, attempts[$1].endpointID)
+        }
+        return try await transaction(retryingDeadlocks: 3) { connection, logger in
+            var locked: Set<String> = []
+            for id in Set(attempts.map(\.endpointID)).sorted() {
+                let endpoint = try await Self.rows(EndpointTable.selectOne(.postgres), [.text(id)], connection, logger).first
+                    .map { try EndpointTable.decode($0) }
+                let failing = attempts.contains { $0.endpointID == id && $0.outcome != .delivered }
+                if failing || endpoint.map(Self.isHealthy) != true {
+                    _ = try await Self.lockedEndpoint(id, connection: connection, logger: logger)
+                    locked.insert(id)
+                }
+            }
+            var fates = [EndpointGate.Fate?](repeating: nil, count: attempts.count)
+            for index in order {
+                let attempt = attempts[index]
+                fates[index] = try await Self.finish(
+                    responseID: attempt.responseID, endpointID: attempt.endpointID, owner: owner, outcome: attempt.outcome,
+                    breaker: breaker, at: attempt.at, locked: locked.contains(attempt.endpointID), connection: connection, logger: logger)
             }
             return fates
         }
     }
 
+    private static func isHealthy(_ endpoint: Endpoint) -> Bool { endpoint.failureStreak == 0 && endpoint.openUntil == nil }
+
     private static func finish(
         responseID: String, endpointID: String, owner: String, outcome: DeliveryOutcome, breaker: BreakerSettings, at: Date,
-        connection: PostgresConnection, logger: Logger
+        locked: Bool, connection: PostgresConnection, logger: Logger
     ) async throws -> EndpointGate.Fate? {
-        // A success on a healthy endpoint changes nothing of it: its row is left unlocked, so the
-        // deliveries of one endpoint (across instances) do not queue on it. Anything else locks
-        // it first, as a claim does: two transactions never wait on each other's rows.
-        let unlocked = try await rows(EndpointTable.selectOne(.postgres), [.text(endpointID)], connection, logger).first
+        let read = try await rows(EndpointTable.selectOne(.postgres), [.text(endpointID)], connection, logger).first
             .map { try EndpointTable.decode($0) }
-        let healthy = outcome == .delivered && unlocked?.failureStreak == 0 && unlocked?.openUntil == nil
-        guard let endpoint = healthy ? unlocked : try await lockedEndpoint(endpointID, connection: connection, logger: logger),
+        // Unlocked, the endpoint was healthy and this a success; should another instance have made
+        // it fail meanwhile, it is locked now (rare; a deadlock then is retried).
+        let settled = locked || (read.map(isHealthy) == true && outcome == .delivered)
+        guard let endpoint = settled ? read : try await lockedEndpoint(endpointID, connection: connection, logger: logger),
             let row = try await rows(
                 EndpointTable.selectDelivery(.postgres, lock: "FOR UPDATE"), [.text(responseID), .text(endpointID)], connection, logger
             ).first,
@@ -151,14 +170,22 @@ extension PostgresActionStore {
         }
     }
 
+    /// Runs `body` in one transaction; one that PostgreSQL ends as a deadlock victim (SQLSTATE
+    /// 40P01) is run again, up to `retryingDeadlocks` more times.
     private func transaction<T: Sendable>(
-        _ body: @Sendable (PostgresConnection, Logger) async throws -> T
+        retryingDeadlocks retries: Int = 0, _ body: @Sendable (PostgresConnection, Logger) async throws -> T
     ) async throws -> T {
         let logger = self.logger
-        do {
-            return try await client.withTransaction(logger: logger) { connection in try await body(connection, logger) }
-        } catch {
-            throw Self.readable(error)
+        var left = retries
+        while true {
+            do {
+                return try await client.withTransaction(logger: logger) { connection in try await body(connection, logger) }
+            } catch let error as PSQLError where error.serverInfo?[.sqlState] == "40P01" && left > 0 {
+                left -= 1
+                logger.debug("a deadlock was resolved by PostgreSQL; the transaction runs again")
+            } catch {
+                throw Self.readable(error)
+            }
         }
     }
 
