@@ -29,6 +29,7 @@ import urllib.request
 
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
+from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as EC
 from selenium.webdriver.support.ui import WebDriverWait
@@ -186,6 +187,13 @@ def main():
         def row(endpoint):
             return driver.find_element(By.CSS_SELECTOR, f'#endpoints tr[data-endpoint="{endpoint}"]')
 
+        def shows(endpoint, state):
+            """Whether the page (reloading after a form's redirect) shows the endpoint in state."""
+            try:
+                return row(endpoint).find_element(By.CSS_SELECTOR, "td.state").text == state
+            except (StaleElementReferenceException, NoSuchElementException):
+                return False  # the page is being replaced: asked again
+
         driver.get(base + "/admin")
         check(row("down").find_element(By.CSS_SELECTOR, "td.state").text == "open", "the down endpoint shows its breaker open")
         check(row("down").find_element(By.CSS_SELECTOR, "td.streak").text == "1", "the down endpoint shows a failure streak of 1")
@@ -195,13 +203,13 @@ def main():
         check(row("down").find_element(By.CSS_SELECTOR, "td.state").text == "open", "after the forgery it is not paused")
 
         row("down").find_element(By.CSS_SELECTOR, "button.pause").click()
-        wait.until(lambda d: row("down").find_element(By.CSS_SELECTOR, "td.state").text == "paused")
+        wait.until(lambda d: shows("down", "paused"))
         check(row("down").find_elements(By.CSS_SELECTOR, "button.resume") != [], "a paused endpoint offers Resume")
         state = urllib.request.urlopen(urllib.request.Request(
             f"{base}/v1/endpoints/down", headers={"Authorization": f"Bearer {ADMIN}"})).read().decode()
         check('"paused":true' in state, "the API says it is paused")
         row("down").find_element(By.CSS_SELECTOR, "button.resume").click()
-        wait.until(lambda d: row("down").find_element(By.CSS_SELECTOR, "td.state").text == "active")
+        wait.until(lambda d: shows("down", "active"))
         check(row("down").find_element(By.CSS_SELECTOR, "td.streak").text == "0", "resumed: the breaker is closed, the streak reset")
 
         driver.find_element(By.ID, "sign-out").click()
