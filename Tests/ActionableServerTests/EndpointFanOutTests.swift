@@ -156,7 +156,13 @@ struct EndpointFanOutTests {
             let times = await inbox.times("slow")
             let start = try #require(times.first)
             let inTenSeconds = times.filter { $0 < start + .seconds(10) }.count
-            #expect((40...60).contains(inTenSeconds), "5 a second for 10 s is 50 (±20%); got \(inTenSeconds)")
+            // The limit holds however busy the machine is; reaching it needs the machine to itself
+            // (scripts/test runs this suite again alone with ACTIONABLE_LOAD_TESTS=1, as the
+            // slow-client test).
+            #expect(inTenSeconds <= 60, "5 a second for 10 s is 50 (+20%); got \(inTenSeconds)")
+            if ProcessInfo.processInfo.environment["ACTIONABLE_LOAD_TESTS"] == "1" {
+                #expect(inTenSeconds >= 40, "5 a second for 10 s is 50 (-20%); got \(inTenSeconds)")
+            }
 
             // By now (12 s of rate-limited deliveries) the down endpoint's retry window of 2 s is
             // long spent: its breaker is open and every delivery is held, none dead.
