@@ -50,6 +50,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
         .package(url: "https://github.com/apple/swift-asn1", from: "1.7.4"),
+        .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
+        // OTLP over HTTP only: the gRPC exporter's dependencies stay out of the build.
+        .package(url: "https://github.com/swift-otel/swift-otel", from: "1.6.0", traits: ["OTLPHTTP"]),
     ],
     targets: [
         .target(
@@ -85,7 +88,10 @@ let package = Package(
         .plugin(name: "ActionableGenerator", capability: .buildTool(), dependencies: ["actionable-generator"]),
         .target(
             name: "ActionableStore",
-            dependencies: ["ActionableCore", "ActionableWire", .product(name: "Logging", package: "swift-log")]
+            dependencies: [
+                "ActionableCore", "ActionableWire", .product(name: "Logging", package: "swift-log"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+            ]
         ),
         .target(
             name: "ActionableSQLite",
@@ -106,6 +112,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
             ]
         ),
         .target(
@@ -119,6 +126,7 @@ let package = Package(
                 .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
             ],
             // The contract it serves at /openapi.json, compiled into the binary (no bundle to find at run time).
             resources: [.embedInCode("openapi.yaml")]
@@ -140,6 +148,8 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Configuration", package: "swift-configuration"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+                .product(name: "OTel", package: "swift-otel"),
             ]
         ),
         // Sending to APNs over HTTP/2: the provider token, the headers, Apple's answers.

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Accepted responses a second while they are delivered to one endpoint, and to three, beside the
-# same server with no endpoint (the accept path alone) and the ceiling (a bare Hummingbird
-# endpoint), all in one run: wrk on loopback, 64 connections, every
+# Accepted responses a second while they are delivered to one endpoint, and to three, and to one
+# with tracing on (--otel-endpoint: every request, accept, commit and attempt a span, exported to
+# the sink's POST /v1/traces), beside the same server with no endpoint (the accept path alone)
+# and the ceiling (a bare Hummingbird endpoint), all in one run: wrk on loopback, 64 connections, every
 # request a new notification with a valid token (a new 202). `actionable serve` runs on SQLite
 # (the default) with its endpoints seeded by --forward, each delivering to POST /sink/{endpoint}
 # of a second ceiling-server (204) while the load runs; the deliveries made by the end of each
@@ -45,13 +46,15 @@ bodies=$((duration * 16000))
 echo "minting $bodies action tokens..." >&2
 "$here/.build/release/action-bodies" "$key" "$bodies" "$work/bodies.txt"
 
-# serve_to NAME PORT SINK_PORT ENDPOINTS : actionable serve on SQLite, delivering every response
-# to ENDPOINTS endpoints (patterns that all take it) on the sink.
+# serve_to NAME PORT SINK_PORT ENDPOINTS [traced] : actionable serve on SQLite, delivering every
+# response to ENDPOINTS endpoints (patterns that all take it) on the sink; with "traced", its
+# spans go to the sink too.
 serve_to() {
     local patterns=("*" "invite.*" "invite.accept") forwards=()
     for index in $(seq 0 $(($4 - 1))); do  # none for 0: the accept path alone
         forwards+=(--forward "${patterns[$index]}=http://127.0.0.1:$3/sink/$index")
     done
+    if [ "${5:-}" = traced ]; then forwards+=(--otel-endpoint "http://127.0.0.1:$3"); fi
     start "$1" "$2" /readyz "$actionable" serve --categories "$root/Categories" --port "$2" --storage "sqlite:$work/$1.sqlite" \
         --token-key "$key" --max-in-flight 4096 --forward-secret "$secret" "${forwards[@]}"
 }
@@ -73,14 +76,16 @@ for round in $(seq 1 "$rounds"); do
     stop_all
     record "ceiling (bare Hummingbird)" "-" "$work/ceiling-$round.wrk"
 
-    for endpoints in 0 1 3; do
-        name="endpoints-$endpoints-$round"
+    for run in 0 1 3 1-traced; do
+        endpoints="${run%-traced}"
+        traced="${run#"$endpoints"}"
+        name="endpoints-$run-$round"
         start "sink-$name" "$sink_port" - "$ceiling" "$sink_port"
         port="$(free_port)"
-        serve_to "$name" "$port" "$sink_port" "$endpoints"
+        serve_to "$name" "$port" "$sink_port" "$endpoints" "${traced#-}"
         load "$name" "$port" "$connections" "$work/bodies.txt"
         stop_all
-        record "actionable serve, SQLite, $endpoints endpoint(s)" "$(delivered "$work/$name.sqlite")" "$work/$name.wrk"
+        record "actionable serve, SQLite, $endpoints endpoint(s)${traced:+, tracing on}" "$(delivered "$work/$name.sqlite")" "$work/$name.wrk"
     done
 done
 
@@ -97,7 +102,7 @@ def median(label):
     return statistics.median(values) if values else None
 ceiling = median("ceiling (bare Hummingbird)")
 print()
-for endpoints in ("0 endpoint(s)", "1 endpoint(s)", "3 endpoint(s)"):
+for endpoints in ("0 endpoint(s)", "1 endpoint(s)", "3 endpoint(s)", "1 endpoint(s), tracing on"):
     value = median(f"actionable serve, SQLite, {endpoints}")
     if ceiling and value:
         print(f"- {endpoints}: median {value:.0f} accepted/s, {100 * value / ceiling:.0f}% of the ceiling's {ceiling:.0f}")

@@ -78,6 +78,8 @@ public final class APNsClient: Sendable {
         // same apns-id), instead of being retried until the request's deadline: a send to an APNs
         // that is down ends in milliseconds, and a graceful shutdown does not wait for it.
         http.connectionPool.retryConnectionEstablishment = false
+        // A send is traced by its sender's span; no trace header goes to Apple.
+        http.tracing.tracer = nil
         clients = (0..<max(1, configuration.connections)).map { _ in
             HTTPClient(eventLoopGroupProvider: .singleton, configuration: http)
         }

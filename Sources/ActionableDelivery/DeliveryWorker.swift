@@ -4,6 +4,7 @@ import ActionableStore
 import CoreMetrics
 import Foundation
 import Logging
+import Tracing
 
 /// Delivers accepted responses: claims the due ones under a lease, runs the handler routed for
 /// each (a Swift handler in this process), or hands it to every endpoint whose filter takes it
@@ -104,28 +105,39 @@ public struct DeliveryWorker: Sendable {
         }
     }
 
+    /// Runs the handler of `action` in its attempt span (``AttemptSpan``) and records the outcome.
     func deliver(_ action: StoredAction, now: Date) async {
+        await AttemptSpan.run(action, endpointID: nil) { span in
+            let (outcome, end, error) = await handle(action, now: now)
+            switch outcome {
+            case .done: AttemptSpan.record("delivered", reason: nil, on: span)
+            case .fail(let reason): AttemptSpan.record("dead", reason: reason, on: span)
+            case .retry: AttemptSpan.record("retry", reason: error ?? "the handler asked to retry", on: span)
+            }
+            await record(outcome, for: action, now: end, error: error)
+        }
+    }
+
+    /// Runs the handler of `action`: its outcome, when the attempt ended (backoff counts from the
+    /// end: `now` plus the time the attempt took), and what it threw.
+    private func handle(_ action: StoredAction, now: Date) async -> (HandlerOutcome, Date, String?) {
         var logger = self.logger
         logger[metadataKey: "response.id"] = .string(action.id)
         let context = ActionContext(
             responseID: action.id, attempt: action.attempts, receivedAt: action.receivedAt,
             logger: logger)
-        let outcome: HandlerOutcome
-        // Backoff counts from the end of the attempt: `now` plus the time the attempt took.
         let started = ContinuousClock.now
         func end() -> Date { now.addingTimeInterval((ContinuousClock.now - started).timeInterval) }
-        do {
-            guard let handler = router?.handler(for: action.response) else {
-                outcome = .fail(reason: "no handler or endpoint takes \(action.response.category).\(action.response.action)")
-                return await record(outcome, for: action, now: end())
-            }
-            outcome = try await handler(action.response, context)
-        } catch {
-            outcome = .retry(after: nil)
-            logger.warning("handler threw", metadata: ["error": "\(error)", "attempt": "\(action.attempts)"])
-            return await record(outcome, for: action, now: end(), error: "\(error)")
+        guard let handler = router?.handler(for: action.response) else {
+            return (.fail(reason: "no handler or endpoint takes \(action.response.category).\(action.response.action)"), end(), nil)
         }
-        await record(outcome, for: action, now: end())
+        do {
+            let outcome = try await handler(action.response, context)
+            return (outcome, end(), nil)
+        } catch {
+            logger.warning("handler threw", metadata: ["error": "\(error)", "attempt": "\(action.attempts)"])
+            return (.retry(after: nil), end(), "\(error)")
+        }
     }
 
     /// `seconds` as 40 s, 12 min, 3 h or 2 d.

@@ -5,6 +5,7 @@ import CoreMetrics
 import Foundation
 import Logging
 import Synchronization
+import Tracing
 
 /// Delivers each response to each endpoint that takes it: every endpoint runs on its own (a slow
 /// or failing one never holds the others up), claiming what its pause, circuit breaker and rate
@@ -34,8 +35,6 @@ public struct EndpointWorker: Sendable {
     public var onDead: (@Sendable (DeadDelivery) async -> Void)?
     /// Makes the forwarder of an endpoint (a test may give its own client or clock).
     public var forwarder: @Sendable (_ url: String, _ signers: [WebhookSigner]) -> Forwarder = { Forwarder(url: $0, signers: $1) }
-    /// Headers for an attempt (a `traceparent`), given the response id and the endpoint's.
-    public var attemptHeaders: @Sendable (_ responseID: String, _ endpointID: String) -> [(String, String)] = { _, _ in [] }
 
     /// A worker over `store`.
     public init(
@@ -128,10 +127,24 @@ public struct EndpointWorker: Sendable {
         var finished: FinishedAttempt
     }
 
-    /// Waits for the delivery's send slot, POSTs it to `endpoint`, and says how it went.
+    /// Waits for the delivery's send slot, POSTs it to `endpoint` (in its attempt span, whose
+    /// `traceparent` goes with it), and says how it went.
     func attempt(_ delivery: ClaimedDelivery, to endpoint: Endpoint?) async -> Attempted {
         let wait = delivery.sendAt.timeIntervalSinceNow
         if wait > 0 { try? await Task.sleep(for: .seconds(wait)) }  // the rate limit's slot
+        return await AttemptSpan.run(delivery.action, endpointID: delivery.endpointID) { span in
+            let attempted = await post(delivery, to: endpoint)
+            switch attempted.finished.outcome {
+            case .delivered: AttemptSpan.record("delivered", reason: nil, on: span)
+            case .rejected(let reason): AttemptSpan.record("dead", reason: reason, on: span)
+            case .failed(let reason, let retryAt): AttemptSpan.record(retryAt == nil ? "dead" : "retry", reason: reason, on: span)
+            }
+            return attempted
+        }
+    }
+
+    /// POSTs the delivery to `endpoint` and says how it went.
+    private func post(_ delivery: ClaimedDelivery, to endpoint: Endpoint?) async -> Attempted {
         let action = delivery.action
         var outcome: HandlerOutcome
         var failure: String?
@@ -142,7 +155,7 @@ public struct EndpointWorker: Sendable {
                     responseID: action.id, attempt: action.attempts, receivedAt: action.receivedAt, logger: logger(for: delivery))
                 outcome = try await forwarder.forward(
                     action.response, context: context, webhookID: delivery.webhookID,
-                    headers: attemptHeaders(action.id, delivery.endpointID))
+                    headers: TraceParent.headers())
             } catch {
                 outcome = .retry(after: nil)
                 failure = "\(error)"

@@ -34,6 +34,9 @@ public struct Forwarder: Sendable {
         // A refused connection is a failed attempt at once (counted by the breaker, retried on the
         // schedule), not retried inside the attempt until its timeout.
         configuration.connectionPool.retryConnectionEstablishment = false
+        // The attempt's own span (``AttemptSpan``) is what the upstream receives as `traceparent`,
+        // whenever this client was made: the client adds no span or header of its own.
+        configuration.tracing.tracer = nil
         return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
     }()
 

@@ -83,20 +83,22 @@ final class PostgresAcceptBatcher: Sendable {
         let hasText = batch.map { $0.action.response.userText != nil }
         // 0 stands for none (no token bound the notification): the column is then NULL.
         let answerable = batch.map { $0.action.answerableUntil?.timeIntervalSince1970 ?? 0 }
+        // "" stands for no trace context (tracing off): the column is then NULL.
+        let traces = batch.map { $0.action.traceParent ?? "" }
         // One statement: the responses that went in also leave their users' badges (marked read,
         // or recorded read if the backend has not recorded them yet), atomically.
         let rows = try await client.query(
             """
             WITH stored AS (
                 INSERT INTO action_responses (id, notification_id, category, action, user_id, user_text, payload,
-                    received_at, next_attempt_at, answerable_until)
+                    received_at, next_attempt_at, answerable_until, trace_parent)
                 SELECT id, notification_id, category, action, user_id, CASE WHEN has_text THEN user_text END, payload,
-                    received_at, received_at, CASE WHEN answerable > 0 THEN answerable END
+                    received_at, received_at, CASE WHEN answerable > 0 THEN answerable END, NULLIF(trace, '')
                 FROM unnest(\(ids)::text[], \(notifications)::text[], \(batch.map(\.action.response.category.rawValue))::text[],
                     \(batch.map(\.action.response.action.rawValue))::text[], \(batch.map(\.action.response.user))::text[],
                     \(texts)::text[], \(hasText)::bool[], \(batch.map(\.payload))::text[], \(received)::float8[],
-                    \(answerable)::float8[])
-                    AS new(id, notification_id, category, action, user_id, user_text, has_text, payload, received_at, answerable)
+                    \(answerable)::float8[], \(traces)::text[])
+                    AS new(id, notification_id, category, action, user_id, user_text, has_text, payload, received_at, answerable, trace)
                 ON CONFLICT (notification_id) DO NOTHING
                 RETURNING id, notification_id, user_id, category, received_at
             ), read AS (

@@ -13,12 +13,7 @@ extension PostgresActionStore {
                 let inserted = try await connection.query(
                     PostgresQuery(
                         unsafeSQL: SendTable.insertNotification(.postgres) + " RETURNING notification_id",
-                        binds: try Self.sendBindings([
-                            notification.notificationID, notification.user, notification.category, notification.payloadJSON,
-                            notification.apnsPayload, notification.pushType, notification.collapseID,
-                            notification.expiration?.timeIntervalSince1970, notification.priority,
-                            notification.createdAt.timeIntervalSince1970,
-                        ])), logger: logger)
+                        binds: try Self.sqlBindings(SendTable.insertValues(notification))), logger: logger)
                 var created = false
                 for try await _ in inserted { created = true }
                 guard created else {

@@ -210,6 +210,7 @@ public final class PostgresActionStore: ActionStore {
         (6, "notifications sent", SendTable.version6(.postgres)),
         (7, "shared provider tokens", SendTable.version7(.postgres)),
         (8, "endpoints and their deliveries", EndpointTable.version8(.postgres)),
+        (9, "trace context of responses and notifications", ActionTable.version9(.postgres)),
     ]
 
     /// Stores `action` once: batched with the accepts arriving meanwhile (see

@@ -152,7 +152,7 @@ final class GroupCommitter: @unchecked Sendable {
         // Cached statements: compiled once per connection, not per insert.
         try db.cachedStatement(sql: Self.insertSQL).execute(arguments: [
             action.id, response.notificationID, response.category.rawValue, response.action.rawValue,
-            response.user, response.userText, payload, received, action.answerableUntil?.timeIntervalSince1970,
+            response.user, response.userText, payload, received, action.answerableUntil?.timeIntervalSince1970, action.traceParent,
         ])
         if db.changesCount == 1 {
             // In the same transaction: the notification leaves the user's badge.

@@ -9,12 +9,7 @@ extension SQLiteActionStore {
     public func recordNotification(_ notification: NewNotification, devices: [Device]) async throws -> NotificationRecordResult {
         try await pool.write { db in
             try db.execute(
-                sql: SendTable.insertNotification(.sqlite),
-                arguments: [
-                    notification.notificationID, notification.user, notification.category, notification.payloadJSON,
-                    notification.apnsPayload, notification.pushType, notification.collapseID,
-                    notification.expiration?.timeIntervalSince1970, notification.priority, notification.createdAt.timeIntervalSince1970,
-                ])
+                sql: SendTable.insertNotification(.sqlite), arguments: Self.arguments(SendTable.insertValues(notification)))
             guard db.changesCount > 0 else {
                 guard let row = try Row.fetchOne(db, sql: SendTable.known(.sqlite), arguments: [notification.notificationID]) else {
                     throw StoreError("notification \(notification.notificationID) was neither recorded nor found")

@@ -74,6 +74,9 @@ public final class SQLiteActionStore: ActionStore {
         migrator.registerMigration("v8: endpoints and their deliveries") { db in
             for statement in EndpointTable.version8(.sqlite) { try db.execute(sql: statement) }
         }
+        migrator.registerMigration("v9: trace context of responses and notifications") { db in
+            for statement in ActionTable.version9(.sqlite) { try db.execute(sql: statement) }
+        }
         return migrator
     }
 

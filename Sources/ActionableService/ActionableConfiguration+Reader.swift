@@ -43,6 +43,7 @@ extension ActionableConfiguration {
         breaker = BreakerSettings(
             failures: try settings.integer(.breakerFailures) ?? breaker.failures, probeEvery: try settings.duration(.breakerProbe))
         opsEndpoint = settings.text(.opsEndpoint)
+        otelEndpoint = settings.text(.otelEndpoint)
         deliveryLease = try settings.integer(.deliveryLease).map { .seconds($0) } ?? deliveryLease
         retention = .seconds(try settings.duration(.retention, zeroAllowed: true))
         let firstDelay = try settings.duration(.retryFirstDelay)

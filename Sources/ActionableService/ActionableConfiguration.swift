@@ -43,6 +43,9 @@ public struct ActionableConfiguration: Sendable {
     public var breaker: BreakerSettings = BreakerSettings()
     /// Where `delivery.dead` events go (signed with ``forwardSecret``); `nil`: nowhere.
     public var opsEndpoint: String?
+    /// The OpenTelemetry collector traces go to (OTLP/HTTP; `/v1/traces` is appended unless the
+    /// URL ends with it); `nil`, the default: no tracing. See ``ActionableService``.
+    public var otelEndpoint: String?
     /// The retry schedule of deliveries.
     public var retryPolicy: RetryPolicy = RetryPolicy()
     /// How long a delivery claim is held before another instance may take it over.
@@ -182,6 +185,11 @@ public struct ActionableConfiguration: Sendable {
             }
             guard forwardSecret != nil else {
                 throw ConfigurationError("--ops-endpoint needs --forward-secret whsec_… to sign the events it sends", usage: true)
+            }
+        }
+        if let otelEndpoint {
+            guard otelEndpoint.hasPrefix("http://") || otelEndpoint.hasPrefix("https://"), URL(string: otelEndpoint)?.host != nil else {
+                throw ConfigurationError("--otel-endpoint takes an http:// or https:// URL, such as http://localhost:4318", usage: true)
             }
         }
         if let storageTimeout, storageTimeout < .seconds(1) {

@@ -52,6 +52,8 @@ public struct ActionableService: Service {
     let logger: Logger
     /// The APNs client and the signal that wakes its worker, when the server sends.
     private let sending: (client: APNsClient, signal: SendSignal)?
+    /// The exporter of spans, with ``ActionableConfiguration/otelEndpoint``.
+    private let tracing: (any Service)?
 
     /// Builds the service; nothing listens or connects until ``run()``.
     ///
@@ -71,6 +73,8 @@ public struct ActionableService: Service {
         routes: ((inout RouterBuilder) throws -> Void)? = nil
     ) async throws {
         try configuration.validate()
+        // First: every span from here on (and every HTTP client made after) uses the tracer.
+        let tracing = try configuration.otelEndpoint.map { try Self.tracingService(endpoint: $0, logger: logger) }
         let catalog = try catalog ?? Linter().checkedCatalog(at: configuration.categories)
         _ = try storageDrivers.parse(configuration.storage)
         let keys = try DevelopmentKey.keys(configuration.tokenKeys, directory: configuration.developmentKeyDirectory) {
@@ -92,8 +96,10 @@ public struct ActionableService: Service {
         let sending = try await configuration.apns.asyncMap { settings throws(ConfigurationError) in
             (client: try await Self.apnsClient(settings, connections: configuration.apnsConnections, logger: logger), signal: SendSignal())
         }
+        var settings = configuration.server
+        settings.tracing = tracing != nil
         let router = ActionableRoutes.router(
-            catalog: catalog, storage: storage, tokens: tokens, settings: configuration.server,
+            catalog: catalog, storage: storage, tokens: tokens, settings: settings,
             metrics: metrics, exposition: { registry.emitToString() }, appTokens: appTokens, sendSignal: sending?.signal)
 
         let deliveries = try Self.deliveryRouter(configuration: configuration, catalog: catalog, routes: routes)
@@ -126,6 +132,7 @@ public struct ActionableService: Service {
             url: configuration.storage, drivers: storageDrivers, timeout: configuration.storageTimeout, logger: logger)
         self.deliveries = deliveries
         self.sending = sending
+        self.tracing = tracing
         self.metricsFactory = factory
         self.logger = logger
         logger.info("serving \(catalog.categories.count) categories from \(configuration.categories), storage \(redacted)")
@@ -138,6 +145,8 @@ public struct ActionableService: Service {
         try await withThrowingDiscardingTaskGroup { group in
             group.addTask { try await application.run() }
             if let metricsApplication { group.addTask { try await metricsApplication.run() } }
+            // On graceful shutdown it exports the spans it holds, then returns.
+            if let tracing { group.addTask { try await tracing.run() } }
             group.addTask { try await self.openStorageThenDeliver() }
         }
     }

@@ -5,6 +5,7 @@ import ActionableStore
 import CoreMetrics
 import Foundation
 import Logging
+import Tracing
 
 /// Sends the notifications `POST /v1/send` recorded: claims the due copies under a lease, sends
 /// each to APNs (``APNsClient``), and records the answer.
@@ -83,8 +84,32 @@ public struct SendWorker: Sendable {
         }
     }
 
-    /// Sends one claimed copy and records what APNs answered.
+    /// Sends one claimed copy and records what APNs answered, in an `actionable.apns.send` span
+    /// that continues the trace of the request that recorded the notification.
     func send(_ claim: ClaimedSend) async {
+        await withSpan("actionable.apns.send", context: TraceParent.context(claim.notification.traceParent), ofKind: .client) { span in
+            span.attributes["actionable.notification_id"] = claim.notification.notificationID
+            span.attributes["actionable.attempt"] = claim.attempts
+            span.attributes["apns.environment"] = claim.environment.rawValue
+            guard let outcome = await deliver(claim) else {
+                return span.setStatus(SpanStatus(code: .error, message: "the outcome could not be recorded"))
+            }
+            let (name, status, reason): (String, Int?, String?)
+            switch outcome {
+            case .sent(let code): (name, status, reason) = ("sent", code, nil)
+            case .failed(let code, let why): (name, status, reason) = ("failed", code, why)
+            case .unregistered(let code, let why): (name, status, reason) = ("unregistered", code, why)
+            case .retry(_, let code, let why): (name, status, reason) = ("retry", code, why)
+            }
+            span.attributes["actionable.outcome"] = name
+            if let status { span.attributes["http.response.status_code"] = status }
+            if let reason { span.setStatus(SpanStatus(code: .error, message: reason)) }
+        }
+    }
+
+    /// Sends one claimed copy and records what APNs answered; the outcome, or `nil` when it
+    /// could not be recorded.
+    private func deliver(_ claim: ClaimedSend) async -> SendOutcome? {
         let notification = APNsNotification(
             deviceToken: claim.token, payload: Array(claim.notification.apnsPayload.utf8),
             pushType: claim.notification.pushType == "background" ? .background : .alert,
@@ -121,9 +146,11 @@ public struct SendWorker: Sendable {
             count(outcome)
             try await store.finishSend(
                 notificationID: claim.notification.notificationID, token: claim.token, owner: owner, outcome: outcome, at: now)
+            return outcome
         } catch {
             // The lease runs out and another round (or instance) sends it again, with the same apns-id.
             logger.error("could not record a send's outcome", metadata: ["error": "\(error)"])
+            return nil
         }
     }
 

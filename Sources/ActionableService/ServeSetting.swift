@@ -136,6 +136,10 @@ extension ServeSetting {
     public static let maxConnections = ServeSetting(
         "max-connections", .integer, "N", default: { String($0.maximumConnections) },
         "connections open at once; past it, new ones wait in the listen backlog")
+    public static let otelEndpoint = ServeSetting(
+        "otel-endpoint", .text, "URL",
+        "send OpenTelemetry traces (OTLP/HTTP protobuf; `/v1/traces` is appended) to this collector: spans for each request, accept, storage commit, delivery attempt and APNs send, with `traceparent` read from requests and sent to endpoints; off by default"
+    )
     public static let metricsAddress = ServeSetting(
         "metrics-address", .text, "HOST:PORT",
         """
@@ -199,7 +203,7 @@ extension ServeSetting {
         categories, host, port, storage, storageTimeout, tokenKey, insecureDevelopmentKey, acceptUnboundPayloads, appJWTKey,
         appJWTAudience, forward, forwardSecret, breakerFailures, breakerProbe, opsEndpoint, maxBodySize, maxInFlight, readTimeout, idleTimeout,
         maxConnections,
-        metricsAddress, deliveryLease, adminToken, adminSecureCookie, retryFor, retryFirstDelay, retryMaxDelay,
+        metricsAddress, otelEndpoint, deliveryLease, adminToken, adminSecureCookie, retryFor, retryFirstDelay, retryMaxDelay,
         tlsCertificate, tlsKey, backendToken, badgeLifetime, retention, apnsKeyFile, apnsKeyID, apnsTeamID, apnsTopic, apnsURL,
         apnsCAFile, apnsConnections,
     ]

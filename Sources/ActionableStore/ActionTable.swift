@@ -36,7 +36,7 @@ public enum ActionTable {
     /// The columns a ``StoredAction`` is decoded from, in the order ``decode(_:)`` reads them.
     public static let columns = """
         id, notification_id, category, action, user_id, user_text, payload, received_at, status, attempts, \
-        next_attempt_at, last_error, queued_at
+        next_attempt_at, last_error, queued_at, trace_parent
         """
 
     /// Selects one response by id; parameter 1 is the id.
@@ -44,15 +44,24 @@ public enum ActionTable {
         "SELECT \(columns) FROM action_responses WHERE id = \(dialect.parameter(1))"
     }
 
+    /// The statements of schema version 9: the trace context of a response's accept, and of a
+    /// notification's record (``SendTable``), which their attempts continue.
+    public static func version9(_ dialect: SQLDialect) -> [String] {
+        [
+            "ALTER TABLE action_responses ADD COLUMN trace_parent TEXT",
+            "ALTER TABLE notifications ADD COLUMN trace_parent TEXT",
+        ]
+    }
+
     /// Inserts a response unless its notification was answered; parameters: id, notification
     /// id, category, action, user, text, payload (JSON), received at (Unix seconds), answerable
-    /// until (Unix seconds or `NULL`).
+    /// until (Unix seconds or `NULL`), trace parent (or `NULL`).
     public static func insertUnlessAnswered(_ dialect: SQLDialect) -> String {
-        let p = (1...9).map(dialect.parameter)
+        let p = (1...10).map(dialect.parameter)
         return """
             INSERT INTO action_responses (id, notification_id, category, action, user_id, user_text, payload,
-                received_at, next_attempt_at, answerable_until)
-            VALUES (\(p[0]), \(p[1]), \(p[2]), \(p[3]), \(p[4]), \(p[5]), \(p[6]), \(p[7]), \(p[7]), \(p[8]))
+                received_at, next_attempt_at, answerable_until, trace_parent)
+            VALUES (\(p[0]), \(p[1]), \(p[2]), \(p[3]), \(p[4]), \(p[5]), \(p[6]), \(p[7]), \(p[7]), \(p[8]), \(p[9]))
             ON CONFLICT (notification_id) DO NOTHING
             """
     }
@@ -105,7 +114,8 @@ public enum ActionTable {
             status: DeliveryStatus(rawValue: try row.string("status")) ?? .pending, attempts: try row.int("attempts"),
             nextAttemptAt: Date(timeIntervalSince1970: try row.double("next_attempt_at")),
             lastError: try row.optionalString("last_error"),
-            queuedAt: try row.optionalDouble("queued_at").map { Date(timeIntervalSince1970: $0) })
+            queuedAt: try row.optionalDouble("queued_at").map { Date(timeIntervalSince1970: $0) },
+            traceParent: try row.optionalString("trace_parent"))
     }
 }
 

@@ -264,14 +264,3 @@ public enum EndpointTable {
         (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String] ?? []
     }
 }
-
-/// A statement parameter, as the drivers bind it.
-public enum SQLValue: Hashable, Sendable {
-    case text(String)
-    case real(Double)
-    case integer(Int)
-    case null
-
-    static func optionalText(_ text: String?) -> SQLValue { text.map { .text($0) } ?? .null }
-    static func optionalReal(_ number: Double?) -> SQLValue { number.map { .real($0) } ?? .null }
-}

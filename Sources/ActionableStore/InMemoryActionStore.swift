@@ -46,7 +46,7 @@ public actor InMemoryActionStore: ActionStore {
         rows[action.id] = Row(
             action: StoredAction(
                 id: action.id, response: response, receivedAt: action.receivedAt,
-                status: .pending, attempts: 0, nextAttemptAt: action.receivedAt, lastError: nil),
+                status: .pending, attempts: 0, nextAttemptAt: action.receivedAt, lastError: nil, traceParent: action.traceParent),
             answerableUntil: action.answerableUntil)
         byNotification[response.notificationID] = action.id
         order.append(action.id)

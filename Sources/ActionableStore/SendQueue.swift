@@ -23,12 +23,16 @@ public struct NewNotification: Hashable, Sendable {
     public var priority: Int?
     /// When the server took it.
     public var createdAt: Date
+    /// The trace context of the request that recorded it (``TraceParent``), which its sends to
+    /// APNs continue; `nil` when tracing is off.
+    public var traceParent: String?
 
     /// A notification to send.
     public init(
         notificationID: String, user: String, category: String, payloadJSON: String, apnsPayload: String, pushType: String = "alert",
-        collapseID: String? = nil, expiration: Date? = nil, priority: Int? = nil, createdAt: Date = Date()
+        collapseID: String? = nil, expiration: Date? = nil, priority: Int? = nil, createdAt: Date = Date(), traceParent: String? = nil
     ) {
+        self.traceParent = traceParent
         self.notificationID = notificationID
         self.user = user
         self.category = category

@@ -43,9 +43,8 @@ public enum SendTable {
 
     /// The columns a ``NewNotification`` is read from.
     public static let notificationColumns =
-        "notification_id, user_id, category, payload, apns_payload, push_type, collapse_id, expiration, priority, created_at"
+        "notification_id, user_id, category, payload, apns_payload, push_type, collapse_id, expiration, priority, created_at, trace_parent"
 
-    /// Records a notification unless its id is known; parameters: the ten columns in order.
     /// The statements of schema version 7: the provider token shared by every instance.
     public static func version7(_ dialect: SQLDialect) -> [String] {
         [
@@ -77,9 +76,22 @@ public enum SendTable {
         "SELECT token, issued_at FROM provider_tokens WHERE key_id = \(dialect.parameter(1))"
     }
 
+    /// Records a notification unless its id is known; parameters: the eleven
+    /// ``notificationColumns`` in order (the trace parent added by schema version 9,
+    /// ``ActionTable/version9(_:)``).
     public static func insertNotification(_ dialect: SQLDialect) -> String {
-        let p = (1...10).map(dialect.parameter).joined(separator: ", ")
+        let p = (1...11).map(dialect.parameter).joined(separator: ", ")
         return "INSERT INTO notifications (\(notificationColumns)) VALUES (\(p)) ON CONFLICT (notification_id) DO NOTHING"
+    }
+
+    /// The values of ``insertNotification(_:)`` for `notification`, in order.
+    public static func insertValues(_ notification: NewNotification) -> [SQLValue] {
+        [
+            .text(notification.notificationID), .text(notification.user), .text(notification.category), .text(notification.payloadJSON),
+            .text(notification.apnsPayload), .text(notification.pushType), .optionalText(notification.collapseID),
+            .optionalReal(notification.expiration?.timeIntervalSince1970), .optionalInteger(notification.priority),
+            .real(notification.createdAt.timeIntervalSince1970), .optionalText(notification.traceParent),
+        ]
     }
 
     /// Adds a device's pending copy; parameters: notification id, token, environment, next attempt at.
@@ -159,6 +171,6 @@ public enum SendTable {
             collapseID: try row.optionalString("collapse_id"),
             expiration: try row.optionalDouble("expiration").map { Date(timeIntervalSince1970: $0) },
             priority: try row.optionalInt("priority"),
-            createdAt: Date(timeIntervalSince1970: try row.double("created_at")))
+            createdAt: Date(timeIntervalSince1970: try row.double("created_at")), traceParent: try row.optionalString("trace_parent"))
     }
 }

@@ -14,15 +14,20 @@ public struct NewAction: Hashable, Sendable {
     /// expiry plus the allowed clock skew); `nil` when no token bound it. Retention keeps the
     /// row at least this long, so that a replayed token meets the stored answer.
     public var answerableUntil: Date?
+    /// The trace context of its accept (``TraceParent``), which its delivery attempts continue;
+    /// `nil` when tracing is off.
+    public var traceParent: String?
 
     /// Creates a record to store.
     public init(
-        id: String = NewAction.makeID(), response: ActionResponse, receivedAt: Date = Date(), answerableUntil: Date? = nil
+        id: String = NewAction.makeID(), response: ActionResponse, receivedAt: Date = Date(), answerableUntil: Date? = nil,
+        traceParent: String? = nil
     ) {
         self.id = id
         self.response = response
         self.receivedAt = receivedAt
         self.answerableUntil = answerableUntil
+        self.traceParent = traceParent
     }
 }
 
@@ -69,13 +74,16 @@ public struct StoredAction: Hashable, Sendable {
     /// When its current round of delivery began: when it was received, or when an operator
     /// queued it again. The retry window counts from here.
     public var queuedAt: Date
+    /// The trace context of its accept (``TraceParent``); `nil` when tracing was off.
+    public var traceParent: String?
 
     /// Creates a stored record.
     public init(
         id: String, response: ActionResponse, receivedAt: Date, status: DeliveryStatus, attempts: Int,
-        nextAttemptAt: Date, lastError: String?, queuedAt: Date? = nil
+        nextAttemptAt: Date, lastError: String?, queuedAt: Date? = nil, traceParent: String? = nil
     ) {
         self.queuedAt = queuedAt ?? receivedAt
+        self.traceParent = traceParent
         self.id = id
         self.response = response
         self.receivedAt = receivedAt
@@ -105,6 +113,23 @@ public enum AcceptResult: Hashable, Sendable {
     case duplicate(id: String)
     /// Another action or text was stored for this notification, under `existingID`.
     case conflict(existingID: String, existingAction: ActionID)
+
+    /// The id of the response stored for the notification: the new one, or the one stored before.
+    public var responseID: String {
+        switch self {
+        case .accepted(let id), .duplicate(let id): id
+        case .conflict(let id, _): id
+        }
+    }
+
+    /// `accepted`, `duplicate` or `conflict`: the result's name in logs and traces.
+    public var name: String {
+        switch self {
+        case .accepted: "accepted"
+        case .duplicate: "duplicate"
+        case .conflict: "conflict"
+        }
+    }
 
     /// The result for `response` when its notification was already answered, under
     /// `existingID`, with `existingAction` and `existingText`: a duplicate when they match the

@@ -51,6 +51,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong(ServeSetting.idleTimeout.key), help: help(.idleTimeout)) var idleTimeout: String?
     @Option(name: .customLong(ServeSetting.maxConnections.key), help: help(.maxConnections)) var maxConnections: Int?
     @Option(name: .customLong(ServeSetting.metricsAddress.key), help: help(.metricsAddress)) var metricsAddress: String?
+    @Option(name: .customLong(ServeSetting.otelEndpoint.key), help: help(.otelEndpoint)) var otelEndpoint: String?
     @Option(name: .customLong(ServeSetting.deliveryLease.key), help: help(.deliveryLease)) var deliveryLease: Int?
     @Option(name: .customLong(ServeSetting.adminToken.key), help: help(.adminToken)) var adminToken: String?
     @Flag(name: .customLong(ServeSetting.adminSecureCookie.key), help: help(.adminSecureCookie)) var adminSecureCookie = false
@@ -99,6 +100,7 @@ struct ServeCommand: AsyncParsableCommand {
         put(.idleTimeout, idleTimeout.map(ConfigContent.string))
         put(.maxConnections, maxConnections.map(ConfigContent.int))
         put(.metricsAddress, metricsAddress.map(ConfigContent.string))
+        put(.otelEndpoint, otelEndpoint.map(ConfigContent.string))
         put(.deliveryLease, deliveryLease.map(ConfigContent.int))
         put(.adminToken, adminToken.map(ConfigContent.string))
         put(.adminSecureCookie, adminSecureCookie ? .bool(true) : nil)

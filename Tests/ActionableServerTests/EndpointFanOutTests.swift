@@ -49,12 +49,27 @@ struct EndpointFanOutTests {
 
         /// Returns once `path` has received `count` distinct webhook-ids, or the test is
         /// cancelled (its time limit), so that a missing delivery fails the test instead of hanging it.
+        ///
+        /// The count is checked in the same turn of the actor as the waiter is added: an arrival
+        /// between a check and the waiter's registration would otherwise never wake it.
         func wait(_ path: String, count: Int) async {
-            if Set(ids(path)).count >= count || Task.isCancelled { return }
             await withTaskCancellationHandler {
-                await withCheckedContinuation { waiters.append((path, count, $0)) }
+                await withCheckedContinuation { continuation in
+                    if Set(ids(path)).count >= count || Task.isCancelled {
+                        continuation.resume()
+                    } else {
+                        waiters.append((path, count, continuation))
+                    }
+                }
             } onCancel: {
                 Task { await self.releaseAll() }
+            }
+        }
+
+        /// Returns once `path` has received every webhook-id of `expected` (or the test is cancelled).
+        func wait(_ path: String, for expected: Set<String>) async {
+            while !expected.isSubset(of: Set(ids(path))) && !Task.isCancelled {
+                await wait(path, count: Set(ids(path)).count + 1)
             }
         }
 
@@ -249,10 +264,7 @@ struct EndpointFanOutTests {
             let (_, listed) = try await Self.request("GET", "/v1/endpoints", nil, port: port)
             #expect((listed["items"] as? [[String: Any]])?.compactMap { $0["id"] as? String } == ["one", "two"])
             for endpoint in ["one", "two"] {
-                let expected = Set(survivors.map { "\($0)_\(endpoint)" })
-                while !expected.isSubset(of: Set(await inbox.ids(endpoint))) && !Task.isCancelled {
-                    await inbox.wait(endpoint, count: Set(await inbox.ids(endpoint)).count + 1)
-                }
+                await inbox.wait(endpoint, for: Set(survivors.map { "\($0)_\(endpoint)" }))
             }
             #expect(await restarted.stop() == 0)
             let store = try await SQLiteActionStore(path: directory.appendingPathComponent(".actionable/actionable.sqlite").path)

@@ -75,10 +75,12 @@ struct SendHarness: Sendable {
 
     /// One HTTP exchange with `serve` on `port`: the status and the body.
     static func call(
-        _ method: String, _ path: String, port: Int, bearer: String? = backendToken, json: String? = nil
+        _ method: String, _ path: String, port: Int, bearer: String? = backendToken, json: String? = nil,
+        headers: [String: String] = [:]
     ) async throws -> (status: Int, body: Data) {
         var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)")!)
         request.httpMethod = method
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         if let bearer { request.setValue("Bearer \(bearer)", forHTTPHeaderField: "Authorization") }
         if let json {
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")

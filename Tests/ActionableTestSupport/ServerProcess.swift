@@ -85,10 +85,13 @@ public final class ServerProcess: Sendable {
         }.start()
     }
 
-    /// Starts `actionable serve --port PORT EXTRA…` in `directory` and returns once it listens
-    /// and its storage is open (the listener comes up first).
-    public static func serve(in directory: URL, port: Int, extra: [String] = []) async throws -> ServerProcess {
-        let server = try ServerProcess(CommandLineRunner.binary, ["serve", "--port", String(port)] + extra, in: directory)
+    /// Starts `actionable serve --port PORT EXTRA…` in `directory` (with `environment` added)
+    /// and returns once it listens and its storage is open (the listener comes up first).
+    public static func serve(
+        in directory: URL, port: Int, extra: [String] = [], environment: [String: String] = [:]
+    ) async throws -> ServerProcess {
+        let server = try ServerProcess(
+            CommandLineRunner.binary, ["serve", "--port", String(port)] + extra, in: directory, environment: environment)
         _ = try await server.output(containing: "listening on")
         _ = try await server.output(containing: "accepting action responses")
         return server

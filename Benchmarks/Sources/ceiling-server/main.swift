@@ -2,7 +2,8 @@
 // `actionable serve` (release, the same Hummingbird), that only decodes the same JSON body as
 // `POST /v1/actions` and answers 202 with a body of the same shape. No tokens, no storage.
 //
-// It also serves `POST /sink/{endpoint}` (204), the upstream of `Benchmarks/endpoints-load.sh`.
+// It also serves `POST /sink/{endpoint}` (204), the upstream of `Benchmarks/endpoints-load.sh`,
+// and `POST /v1/traces` (200, an empty OTLP answer), its collector when tracing is on.
 //
 // Usage: ceiling-server PORT
 import Foundation
@@ -32,6 +33,12 @@ router.post("/v1/actions") { request, context -> EditedResponse<Accepted> in
 router.post("/sink/:endpoint") { request, _ -> HTTPResponse.Status in
     _ = try await request.body.collect(upTo: 1 << 20)
     return .noContent
+}
+// The collector of the endpoints benchmark's traced runs: takes an OTLP/HTTP export, answers an
+// empty ExportTraceServiceResponse (zero bytes of protobuf).
+router.post("/v1/traces") { request, _ -> Response in
+    _ = try await request.body.collect(upTo: 64 << 20)
+    return Response(status: .ok, headers: [.contentType: "application/x-protobuf"], body: .init())
 }
 let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: port)))
 try await app.runService()

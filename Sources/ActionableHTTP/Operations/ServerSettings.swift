@@ -27,6 +27,9 @@ public struct ServerSettings: Sendable {
     public var acceptUnboundPayloads: Bool = false
     /// Whether the server signs for endpoints without a secret of their own (`--forward-secret`).
     public var hasDefaultWebhookSecret: Bool = false
+    /// Whether requests are traced: each gets a server span, continuing the caller's
+    /// `traceparent`, through the process's bootstrapped tracer (`--otel-endpoint`).
+    public var tracing: Bool = false
 
     /// `Retry-After` seconds sent with 503 when storage is unavailable.
     public var retryAfterSeconds: Int {

@@ -35,7 +35,7 @@ public enum ActionableRoutes {
         metrics: ServerMetrics? = nil, exposition: (@Sendable () -> String)? = nil, appTokens: AppTokens? = nil,
         sendSignal: SendSignal? = nil
     ) -> Router<ActionableRequestContext> {
-        let (router, routes) = makeRouter(metrics: metrics)
+        let (router, routes) = makeRouter(metrics: metrics, tracing: settings.tracing)
         if let exposition {
             // Behind the admin token here; `metricsRouter` serves it openly on its own listener.
             routes.addRoutes(
@@ -80,13 +80,15 @@ public enum ActionableRoutes {
         return router
     }
 
-    /// A router with what every listener has: errors as problem documents (outermost), requests
-    /// counted with `metrics`, HEAD wherever GET, and 405 with `Allow` for a known path's other
-    /// methods (the recorder notes each route added through it).
+    /// A router with what every listener has: a server span per request with `tracing` (outermost,
+    /// so it records the status the client gets), errors as problem documents, requests counted
+    /// with `metrics`, HEAD wherever GET, and 405 with `Allow` for a known path's other methods
+    /// (the recorder notes each route added through it).
     private static func makeRouter(
-        metrics: ServerMetrics?
+        metrics: ServerMetrics?, tracing: Bool = false
     ) -> (Router<ActionableRequestContext>, RouteRecorder<ActionableRequestContext>) {
         let router = Router(context: ActionableRequestContext.self, options: .autoGenerateHeadEndpoints)
+        if tracing { router.add(middleware: TracingMiddleware()) }
         router.add(middleware: ProblemMiddleware())
         if let metrics { router.add(middleware: RequestMetricsMiddleware(metrics: metrics)) }
         let known = KnownRoutes()

@@ -5,6 +5,7 @@ import ActionableWire
 import Foundation
 import Hummingbird
 import Logging
+import Tracing
 
 /// `POST /v1/actions`: checks a tapped action, then stores it once.
 ///
@@ -53,19 +54,24 @@ struct ActionsController: Sendable {
         let routes = RouteCollection(context: ActionableRequestContext.self)
         if let appTokens { routes.add(middleware: AppTokenAuthenticator(tokens: appTokens)) }
         routes.post("/v1/actions") { request, context in
-            do {
-                let response = try await self.accept(request, context: context)
-                self.metrics?.response(response.status == .accepted ? "accepted" : "duplicate")
-                return response
-            } catch {
-                self.metrics?.response("rejected")
-                throw error
+            // The accept span: its trace context is stored with the response, and every delivery
+            // attempt of it continues that trace (``TraceParent``).
+            try await withSpan("actionable.accept") { span in
+                do {
+                    let response = try await self.accept(request, context: context, span: span)
+                    self.metrics?.response(response.status == .accepted ? "accepted" : "duplicate")
+                    return response
+                } catch {
+                    self.metrics?.response("rejected")
+                    span.attributes["actionable.result"] = "rejected"
+                    throw error
+                }
             }
         }
         return routes
     }
 
-    func accept(_ request: Request, context: ActionableRequestContext) async throws -> Response {
+    func accept(_ request: Request, context: ActionableRequestContext, span: any Span) async throws -> Response {
         let decoded = try await reader.decode(ActionRequestBody.self, from: request)
         let appUser: String?
         if case .appUser(let user) = context.identity { appUser = user } else { appUser = nil }
@@ -89,11 +95,20 @@ struct ActionsController: Sendable {
         do {
             // Kept at least until the token can no longer pass, whatever the retention.
             let answerableUntil = token.map { $0.expiresAt.addingTimeInterval(ActionTokens.leeway) }
-            result = try await store.accept(NewAction(response: response, answerableUntil: answerableUntil))
+            let action = NewAction(response: response, answerableUntil: answerableUntil, traceParent: TraceParent.current())
+            span.attributes["actionable.notification_id"] = notificationID
+            span.attributes["actionable.category"] = response.category.rawValue
+            span.attributes["actionable.action"] = response.action.rawValue
+            result = try await withSpan("actionable.commit") { commit in
+                commit.attributes["actionable.response_id"] = action.id
+                return try await store.accept(action)
+            }
         } catch {
             context.logger.error("storage failed", metadata: ["error": "\(error)"])
             throw Problem.storageUnavailable(settings, "the response was not stored")
         }
+        span.attributes["actionable.response_id"] = result.responseID
+        span.attributes["actionable.result"] = result.name
         switch result {
         case .accepted(let id):
             metrics?.badgeRead("action")

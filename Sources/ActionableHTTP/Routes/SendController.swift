@@ -106,7 +106,8 @@ struct SendController: Sendable {
         let notification = NewNotification(
             notificationID: notificationID, user: body.user, category: body.category, payloadJSON: JSONValue.object(plan.fields).serialized(),
             apnsPayload: payload.json, pushType: plan.pushType == .background ? "background" : "alert", collapseID: body.collapseId,
-            expiration: body.expiration.map { Date(timeIntervalSince1970: $0) }, priority: body.priority, createdAt: now)
+            expiration: body.expiration.map { Date(timeIntervalSince1970: $0) }, priority: body.priority, createdAt: now,
+            traceParent: TraceParent.current())
         let result = try await settings.storage(context, "the notification was not recorded") {
             let devices = try await store.devices(of: body.user).filter { $0.state == .active }
             return try await store.recordNotification(notification, devices: devices)
