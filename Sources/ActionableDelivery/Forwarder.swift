@@ -34,6 +34,9 @@ public struct Forwarder: Sendable {
         // A refused connection is a failed attempt at once (counted by the breaker, retried on the
         // schedule), not retried inside the attempt until its timeout.
         configuration.connectionPool.retryConnectionEstablishment = false
+        // As many connections per host as a batch of one endpoint's deliveries (``EndpointWorker``'s
+        // 32): with async-http-client's 8, three quarters of a batch queued behind the others.
+        configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 32
         // The attempt's own span (``AttemptSpan``) is what the upstream receives as `traceparent`,
         // whenever this client was made: the client adds no span or header of its own.
         configuration.tracing.tracer = nil

@@ -74,13 +74,10 @@ extension PostgresActionStore {
             if let probeUntil = plan.probeUntil { endpoint.openUntil = probeUntil }
             if let next = plan.nextSlot(after: deliveries.count) { endpoint.nextSlotAt = next }
             try await Self.run(EndpointTable.update(.postgres), EndpointTable.updateValues(endpoint), connection, logger)
-            var claimed: [ClaimedDelivery] = []
-            for (index, delivery) in deliveries.enumerated() {
-                guard let response = try await Self.rows(ActionTable.selectByID(.postgres), [.text(delivery.responseID)], connection, logger).first
-                else { continue }
-                claimed.append(EndpointTable.claimed(try ActionTable.decode(response), delivery: delivery, sendAt: plan.slot(index)))
-            }
-            return claimed
+            let responses = try await Self.rows(
+                ActionTable.selectByIDs(.postgres, count: deliveries.count), deliveries.map { .text($0.responseID) }, connection, logger
+            ).map { try ActionTable.decode($0) }
+            return EndpointTable.claimed(deliveries, responses: responses, plan: plan)
         }
     }
 

@@ -59,14 +59,10 @@ extension SQLiteActionStore {
             if let probeUntil = plan.probeUntil { endpoint.openUntil = probeUntil }
             if let next = plan.nextSlot(after: deliveries.count) { endpoint.nextSlotAt = next }
             try db.execute(sql: EndpointTable.update(.sqlite), arguments: Self.arguments(EndpointTable.updateValues(endpoint)))
-            var claimed: [ClaimedDelivery] = []
-            for (index, delivery) in deliveries.enumerated() {
-                guard let response = try Row.fetchOne(db, sql: ActionTable.selectByID(.sqlite), arguments: [delivery.responseID]) else {
-                    continue
-                }
-                claimed.append(EndpointTable.claimed(try Self.decode(response), delivery: delivery, sendAt: plan.slot(index)))
-            }
-            return claimed
+            let responses = try Row.fetchAll(
+                db, sql: ActionTable.selectByIDs(.sqlite, count: deliveries.count), arguments: Self.arguments(deliveries.map { .text($0.responseID) })
+            ).map(Self.decode)
+            return EndpointTable.claimed(deliveries, responses: responses, plan: plan)
         }
     }
 

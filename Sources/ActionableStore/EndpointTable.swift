@@ -244,6 +244,19 @@ public enum EndpointTable {
             deliveredAt: try row.optionalDouble("delivered_at").map(Date.init(timeIntervalSince1970:)))
     }
 
+    /// The claimed `deliveries` (in their order, each at its slot of `plan`) with their
+    /// `responses`, read in one statement (``ActionTable/selectByIDs(_:count:)``); a delivery
+    /// whose response is gone is left out (its lease runs out).
+    public static func claimed(_ deliveries: [EndpointDelivery], responses: [StoredAction], plan: EndpointGate.Plan) -> [ClaimedDelivery] {
+        let byID = Dictionary(responses.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        var claimed: [ClaimedDelivery] = []
+        for (index, delivery) in deliveries.enumerated() {
+            guard let response = byID[delivery.responseID] else { continue }
+            claimed.append(Self.claimed(response, delivery: delivery, sendAt: plan.slot(index)))
+        }
+        return claimed
+    }
+
     /// The response as its claimed delivery sees it: attempts, window and error of the delivery.
     public static func claimed(_ response: StoredAction, delivery: EndpointDelivery, sendAt: Date) -> ClaimedDelivery {
         var action = response
