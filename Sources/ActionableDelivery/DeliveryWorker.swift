@@ -85,24 +85,11 @@ public struct DeliveryWorker: Sendable {
         return claimed.count
     }
 
-    /// Runs until cancelled: delivers what is due, and waits `idle` when nothing was.
-    ///
-    /// Cancelling stops the loop, not a round in progress: the deliveries already claimed run
-    /// to their end and their outcomes are recorded, so a graceful shutdown neither cuts an
-    /// upstream request short nor leaves a claim to run out.
+    /// Runs until cancelled: delivers what is due, and waits `idle` when nothing was
+    /// (``WorkerRounds``: cancelling stops the loop, not a round in progress — the deliveries
+    /// already claimed run to their end and their outcomes are recorded).
     public func run(idle: Duration = .milliseconds(200)) async {
-        while !Task.isCancelled {
-            do {
-                let round = Task { try await deliverDue() }  // not a child: the loop's cancellation stays out
-                let count = try await round.value
-                if count == 0 { try await Task.sleep(for: idle) }
-            } catch is CancellationError {
-                return
-            } catch {
-                logger.error("delivery round failed", metadata: ["error": "\(error)"])
-                try? await Task.sleep(for: idle)
-            }
-        }
+        await WorkerRounds(idle: idle, what: "delivery", logger: logger).run { try await deliverDue() }
     }
 
     /// Runs the handler of `action` in its attempt span (``AttemptSpan``) and records the outcome.

@@ -66,21 +66,14 @@ public struct SendWorker: Sendable {
     }
 
     /// Runs until cancelled: sends what is due, and waits for `signal` (a notification recorded)
-    /// or `idle` when nothing was. Cancelling stops the loop, not a round in progress: the sends
-    /// already claimed get their answers and are recorded.
+    /// or `idle` when nothing was (``WorkerRounds``: cancelling stops the loop, not a round in
+    /// progress — the sends already claimed get their answers and are recorded).
     public func run(signal: SendSignal? = nil, idle: Duration = .milliseconds(500)) async {
-        while !Task.isCancelled {
-            do {
-                let round = Task { try await sendDue() }  // not a child: the loop's cancellation stays out
-                if try await round.value == 0 {
-                    if let signal { await signal.wait(upTo: idle) } else { try await Task.sleep(for: idle) }
-                }
-            } catch is CancellationError {
-                return
-            } catch {
-                logger.error("send round failed", metadata: ["error": "\(error)"])
-                try? await Task.sleep(for: idle)
-            }
+        let rounds = WorkerRounds(idle: idle, what: "send", logger: logger)
+        if let signal {
+            await rounds.run(wake: { limit in await signal.wait(upTo: limit) }) { try await sendDue() }
+        } else {
+            await rounds.run { try await sendDue() }
         }
     }
 
