@@ -180,7 +180,7 @@ public struct ActionableConfiguration: Sendable {
         guard breaker.failures >= 1 else { throw ConfigurationError("--breaker-failures must be at least 1", usage: true) }
         guard breaker.probeEvery >= 1 else { throw ConfigurationError("--breaker-probe must be at least 1 second", usage: true) }
         if let opsEndpoint {
-            guard opsEndpoint.hasPrefix("http://") || opsEndpoint.hasPrefix("https://"), URL(string: opsEndpoint)?.host != nil else {
+            guard Self.isHTTPURL(opsEndpoint) else {
                 throw ConfigurationError("--ops-endpoint takes an http:// or https:// URL", usage: true)
             }
             guard forwardSecret != nil else {
@@ -188,7 +188,7 @@ public struct ActionableConfiguration: Sendable {
             }
         }
         if let otelEndpoint {
-            guard otelEndpoint.hasPrefix("http://") || otelEndpoint.hasPrefix("https://"), URL(string: otelEndpoint)?.host != nil else {
+            guard Self.isHTTPURL(otelEndpoint) else {
                 throw ConfigurationError("--otel-endpoint takes an http:// or https:// URL, such as http://localhost:4318", usage: true)
             }
         }
@@ -212,6 +212,11 @@ public struct ActionableConfiguration: Sendable {
 }
 
 extension ActionableConfiguration {
+    /// Whether `text` is an `http://` or `https://` URL with a host (`--ops-endpoint`, `--otel-endpoint`).
+    static func isHTTPURL(_ text: String) -> Bool {
+        (text.hasPrefix("http://") || text.hasPrefix("https://")) && URL(string: text)?.host != nil
+    }
+
     /// A token of at least ``ActionableConfiguration/minimumSecretLength`` bytes, when given.
     static func checkSecret(_ secret: String?, _ name: String, flag: String) throws(ConfigurationError) {
         guard let secret else { return }

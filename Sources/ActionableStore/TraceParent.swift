@@ -9,12 +9,7 @@ import Tracing
 public enum TraceParent {
     /// The `traceparent` of the current task's trace context (the innermost span), or `nil`
     /// when tracing is off or no span is active.
-    public static func current() -> String? {
-        guard let context = InstrumentationContext.current else { return nil }
-        var headers: [String: String] = [:]
-        InstrumentationSystem.instrument.inject(context, into: &headers, using: DictionaryInjector())
-        return headers["traceparent"]
-    }
+    public static func current() -> String? { injected()["traceparent"] }
 
     /// The trace context a stored `traceparent` names: the parent of a span that continues the
     /// record's trace. A missing or malformed value gives a new trace.
@@ -28,10 +23,15 @@ public enum TraceParent {
     /// The headers that carry the current trace context on an outgoing request (`traceparent`,
     /// and `tracestate` when there is one); empty when tracing is off.
     public static func headers() -> [(String, String)] {
-        guard let context = InstrumentationContext.current else { return [] }
+        injected().sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+    }
+
+    /// The current task's trace context as the bootstrapped instrument writes it, by header name.
+    private static func injected() -> [String: String] {
+        guard let context = InstrumentationContext.current else { return [:] }
         var headers: [String: String] = [:]
         InstrumentationSystem.instrument.inject(context, into: &headers, using: DictionaryInjector())
-        return headers.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+        return headers
     }
 }
 
