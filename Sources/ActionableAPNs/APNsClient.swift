@@ -101,6 +101,10 @@ public final class APNsClient: Sendable {
             let answer: APNsAnswer
             do {
                 answer = try await exchange(notification, environment: environment, bearer: bearer)
+            } catch let late as DeadlineExceeded {
+                // A stalled stream is not sent again at once: the send worker retries it on its
+                // schedule, so one send never takes longer than its deadline.
+                return .retry(reason: "APNs did not answer: \(late)", retryAfter: nil)
             } catch {
                 unanswered += 1
                 guard unanswered <= configuration.resends else {
@@ -139,10 +143,25 @@ public final class APNsClient: Sendable {
         for (name, value) in notification.headers(topic: configuration.topic) { request.headers.add(name: name, value: value) }
         request.body = .bytes(ByteBuffer(bytes: notification.payload))
         let client = clients[next.increment() % clients.count]
-        let response = try await client.execute(request, timeout: TimeAmount.nanoseconds(Int64(configuration.timeout.nanoseconds)), logger: logger)
-        let body = try await response.body.collect(upTo: 64 * 1024)
-        let retryAfter = response.headers.first(name: "retry-after").flatMap { RetryAfter.delay($0, now: Date()) }
-        return APNsAnswer(status: Int(response.status.code), body: Array(buffer: body), retryAfter: retryAfter)
+        let timeout = configuration.timeout
+        let prepared = request
+        let logger = logger
+        // The deadline covers the stream whole, head and body: a stream that stalls after its
+        // head is an unanswered send when the time is up, never a send held forever.
+        let (status, headers, body) = try await withDeadline(timeout, what: "APNs' answer") {
+            let response = try await client.execute(prepared, timeout: TimeAmount.nanoseconds(timeout.nanoseconds), logger: logger)
+            // A body past 64 KiB (or cut short) is not APNs' document: the status still stands.
+            let body = (try? await response.body.collect(upTo: 64 * 1024)) ?? ByteBuffer()
+            return (response.status, response.headers, Array(buffer: body))
+        }
+        return Self.answer(status: Int(status.code), headers: headers, body: body, now: Date())
+    }
+
+    /// What APNs' answer (`status`, `headers`, `body`) means: never a trap, whatever the numbers
+    /// (the fuzz target `fuzz-upstream-answers` feeds it arbitrary ones).
+    public static func answer(status: Int, headers: HTTPHeaders, body: [UInt8], now: Date) -> APNsAnswer {
+        let retryAfter = headers.first(name: "retry-after").flatMap { RetryAfter.delay($0, now: now) }
+        return APNsAnswer(status: status, body: body, retryAfter: retryAfter, now: now)
     }
 
     /// Closes the connections once the requests in flight are answered.
@@ -163,8 +182,11 @@ private final class Counter: Sendable {
 }
 
 extension Duration {
+    /// The duration in nanoseconds, held within what an `Int64` holds.
     fileprivate var nanoseconds: Int64 {
         let (seconds, attoseconds) = components
-        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+        let (whole, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+        guard !overflow else { return seconds < 0 ? .min : .max }
+        return whole.addingReportingOverflow(attoseconds / 1_000_000_000).overflow ? .max : whole + attoseconds / 1_000_000_000
     }
 }

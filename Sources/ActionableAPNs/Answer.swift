@@ -19,22 +19,49 @@ public enum APNsAnswer: Sendable, Hashable {
     /// among them, which is a bug of the sender).
     case failed(status: Int, reason: String)
 
-    /// The answer of `status` with `body` (APNs' `{"reason": …, "timestamp": …}`) and `retryAfter`.
-    public init(status: Int, body: [UInt8], retryAfter: TimeInterval? = nil) {
-        struct Document: Decodable {
-            var reason: String?
-            var timestamp: Double?
-        }
-        let document = try? JSONDecoder().decode(Document.self, from: Data(body))
-        let reason = document?.reason ?? "HTTP \(status)"
+    /// The answer of `status` with `body` (APNs' `{"reason": …, "timestamp": …}`) and `retryAfter`,
+    /// read at `now`.
+    ///
+    /// The body is a peer's: a `timestamp` that is not a number, or not a finite one, is left
+    /// out; one later than `now` (Apple cannot have seen the device go before it answered) is
+    /// `now`, one before 1970 is 1970. A `retryAfter` that is not finite or is negative is left out.
+    public init(status: Int, body: [UInt8], retryAfter: TimeInterval? = nil, now: Date = Date()) {
+        let document = try? JSONDecoder().decode(APNsErrorDocument.self, from: Data(body))
+        let reason = document?.reason.map { String($0.prefix(200)) } ?? "HTTP \(status)"
+        let retryAfter = retryAfter.flatMap { $0.isFinite && $0 >= 0 ? $0 : nil }
         switch (status, reason) {
         case (200, _): self = .sent
-        case (410, _): self = .unregistered(since: document?.timestamp.map { Date(timeIntervalSince1970: $0 / 1000) })
+        case (410, _): self = .unregistered(since: document?.timestamp.map { Self.date(milliseconds: $0, now: now) })
         case (400, "BadDeviceToken"), (400, "DeviceTokenNotForTopic"): self = .badDevice(reason: reason)
         case (403, "ExpiredProviderToken"): self = .expiredProviderToken
         case (_, "TooManyProviderTokenUpdates"): self = .failed(status: status, reason: reason)  // a bug: never retried
         case (429, _), (500, _), (503, _): self = .retry(reason: reason, retryAfter: retryAfter)
         default: self = .failed(status: status, reason: reason)
+        }
+    }
+
+    /// Apple's `timestamp` (milliseconds since 1970), held within 1970 … `now`.
+    static func date(milliseconds: Double, now: Date) -> Date {
+        let seconds = min(max(0, milliseconds / 1000), now.timeIntervalSince1970)
+        return Date(timeIntervalSince1970: seconds)
+    }
+}
+
+/// APNs' error body, read leniently: a field of the wrong type is left out, never a failure of
+/// the whole document (so the reason survives an odd timestamp).
+struct APNsErrorDocument: Decodable {
+    var reason: String?
+    var timestamp: Double?
+
+    enum CodingKeys: String, CodingKey { case reason, timestamp }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        reason = try? container.decodeIfPresent(String.self, forKey: .reason)
+        if let number = try? container.decodeIfPresent(Double.self, forKey: .timestamp), number.isFinite {
+            timestamp = number
+        } else if let text = try? container.decodeIfPresent(String.self, forKey: .timestamp), let number = Double(text), number.isFinite {
+            timestamp = number
         }
     }
 }

@@ -46,8 +46,12 @@ struct Outbox: Sendable {
         }
     }
 
-    /// Milliseconds since 1970.
-    static func stamp(of date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1000).rounded(.down)) }
+    /// Milliseconds since 1970, held within 0 … year 9999 (a date from a peer's answer never traps).
+    static func stamp(of date: Date) -> Int64 {
+        let milliseconds = (date.timeIntervalSince1970 * 1000).rounded(.down)
+        guard milliseconds.isFinite else { return 0 }
+        return Int64(min(max(0, milliseconds), 253_402_300_799_000))
+    }
 
     /// A new report's name: a stamp (milliseconds since 1970), zero-padded, and a random UUID.
     static func newName(stamp milliseconds: Int64) -> String {

@@ -62,9 +62,12 @@ public struct DeliveryWorker: Sendable {
         if let metricsFactory, queueDepth.isDue() {
             Gauge(label: "actionable_delivery_queue_depth", factory: metricsFactory).record(try await store.pendingCount())
         }
-        guard router != nil || !known.isEmpty else { return 0 }  // nothing could take a response yet
+        // Without endpoints as data, nothing could take a response yet; with them, a response
+        // nothing takes is claimed to be set aside as held, visibly.
+        guard router != nil || endpoints != nil else { return 0 }
         let claimed = try await store.claimDue(now: now, limit: batchSize, lease: lease, owner: owner)
         var fanOuts: [FanOut] = []
+        var held: [HeldResponse] = []
         await withTaskGroup(of: Void.self) { group in
             for action in claimed {
                 let category = action.response.category.rawValue
@@ -75,12 +78,26 @@ public struct DeliveryWorker: Sendable {
                         fanOuts.append(FanOut(responseID: action.id, endpointIDs: taking))
                         continue
                     }
+                    if endpoints != nil {
+                        // Accepted and kept: it waits for an endpoint that takes it.
+                        held.append(
+                            HeldResponse(
+                                responseID: action.id, category: category, action: name,
+                                reason: "held: no endpoint takes \(category).\(name) yet; create one whose filter takes it (POST /v1/endpoints)"))
+                        continue
+                    }
                 }
                 group.addTask { await self.deliver(action, now: now) }
             }
         }
         if let endpoints, !fanOuts.isEmpty {
             try await endpoints.fanOut(fanOuts, owner: owner, at: now)
+        }
+        if let endpoints, !held.isEmpty {
+            try await endpoints.hold(held, owner: owner)
+            logger.warning(
+                "responses held: no endpoint takes them yet",
+                metadata: ["count": "\(held.count)", "first": "\(held[0].category).\(held[0].action)"])
         }
         return claimed.count
     }
@@ -94,6 +111,13 @@ public struct DeliveryWorker: Sendable {
 
     /// Runs the handler of `action` in its attempt span (``AttemptSpan``) and records the outcome.
     func deliver(_ action: StoredAction, now: Date) async {
+        if action.expiredLeases >= LeasePolicy.poisonAfter {
+            // A poison response: its attempts ended with no outcome (the process stopped) too often.
+            logger.error(
+                "response set aside: its leases ran out without an outcome \(action.expiredLeases) times",
+                metadata: ["response.id": "\(action.id)"])
+            return await record(.fail(reason: LeasePolicy.poisonReason(action.expiredLeases)), for: action, now: now)
+        }
         await AttemptSpan.run(action, endpointID: nil) { span in
             let (outcome, end, error) = await handle(action, now: now)
             switch outcome {

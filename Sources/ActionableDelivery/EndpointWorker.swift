@@ -130,13 +130,22 @@ public struct EndpointWorker: Sendable {
     /// Waits for the delivery's send slot, POSTs it to `endpoint` (in its attempt span, whose
     /// `traceparent` goes with it), and says how it went.
     func attempt(_ delivery: ClaimedDelivery, to endpoint: Endpoint?) async -> Attempted {
+        if delivery.action.expiredLeases >= LeasePolicy.poisonAfter {
+            // A poison delivery: its attempts ended with no outcome (the process stopped) too often.
+            logger(for: delivery).error(
+                "delivery set aside: its leases ran out without an outcome \(delivery.action.expiredLeases) times")
+            let reason = LeasePolicy.poisonReason(delivery.action.expiredLeases)
+            return Attempted(
+                delivery: delivery,
+                finished: FinishedAttempt(responseID: delivery.action.id, endpointID: delivery.endpointID, outcome: .setAside(reason), at: Date()))
+        }
         let wait = delivery.sendAt.timeIntervalSinceNow
         if wait > 0 { try? await Task.sleep(for: .seconds(wait)) }  // the rate limit's slot
         return await AttemptSpan.run(delivery.action, endpointID: delivery.endpointID) { span in
             let attempted = await post(delivery, to: endpoint)
             switch attempted.finished.outcome {
             case .delivered: AttemptSpan.record("delivered", reason: nil, on: span)
-            case .rejected(let reason): AttemptSpan.record("dead", reason: reason, on: span)
+            case .rejected(let reason), .setAside(let reason): AttemptSpan.record("dead", reason: reason, on: span)
             case .failed(let reason, let retryAt): AttemptSpan.record(retryAt == nil ? "dead" : "retry", reason: reason, on: span)
             }
             return attempted

@@ -102,39 +102,56 @@ public struct Forwarder: Sendable {
         request.headers.add(name: "Idempotency-Key", value: webhookID)
         for (name, value) in headers { request.headers.add(name: name, value: value) }
         request.body = .bytes(ByteBuffer(bytes: body))
-        let reply: HTTPClientResponse
+        let answer: (status: HTTPResponseStatus, headers: HTTPHeaders)
         do {
-            reply = try await client.execute(request, timeout: timeout, logger: logger)
+            // The deadline covers the whole answer, head and body: an upstream that sends a head
+            // and then stalls is a failed attempt when the time is up, not an attempt held forever.
+            let client = self.client
+            let timeout = self.timeout
+            let prepared = request
+            answer = try await withDeadline(.nanoseconds(timeout.nanoseconds), what: "the upstream's answer") {
+                let reply = try await client.execute(prepared, timeout: timeout, logger: logger)
+                // Read (and drop) the body, so the connection can be reused; an endless one is
+                // cut at 64 KiB, which closes the connection.
+                _ = try? await reply.body.collect(upTo: 64 * 1024)
+                return (reply.status, reply.headers)
+            }
         } catch {
             // The error's text goes to the log and to lastError: never the whole URL.
             throw UpstreamFailure(
                 description: "\(UpstreamAddress.redacted(url)) could not be reached: \(UpstreamAddress.scrub("\(error)", url: url))")
         }
-        _ = try? await reply.body.collect(upTo: 64 * 1024)  // drain, so the connection can be reused
-        let status = Int(reply.status.code)
+        let outcome = try outcome(status: Int(answer.status.code), headers: answer.headers, now: now())
+        if case .retry = outcome { logger.info("upstream asked to retry", metadata: ["status": "\(answer.status.code)"]) }
+        return outcome
+    }
+
+    /// What the upstream's answer means (`status`, and its `Retry-After` and `Location`) for a
+    /// delivery: never a trap, whatever the numbers (the fuzz target `fuzz-upstream-answers` feeds
+    /// it arbitrary ones).
+    public func outcome(status: Int, headers: HTTPHeaders, now: Date) throws -> HandlerOutcome {
         switch status {
         case 200..<300:
             return .done
         case 300..<400:
             // Not followed: the response stays pending and is retried with backoff, so that it
             // is delivered once the forward URL is fixed. lastError names where it was sent.
-            let location = reply.headers.first(name: "Location").map { target in
+            let location = headers.first(name: "Location").map { target in
                 URL(string: target, relativeTo: URL(string: url)).map { UpstreamAddress.redacted($0.absoluteString) } ?? "an unreadable location"
             }
             throw UpstreamFailure(
                 description: "the upstream \(UpstreamAddress.redacted(url)) answered HTTP \(status), a redirect"
                     + (location.map { " to \($0)" } ?? "") + "; redirects are not followed: fix the forward URL")
         case 408, 429, 500..<600:
-            let retryAfter = reply.headers.first(name: "Retry-After").flatMap { Self.retryAfter($0, now: now()) }
-            logger.info("upstream asked to retry", metadata: ["status": "\(status)"])
-            return .retry(after: retryAfter)
+            return .retry(after: headers.first(name: "Retry-After").flatMap { Self.retryAfter($0, now: now) })
         default:
             return .fail(reason: "the upstream \(UpstreamAddress.redacted(url)) answered HTTP \(status), which is not retried")
         }
     }
 
-    /// `Retry-After` as delay-seconds or an HTTP date, in whole seconds.
+    /// `Retry-After` as delay-seconds or an HTTP date, in whole seconds, at most
+    /// ``RetryPolicy/longestRequestedDelay`` (an hour): a peer's number never traps.
     static func retryAfter(_ value: String, now: Date) -> Duration? {
-        RetryAfter.delay(value, now: now).map { .seconds(Int($0.rounded(.up))) }
+        RetryAfter.delay(value, now: now, longest: RetryPolicy.longestRequestedDelay).map { .seconds(Int($0.rounded(.up))) }
     }
 }

@@ -25,6 +25,10 @@ public enum BuiltInRules {
         DuplicateTitleRule.self,
     ]
 
+    /// Android's own rules: they run only for a catalog that targets Android
+    /// (``LintConfiguration/targetedPlatforms(_:)``).
+    public static let androidRules: Set<String> = [AndroidTooManyActionsRule.description.identifier]
+
     /// The identifiers of ``all``, in order.
     public static let identifiers: [String] = all.map { $0.description.identifier }
 

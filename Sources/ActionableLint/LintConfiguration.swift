@@ -5,6 +5,7 @@ import Yams
 /// Which rules run and how serious they are: the content of `.actionable-lint.yml`.
 ///
 /// ```yaml
+/// platforms: [ios, android]
 /// disabled_rules: [file_name_mismatch]
 /// severities:
 ///   action_id_reused: error
@@ -15,14 +16,30 @@ public struct LintConfiguration: Hashable, Sendable {
     public var disabledRules: Set<String>
     /// Severities that replace the rules' defaults.
     public var severities: [String: Severity]
+    /// The platforms the catalog targets (`platforms:`); `nil` when the file does not say, and
+    /// the catalog then targets iOS, and Android too when a category has `android:` keys.
+    /// A platform's own rules (``BuiltInRules/androidRules``) run only when it is targeted.
+    public var platforms: Set<LintPlatform>?
 
     /// The file name looked for beside the category files.
     public static let fileName = ".actionable-lint.yml"
 
     /// Creates a configuration.
-    public init(disabledRules: Set<String> = [], severities: [String: Severity] = [:]) {
+    public init(disabledRules: Set<String> = [], severities: [String: Severity] = [:], platforms: Set<LintPlatform>? = nil) {
         self.disabledRules = disabledRules
         self.severities = severities
+        self.platforms = platforms
+    }
+
+    /// The platforms a catalog of `files` targets: ``platforms`` when set, else iOS, with Android
+    /// when any category (or any of its actions) has `android:` keys.
+    public func targetedPlatforms(_ files: [CategoryFile]) -> Set<LintPlatform> {
+        if let platforms { return platforms }
+        let android = files.contains { file in
+            guard let category = file.category else { return false }
+            return category.androidActionIDs != nil || category.actions.contains { $0.android != nil }
+        }
+        return android ? [.ios, .android] : [.ios]
     }
 
     /// The severity of lint rule `rule` under this configuration, or `nil` when disabled.
@@ -49,7 +66,7 @@ public struct LintConfiguration: Hashable, Sendable {
         self.init()
         guard let root else { return }
         guard case .mapping(let mapping) = root else {
-            throw ConfigurationError("\(path): expected a mapping with disabled_rules and severities")
+            throw ConfigurationError("\(path): expected a mapping with platforms, disabled_rules and severities")
         }
         func checkRule(_ node: Node) throws -> String {
             guard let id = node.string else { throw ConfigurationError("\(path):\(Self.position(node)): expected a rule id") }
@@ -67,6 +84,23 @@ public struct LintConfiguration: Hashable, Sendable {
         }
         for (keyNode, value) in mapping {
             switch keyNode.string {
+            case "platforms":
+                let names = LintPlatform.allCases.map(\.rawValue)
+                guard case .sequence(let sequence) = value, !sequence.isEmpty else {
+                    throw ConfigurationError(
+                        "\(path):\(Self.position(value)): platforms must be a list of \(names.joined(separator: ", ")), e.g. [ios, android]")
+                }
+                var platforms = Set<LintPlatform>()
+                for element in sequence {
+                    guard let name = element.string, let platform = LintPlatform(rawValue: name) else {
+                        let name = element.string ?? "?"
+                        throw ConfigurationError(
+                            "\(path):\(Self.position(element)): unknown platform \"\(name)\" (platforms are \(names.joined(separator: ", ")))"
+                                + Suggestion.didYouMean(name, in: names))
+                    }
+                    platforms.insert(platform)
+                }
+                self.platforms = platforms
             case "disabled_rules":
                 guard case .sequence(let sequence) = value else {
                     throw ConfigurationError("\(path):\(Self.position(value)): disabled_rules must be a list of rule ids")
@@ -87,7 +121,7 @@ public struct LintConfiguration: Hashable, Sendable {
                 let key = keyNode.string ?? "?"
                 throw ConfigurationError(
                     "\(path):\(Self.position(keyNode)): unknown key \"\(key)\""
-                        + Suggestion.didYouMean(key, in: ["disabled_rules", "severities"]))
+                        + Suggestion.didYouMean(key, in: ["platforms", "disabled_rules", "severities"]))
             }
         }
     }
@@ -106,6 +140,14 @@ public struct LintConfiguration: Hashable, Sendable {
     private static func position(_ node: Node) -> String {
         node.mark.map { "\($0.line):\($0.column)" } ?? "1:1"
     }
+}
+
+/// A platform a catalog can target (`platforms:` in `.actionable-lint.yml`).
+public enum LintPlatform: String, CaseIterable, Hashable, Sendable, Comparable {
+    case ios
+    case android
+
+    public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
 }
 
 /// A configuration file that cannot be used; the linter exits with status 2.

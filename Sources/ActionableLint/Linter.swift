@@ -25,7 +25,10 @@ public struct Linter: Sendable {
         -> (files: [CategoryFile], result: LintResult)
     {
         let paths = try loader.categoryFiles(in: paths)
-        let rules = activeRules()
+        // Android's rules wait for the whole catalog when the configuration does not name the
+        // platforms: whether any category has android: keys decides whether they run.
+        let known = configuration.platforms
+        let rules = activeRules(for: known ?? [.ios])
         let perFile = ParallelChunks.flatMap(count: paths.count) { range in
             paths[range].map { path in
                 let file = loader.loadFile(at: path)
@@ -33,14 +36,21 @@ public struct Linter: Sendable {
             }
         }
         let files = perFile.map(\.0)
-        let diagnostics = perFile.flatMap(\.1) + Self.catalogDiagnostics(files, rules.catalog)
+        var diagnostics = perFile.flatMap(\.1) + Self.catalogDiagnostics(files, rules.catalog)
+        if known == nil, configuration.targetedPlatforms(files).contains(.android) {
+            let android = activeRules(for: [.android], only: BuiltInRules.androidRules)
+            diagnostics += ParallelChunks.flatMap(count: files.count) { range in
+                files[range].flatMap { Self.ruleDiagnostics($0, android.perFile) }
+            }
+            diagnostics += Self.catalogDiagnostics(files, android.catalog)
+        }
         return (files, LintResult(diagnostics: diagnostics.sorted(), files: files.map(\.path)))
     }
 
     /// Lints `files` (as returned by ``CatalogLoader``). Per-file rules run on all cores;
     /// catalog rules then run once over the whole catalog, in time linear in its size.
     public func lint(_ files: [CategoryFile]) -> LintResult {
-        let rules = activeRules()
+        let rules = activeRules(for: configuration.targetedPlatforms(files))
         let configuration = self.configuration
         var diagnostics = ParallelChunks.flatMap(count: files.count) { range in
             files[range].flatMap { Self.fileDiagnostics($0, rules.perFile, configuration) }
@@ -52,11 +62,15 @@ public struct Linter: Sendable {
     private typealias FileRules = [(id: String, severity: Severity, rule: any FileRule)]
     private typealias CatalogRules = [(id: String, severity: Severity, rule: any CatalogRule)]
 
-    private func activeRules() -> (perFile: FileRules, catalog: CatalogRules) {
+    /// The rules that run for a catalog targeting `platforms` (a platform's own rules only when
+    /// it is targeted), or only those of `only`.
+    private func activeRules(for platforms: Set<LintPlatform>, only: Set<String>? = nil) -> (perFile: FileRules, catalog: CatalogRules) {
         var perFile: FileRules = []
         var catalog: CatalogRules = []
         for ruleType in BuiltInRules.all {
             let id = ruleType.description.identifier
+            if let only, !only.contains(id) { continue }
+            if BuiltInRules.androidRules.contains(id), !platforms.contains(.android) { continue }
             guard let severity = configuration.severity(of: id) else { continue }
             switch ruleType.init() {
             case let rule as any FileRule: perFile.append((id, severity, rule))
@@ -78,6 +92,12 @@ public struct Linter: Sendable {
             adjusted.severity = severity
             found.append(adjusted)
         }
+        return found + ruleDiagnostics(file, rules)
+    }
+
+    /// The file's violations of `rules`.
+    private static func ruleDiagnostics(_ file: CategoryFile, _ rules: FileRules) -> [Diagnostic] {
+        var found: [Diagnostic] = []
         guard let category = file.category else { return found }
         for (id, severity, rule) in rules {
             for violation in rule.validate(category, in: file) {

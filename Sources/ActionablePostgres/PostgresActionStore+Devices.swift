@@ -8,9 +8,23 @@ import PostgresNIO
 /// `created` once and `known` once.
 extension PostgresActionStore {
     public func register(token: String, user: String, environment: APNsEnvironment, at: Date) async throws -> DeviceRegistration {
+        try await register(token: token, user: user, environment: environment, at: at, limits: .none)
+    }
+
+    /// Also holds an advisory lock on the user, so that the limits count every registration of
+    /// that user on every instance.
+    public func register(
+        token: String, user: String, environment: APNsEnvironment, at: Date, limits: DeviceLimits
+    ) async throws
+        -> DeviceRegistration
+    {
         let logger = self.logger
+        let time = at.timeIntervalSince1970
         do {
             return try await client.withTransaction(logger: logger) { connection in
+                if limits != .none {
+                    try await connection.query("SELECT pg_advisory_xact_lock(hashtextextended(\(user), 7108))", logger: logger)
+                }
                 try await connection.query("SELECT pg_advisory_xact_lock(hashtextextended(\(token), 7106))", logger: logger)
                 let rows = try await connection.query(
                     PostgresQuery(unsafeSQL: DeviceTable.select(.postgres), binds: try Self.bindings(token)), logger: logger)
@@ -18,11 +32,28 @@ extension PostgresActionStore {
                 for try await (user, environment, state) in rows.decode((String, String, String).self) {
                     before = (user, environment, state)
                 }
+                if limits.registrationsPerHour > 0, DeviceTable.addsDevice(before: before, user: user) {
+                    let recent = try await connection.query(
+                        PostgresQuery(
+                            unsafeSQL: DeviceTable.recentRegistrations(.postgres),
+                            binds: try Self.bindings(user, time - DeviceLimits.window, token)), logger: logger)
+                    for try await (count, oldest) in recent.decode((Int, Double?).self) {
+                        if let wait = limits.wait(recent: count, oldest: oldest.map(Date.init(timeIntervalSince1970:)), now: at) {
+                            return .throttled(retryAfter: wait)
+                        }
+                    }
+                }
                 try await connection.query(
                     PostgresQuery(
                         unsafeSQL: DeviceTable.upsert(.postgres),
-                        binds: try Self.bindings(token, user, environment.rawValue, at.timeIntervalSince1970)),
+                        binds: try Self.bindings(token, user, environment.rawValue, time)),
                     logger: logger)
+                if limits.maximumActive > 0 {
+                    try await connection.query(
+                        PostgresQuery(
+                            unsafeSQL: DeviceTable.unregisterOldest(.postgres), binds: try Self.bindings(time, user, limits.maximumActive)),
+                        logger: logger)
+                }
                 return DeviceTable.registration(before: before, user: user, environment: environment)
             }
         } catch {

@@ -18,26 +18,49 @@ extension PostgresActionStore {
     }
 
     public func createEndpoint(_ endpoint: Endpoint) async throws -> Bool {
-        do {
-            let rows = try await client.query(
-                PostgresQuery(
-                    unsafeSQL: EndpointTable.insert(.postgres) + " RETURNING id",
-                    binds: try Self.sqlBindings(EndpointTable.insertValues(endpoint))), logger: logger)
-            for try await _ in rows { return true }
-            return false
-        } catch {
-            throw Self.readable(error)
+        try await transaction { connection, logger in
+            try await Self.lockHeld(connection, logger)
+            let created = try await Self.rows(
+                EndpointTable.insert(.postgres) + " RETURNING id", EndpointTable.insertValues(endpoint), connection, logger)
+            guard !created.isEmpty else { return false }
+            try await Self.run(EndpointTable.releaseHeld(.postgres), [.real(endpoint.createdAt.timeIntervalSince1970)], connection, logger)
+            return true
+        }
+    }
+
+    /// Orders holding responses against endpoint changes across instances (a transaction-scoped
+    /// advisory lock): a hold reads every endpoint created before it, and an endpoint created
+    /// after it lets the held responses go.
+    private static func lockHeld(_ connection: PostgresConnection, _ logger: Logger) async throws {
+        try await connection.query("SELECT pg_advisory_xact_lock(7107)", logger: logger)
+    }
+
+    public func hold(_ responses: [HeldResponse], owner: String) async throws {
+        guard !responses.isEmpty else { return }
+        try await transaction { connection, logger in
+            try await Self.lockHeld(connection, logger)
+            let endpoints = try await Self.rows(EndpointTable.selectAll, [], connection, logger).map { try EndpointTable.decode($0) }
+            for held in responses {
+                if endpoints.contains(where: { $0.takes(category: held.category, action: held.action) }) {
+                    try await Self.run(EndpointTable.giveBack(.postgres), [.text(held.responseID), .text(owner)], connection, logger)
+                } else {
+                    try await Self.run(
+                        EndpointTable.hold(.postgres), [.text(held.reason), .text(held.responseID), .text(owner)], connection, logger)
+                }
+            }
         }
     }
 
     public func updateEndpoint(id: String, _ change: EndpointChange, at: Date) async throws -> Endpoint? {
         try await transaction { connection, logger in
+            try await Self.lockHeld(connection, logger)
             guard let endpoint = try await Self.lockedEndpoint(id, connection: connection, logger: logger) else { return nil }
             let changed = change.applied(to: endpoint)
             try await Self.run(EndpointTable.update(.postgres), EndpointTable.updateValues(changed), connection, logger)
             if change.releasesHeldDeliveries(of: endpoint) {
                 try await Self.run(EndpointTable.release(.postgres), [.real(at.timeIntervalSince1970), .text(id)], connection, logger)
             }
+            try await Self.run(EndpointTable.releaseHeld(.postgres), [.real(at.timeIntervalSince1970)], connection, logger)
             return changed
         }
     }

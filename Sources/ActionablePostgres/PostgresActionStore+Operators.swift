@@ -79,6 +79,23 @@ extension PostgresActionStore {
                 binds: try Self.sqlBindings([.real(cutoff.badgeEntriesBefore.timeIntervalSince1970)])),
             logger: logger)
         for try await _ in entries { count.badgeEntries += 1 }
+        let devices = try await client.query(
+            PostgresQuery(
+                unsafeSQL: DeviceTable.purge(limit: limit, lock: "FOR UPDATE SKIP LOCKED", .postgres) + " RETURNING token",
+                binds: try Self.sqlBindings([.real(cutoff.responsesBefore.timeIntervalSince1970)])),
+            logger: logger)
+        for try await _ in devices { count.devices += 1 }
+        try await client.query(
+            PostgresQuery(
+                unsafeSQL: SendTable.purgeSends(limit: limit, .postgres),
+                binds: try Self.sqlBindings([.real(cutoff.notificationsBefore.timeIntervalSince1970)])),
+            logger: logger)
+        let notifications = try await client.query(
+            PostgresQuery(
+                unsafeSQL: SendTable.purgeNotifications(limit: limit, lock: "FOR UPDATE SKIP LOCKED", .postgres) + " RETURNING notification_id",
+                binds: try Self.sqlBindings([.real(cutoff.notificationsBefore.timeIntervalSince1970)])),
+            logger: logger)
+        for try await _ in notifications { count.notifications += 1 }
         return count
     }
 

@@ -49,8 +49,8 @@ extension PostgresActionStore {
                     PostgresQuery(
                         unsafeSQL: SendTable.claim(.postgres, lock: "FOR UPDATE SKIP LOCKED"),
                         binds: try Self.bindings(owner, time + lease, time, time, limit)), logger: logger)
-                var copies: [(String, String, String, Int)] = []
-                for try await copy in rows.decode((String, String, String, Int).self) { copies.append(copy) }
+                var copies: [(String, String, String, Int, Int)] = []
+                for try await copy in rows.decode((String, String, String, Int, Int).self) { copies.append(copy) }
                 var notifications: [String: NewNotification] = [:]
                 for id in Set(copies.map(\.0)) {
                     let found = try await connection.query(
@@ -59,11 +59,11 @@ extension PostgresActionStore {
                         notifications[id] = try SendTable.decodeNotification(PostgresActionRow(columns: row.makeRandomAccess()))
                     }
                 }
-                return copies.compactMap { id, token, environment, attempts in
+                return copies.compactMap { id, token, environment, attempts, expiredLeases in
                     notifications[id].map {
                         ClaimedSend(
                             notification: $0, token: token, environment: APNsEnvironment(rawValue: environment) ?? .production,
-                            attempts: attempts)
+                            attempts: attempts, expiredLeases: expiredLeases)
                     }
                 }.sorted {
                     ($0.notification.createdAt, $0.notification.notificationID, $0.token)

@@ -211,6 +211,7 @@ public final class PostgresActionStore: ActionStore {
         (7, "shared provider tokens", SendTable.version7(.postgres)),
         (8, "endpoints and their deliveries", EndpointTable.version8(.postgres)),
         (9, "trace context of responses and notifications", ActionTable.version9(.postgres)),
+        (10, "expired leases", ActionTable.version10(.postgres)),
     ]
 
     /// Stores `action` once: batched with the accepts arriving meanwhile (see
@@ -231,7 +232,8 @@ public final class PostgresActionStore: ActionStore {
         let time = now.timeIntervalSince1970
         let rows = try await client.query(
             """
-            UPDATE action_responses SET lease_owner = \(owner), lease_until = \(time + lease), attempts = attempts + 1
+            UPDATE action_responses SET lease_owner = \(owner), lease_until = \(time + lease), attempts = attempts + 1,
+                \(unescaped: ActionTable.countExpiredLease)
             WHERE id IN (
                 SELECT id FROM action_responses
                 WHERE status = 'pending' AND fanned_out = 0 AND next_attempt_at <= \(time) AND (lease_until IS NULL OR lease_until < \(time))

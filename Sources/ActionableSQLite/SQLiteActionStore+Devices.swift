@@ -7,11 +7,31 @@ import GRDB
 /// connection, so the row read before a registration is the row the registration replaces).
 extension SQLiteActionStore {
     public func register(token: String, user: String, environment: APNsEnvironment, at: Date) async throws -> DeviceRegistration {
-        try await pool.write { db in
+        try await register(token: token, user: user, environment: environment, at: at, limits: .none)
+    }
+
+    public func register(
+        token: String, user: String, environment: APNsEnvironment, at: Date, limits: DeviceLimits
+    ) async throws
+        -> DeviceRegistration
+    {
+        let time = at.timeIntervalSince1970
+        return try await pool.write { db in
             let before = try Row.fetchOne(db, sql: DeviceTable.select(.sqlite), arguments: [token]).map {
                 (user: $0["user_id"] as String, environment: $0["environment"] as String, state: $0["state"] as String)
             }
-            try db.execute(sql: DeviceTable.upsert(.sqlite), arguments: [token, user, environment.rawValue, at.timeIntervalSince1970])
+            if limits.registrationsPerHour > 0, DeviceTable.addsDevice(before: before, user: user),
+                let recent = try Row.fetchOne(
+                    db, sql: DeviceTable.recentRegistrations(.sqlite), arguments: [user, time - DeviceLimits.window, token]),
+                let wait = limits.wait(
+                    recent: recent["recent"], oldest: (recent["oldest"] as Double?).map(Date.init(timeIntervalSince1970:)), now: at)
+            {
+                return .throttled(retryAfter: wait)
+            }
+            try db.execute(sql: DeviceTable.upsert(.sqlite), arguments: [token, user, environment.rawValue, time])
+            if limits.maximumActive > 0 {
+                try db.execute(sql: DeviceTable.unregisterOldest(.sqlite), arguments: [time, user, limits.maximumActive])
+            }
             return DeviceTable.registration(before: before, user: user, environment: environment)
         }
     }

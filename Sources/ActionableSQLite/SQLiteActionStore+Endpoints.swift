@@ -14,7 +14,9 @@ extension SQLiteActionStore {
     public func createEndpoint(_ endpoint: Endpoint) async throws -> Bool {
         try await pool.write { db in
             try db.execute(sql: EndpointTable.insert(.sqlite), arguments: Self.arguments(EndpointTable.insertValues(endpoint)))
-            return db.changesCount == 1
+            guard db.changesCount == 1 else { return false }
+            try db.execute(sql: EndpointTable.releaseHeld(.sqlite), arguments: [endpoint.createdAt.timeIntervalSince1970])
+            return true
         }
     }
 
@@ -26,6 +28,7 @@ extension SQLiteActionStore {
             if change.releasesHeldDeliveries(of: endpoint) {
                 try db.execute(sql: EndpointTable.release(.sqlite), arguments: [at.timeIntervalSince1970, id])
             }
+            try db.execute(sql: EndpointTable.releaseHeld(.sqlite), arguments: [at.timeIntervalSince1970])
             return changed
         }
     }
@@ -38,6 +41,22 @@ extension SQLiteActionStore {
                 for endpointID in route.endpointIDs {
                     try db.execute(
                         sql: EndpointTable.insertDelivery(.sqlite), arguments: [route.responseID, endpointID, at.timeIntervalSince1970])
+                }
+            }
+        }
+    }
+
+    public func hold(_ responses: [HeldResponse], owner: String) async throws {
+        guard !responses.isEmpty else { return }
+        // The one writer orders this against endpoint changes: one created before is read here,
+        // one created after lets these go again.
+        try await relaxedWrite { db in
+            let endpoints = try Row.fetchAll(db, sql: EndpointTable.selectAll).map(Self.decodeEndpoint)
+            for held in responses {
+                if endpoints.contains(where: { $0.takes(category: held.category, action: held.action) }) {
+                    try db.execute(sql: EndpointTable.giveBack(.sqlite), arguments: [held.responseID, owner])
+                } else {
+                    try db.execute(sql: EndpointTable.hold(.sqlite), arguments: [held.reason, held.responseID, owner])
                 }
             }
         }

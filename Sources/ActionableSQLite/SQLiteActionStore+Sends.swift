@@ -44,7 +44,8 @@ extension SQLiteActionStore {
                 claimed.append(
                     ClaimedSend(
                         notification: notification, token: row["token"],
-                        environment: APNsEnvironment(rawValue: row["environment"]) ?? .production, attempts: row["attempts"]))
+                        environment: APNsEnvironment(rawValue: row["environment"]) ?? .production, attempts: row["attempts"],
+                        expiredLeases: row["expired_leases"]))
             }
             return claimed.sorted {
                 ($0.notification.createdAt, $0.notification.notificationID, $0.token) < (

@@ -77,6 +77,9 @@ public final class SQLiteActionStore: ActionStore {
         migrator.registerMigration("v9: trace context of responses and notifications") { db in
             for statement in ActionTable.version9(.sqlite) { try db.execute(sql: statement) }
         }
+        migrator.registerMigration("v10: expired leases") { db in
+            for statement in ActionTable.version10(.sqlite) { try db.execute(sql: statement) }
+        }
         return migrator
     }
 
@@ -118,7 +121,7 @@ public final class SQLiteActionStore: ActionStore {
     }
 
     private static let claimSQL = """
-        UPDATE action_responses SET lease_owner = ?1, lease_until = ?2, attempts = attempts + 1
+        UPDATE action_responses SET lease_owner = ?1, lease_until = ?2, attempts = attempts + 1, \(ActionTable.countExpiredLease)
         WHERE rowid IN (
             SELECT rowid FROM action_responses
             WHERE status = 'pending' AND fanned_out = 0 AND next_attempt_at <= ?3 AND (lease_until IS NULL OR lease_until < ?4)
@@ -241,6 +244,12 @@ public final class SQLiteActionStore: ActionStore {
             count.responses = db.changesCount
             try db.execute(sql: BadgeTable.purge(limit: limit, .sqlite), arguments: [cutoff.badgeEntriesBefore.timeIntervalSince1970])
             count.badgeEntries = db.changesCount
+            try db.execute(sql: DeviceTable.purge(limit: limit, .sqlite), arguments: [cutoff.responsesBefore.timeIntervalSince1970])
+            count.devices = db.changesCount
+            try db.execute(sql: SendTable.purgeSends(limit: limit, .sqlite), arguments: [cutoff.notificationsBefore.timeIntervalSince1970])
+            try db.execute(
+                sql: SendTable.purgeNotifications(limit: limit, .sqlite), arguments: [cutoff.notificationsBefore.timeIntervalSince1970])
+            count.notifications = db.changesCount
             return count
         }
     }

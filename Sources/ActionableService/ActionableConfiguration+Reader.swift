@@ -55,6 +55,9 @@ extension ActionableConfiguration {
         readTimeout = .seconds(try settings.duration(.readTimeout))
         idleTimeout = .seconds(try settings.duration(.idleTimeout))
         maximumConnections = try settings.integer(.maxConnections) ?? maximumConnections
+        maximumConnectionsPerAddress = try settings.integer(.maxConnectionsPerAddress) ?? maximumConnectionsPerAddress
+        forwardTimeout = .seconds(try settings.duration(.forwardTimeout))
+        shutdownGrace = .seconds(try settings.duration(.shutdownGrace))
         if let address = settings.text(.metricsAddress) {
             do throws(ConfigurationError) {
                 metricsAddress = try ListenAddress(parsing: address)
@@ -77,6 +80,9 @@ extension ActionableConfiguration {
         server.secureAdminCookie = tls != nil || secureCookie
         server.acceptUnboundPayloads = try settings.toggle(.acceptUnboundPayloads)
         server.hasDefaultWebhookSecret = forwardSecret != nil
+        server.deviceLimits = DeviceLimits(
+            maximumActive: try settings.integer(.maxDevicesPerUser) ?? server.deviceLimits.maximumActive,
+            registrationsPerHour: try settings.integer(.deviceRegistrationsPerHour) ?? server.deviceLimits.registrationsPerHour)
         apnsConnections = try settings.integer(.apnsConnections) ?? apnsConnections
         let apnsRequired: [ServeSetting] = [.apnsKeyFile, .apnsKeyID, .apnsTeamID, .apnsTopic]
         let apnsGiven = apnsRequired.map { settings.text($0) }

@@ -63,14 +63,24 @@ public struct ActionableConfiguration: Sendable {
     /// server listening beyond loopback with no ``tokenKeys`` refuses to start: the development
     /// key is a file anyone with the working directory can read.
     public var insecureDevelopmentKey: Bool = false
-    /// How long a request's header and body may take to arrive, from its first byte to its
-    /// last; a slower connection is closed (`--read-timeout`).
+    /// How long a request's header and body may take to arrive — the first request of a
+    /// connection from its opening, a later one from its first byte; a slower connection is
+    /// closed (`--read-timeout`).
     public var readTimeout: Duration = .seconds(10)
     /// How long an idle keep-alive connection stays open (`--idle-timeout`).
     public var idleTimeout: Duration = .seconds(60)
     /// The most connections open at once; past it, new ones wait in the listen backlog
     /// (`--max-connections`).
     public var maximumConnections: Int = 4096
+    /// The most connections open at once from one peer address; past it, a new one is closed at
+    /// once (`--max-connections-per-address`; 0: no limit).
+    public var maximumConnectionsPerAddress: Int = 64
+    /// How long one attempt to reach an upstream (endpoint, ops endpoint, APNs) may take, its
+    /// answer's head and body together (`--forward-timeout`).
+    public var forwardTimeout: Duration = .seconds(10)
+    /// How long a graceful shutdown (SIGTERM) may take before what is still running is cancelled
+    /// (`--shutdown-grace`).
+    public var shutdownGrace: Duration = .seconds(15)
     /// Serve `GET /metrics` on this separate listener, open to whoever reaches it (bind it to
     /// loopback or a private network). On the main listener, `/metrics` needs the admin token.
     public var metricsAddress: ListenAddress?
@@ -174,6 +184,17 @@ public struct ActionableConfiguration: Sendable {
         guard readTimeout >= .seconds(1) else { throw ConfigurationError("--read-timeout must be at least 1 second", usage: true) }
         guard idleTimeout >= .seconds(1) else { throw ConfigurationError("--idle-timeout must be at least 1 second", usage: true) }
         guard maximumConnections >= 1 else { throw ConfigurationError("--max-connections must be at least 1", usage: true) }
+        guard maximumConnectionsPerAddress >= 0 else {
+            throw ConfigurationError("--max-connections-per-address must be 0 (no limit) or more", usage: true)
+        }
+        guard forwardTimeout >= .seconds(1) else { throw ConfigurationError("--forward-timeout must be at least 1 second", usage: true) }
+        guard shutdownGrace >= forwardTimeout + .seconds(1) else {
+            throw ConfigurationError(
+                "--shutdown-grace must be longer than --forward-timeout: attempts in flight finish within it", usage: true)
+        }
+        guard server.deviceLimits.maximumActive >= 0, server.deviceLimits.registrationsPerHour >= 0 else {
+            throw ConfigurationError("--max-devices-per-user and --device-registrations-per-hour must be 0 (no limit) or more", usage: true)
+        }
         guard deliveryLease >= .seconds(1) else { throw ConfigurationError("--delivery-lease must be at least 1 second", usage: true) }
         guard retention >= .zero else { throw ConfigurationError("--retention must be 0 (keep everything) or more", usage: true) }
         if !forwards.isEmpty && forwardSecret == nil { throw ConfigurationError.missingForwardSecret }

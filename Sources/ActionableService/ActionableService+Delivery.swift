@@ -4,6 +4,7 @@ import ActionableRouter
 import ActionableStore
 import Foundation
 import Logging
+import NIOCore
 
 extension ActionableService {
     /// The router of the in-process `routes`, or `nil` when there are none; a route that does
@@ -71,9 +72,15 @@ extension ActionableService {
             store: store, policy: configuration.retryPolicy, breaker: configuration.breaker, defaultSigner: signer,
             lease: configuration.deliveryLease.timeInterval, logger: logger)
         worker.metricsFactory = metricsFactory
+        let timeout = TimeAmount(configuration.forwardTimeout)
+        worker.forwarder = { url, signers in Forwarder(url: url, signers: signers, timeout: timeout) }
         if let url = configuration.opsEndpoint, let signer {
-            let notifier = OpsNotifier(forwarder: Forwarder(url: url, signer: signer), logger: logger)
-            worker.onDead = { dead in await notifier.notify(dead) }
+            let notifier = OpsNotifier(forwarder: Forwarder(url: url, signer: signer, timeout: timeout), logger: logger)
+            // Told on its own: a slow or stalled ops endpoint never holds the endpoint's deliveries
+            // (each of its tries ends within the forward timeout).
+            worker.onDead = { dead in
+                Task { await notifier.notify(dead) }
+            }
         }
         return worker
     }

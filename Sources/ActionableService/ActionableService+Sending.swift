@@ -9,7 +9,7 @@ extension ActionableService {
     /// The APNs client of `settings`: its provider key and trusted certificates read now, so a
     /// missing or unreadable file stops start-up with a ``ConfigurationError`` naming it.
     static func apnsClient(
-        _ settings: ActionableConfiguration.APNsSettings, connections: Int, logger: Logger
+        _ settings: ActionableConfiguration.APNsSettings, connections: Int, timeout: Duration = .seconds(10), logger: Logger
     ) async throws(ConfigurationError) -> APNsClient {
         let key: ES256PrivateKey
         do {
@@ -28,7 +28,7 @@ extension ActionableService {
         }
         let token = await ProviderToken(key: key, keyID: settings.keyID, teamID: settings.teamID)
         let configuration = APNsClient.Configuration(
-            topic: settings.topic, baseURL: settings.url, trustedCertificates: trusted, connections: connections)
+            topic: settings.topic, baseURL: settings.url, trustedCertificates: trusted, connections: connections, timeout: timeout)
         logger.info(
             "sending notifications for \(settings.topic) to \(settings.url ?? "Apple's hosts") over \(connections) HTTP/2 connections per host")
         return APNsClient(configuration: configuration, token: token, logger: logger)

@@ -94,7 +94,10 @@ public struct ActionableService: Service {
         let factory = PrometheusMetricsFactory(registry: registry)
         let metrics = ServerMetrics(factory: factory)
         let sending = try await configuration.apns.asyncMap { settings throws(ConfigurationError) in
-            (client: try await Self.apnsClient(settings, connections: configuration.apnsConnections, logger: logger), signal: SendSignal())
+            (
+                client: try await Self.apnsClient(
+                    settings, connections: configuration.apnsConnections, timeout: configuration.forwardTimeout, logger: logger), signal: SendSignal()
+            )
         }
         var settings = configuration.server
         settings.tracing = tracing != nil
@@ -116,8 +119,13 @@ public struct ActionableService: Service {
             self.metricsApplication = Application(
                 router: ActionableRoutes.metricsRouter(
                     storage: storage, settings: configuration.server, metrics: metrics, exposition: { registry.emitToString() }),
-                server: .http1(configuration: .init(idleTimeout: TimeAmount(configuration.idleTimeout))),
-                configuration: .init(address: .hostname(address.host, port: address.port)),
+                // The same limits as the main listener: read deadline, connections, per address.
+                server: .http1(
+                    configuration: .init(idleTimeout: TimeAmount(configuration.idleTimeout)), readTimeout: TimeAmount(configuration.readTimeout),
+                    perAddress: configuration.maximumConnectionsPerAddress),
+                configuration: .init(
+                    address: .hostname(address.host, port: address.port),
+                    availableConnectionsDelegate: MaximumAvailableConnections(configuration.maximumConnections, logger: logger)),
                 onServerRunning: { channel in
                     logger.info("metrics on http://\(address.host):\(channel.localAddress?.port ?? address.port)/metrics")
                 },
@@ -155,7 +163,8 @@ public struct ActionableService: Service {
     /// timeout and a read deadline per request (``RequestReadDeadline``).
     static func serverBuilder(_ configuration: ActionableConfiguration) throws -> HTTPServerBuilder {
         let http1 = HTTPServerBuilder.http1(
-            configuration: .init(idleTimeout: TimeAmount(configuration.idleTimeout)), readTimeout: TimeAmount(configuration.readTimeout))
+            configuration: .init(idleTimeout: TimeAmount(configuration.idleTimeout)), readTimeout: TimeAmount(configuration.readTimeout),
+            perAddress: configuration.maximumConnectionsPerAddress)
         guard let tls = configuration.tls else { return http1 }
         return try .tls(http1, tlsConfiguration: tlsConfiguration(tls))
     }
@@ -167,9 +176,13 @@ public struct ActionableService: Service {
     /// Runs the service in a `ServiceGroup` of its own that shuts down gracefully on SIGTERM
     /// and SIGINT: requests in flight finish, deliveries in flight are recorded, then it returns.
     public func runService(gracefulShutdownSignals: [UnixSignal] = [.sigterm, .sigint]) async throws {
-        let group = ServiceGroup(
-            configuration: .init(services: [self], gracefulShutdownSignals: gracefulShutdownSignals, logger: logger))
-        try await group.run()
+        var configuration = ServiceGroupConfiguration(services: [self], gracefulShutdownSignals: gracefulShutdownSignals, logger: logger)
+        // Whatever upstreams do, SIGTERM ends within the grace: what is still running is then
+        // cancelled (an unfinished attempt's lease runs out and it is retried after the restart),
+        // and what ignores cancellation for 5 s more ends the process.
+        configuration.maximumGracefulShutdownDuration = self.configuration.shutdownGrace
+        configuration.maximumCancellationDuration = .seconds(5)
+        try await ServiceGroup(configuration: configuration).run()
     }
 
     private func openStorageThenDeliver() async throws {

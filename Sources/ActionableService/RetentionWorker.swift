@@ -50,8 +50,12 @@ public struct RetentionWorker: Sendable {
                     .increment(by: batch.responses)
                 Counter(label: "actionable_purged_total", dimensions: [("table", "badge_entries")], factory: metricsFactory)
                     .increment(by: batch.badgeEntries)
+                Counter(label: "actionable_purged_total", dimensions: [("table", "devices")], factory: metricsFactory)
+                    .increment(by: batch.devices)
+                Counter(label: "actionable_purged_total", dimensions: [("table", "notifications")], factory: metricsFactory)
+                    .increment(by: batch.notifications)
             }
-            if batch.responses < batchSize && batch.badgeEntries < batchSize { break }
+            if !batch.filled(batchSize) { break }
             if total == batch {
                 logger.info(
                     """
@@ -77,7 +81,10 @@ public struct RetentionWorker: Sendable {
                 let purged = try await purgeAll()
                 if purged != PurgeCount() {
                     logger.info(
-                        "retention deleted \(purged.responses) responses and \(purged.badgeEntries) badge entries",
+                        """
+                        retention deleted \(purged.responses) responses, \(purged.badgeEntries) badge entries, \(purged.devices) \
+                        unregistered devices and \(purged.notifications) sent notifications
+                        """,
                         metadata: ["retention": "\(retention)"])
                 }
             } catch is CancellationError {

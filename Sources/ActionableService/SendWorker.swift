@@ -103,6 +103,22 @@ public struct SendWorker: Sendable {
     /// Sends one claimed copy and records what APNs answered; the outcome, or `nil` when it
     /// could not be recorded.
     private func deliver(_ claim: ClaimedSend) async -> SendOutcome? {
+        if claim.expiredLeases >= LeasePolicy.poisonAfter {
+            // A poison copy: its sends ended with no outcome (the process stopped) too often.
+            let outcome = SendOutcome.failed(status: 0, reason: LeasePolicy.poisonReason(claim.expiredLeases))
+            logger.error(
+                "send set aside: its leases ran out without an outcome \(claim.expiredLeases) times",
+                metadata: ["notification.id": "\(claim.notification.notificationID)"])
+            count(outcome)
+            do {
+                try await store.finishSend(
+                    notificationID: claim.notification.notificationID, token: claim.token, owner: owner, outcome: outcome, at: Date())
+                return outcome
+            } catch {
+                logger.error("could not record a send's outcome", metadata: ["error": "\(error)"])
+                return nil
+            }
+        }
         let notification = APNsNotification(
             deviceToken: claim.token, payload: Array(claim.notification.apnsPayload.utf8),
             pushType: claim.notification.pushType == "background" ? .background : .alert,

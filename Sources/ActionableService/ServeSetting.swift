@@ -130,12 +130,28 @@ extension ServeSetting {
         "accepts in progress at once (counted once a body is read); past it, 429")
     public static let readTimeout = ServeSetting(
         "read-timeout", .duration, "DURATION", default: { DurationText.text($0.readTimeout) },
-        "how long a request's header and body may take to arrive; a slower connection is closed")
+        "how long a request's header and body may take to arrive (a connection's first request from its opening); a slower connection is closed")
     public static let idleTimeout = ServeSetting(
         "idle-timeout", .duration, "DURATION", default: { DurationText.text($0.idleTimeout) }, "how long an idle keep-alive connection stays open")
     public static let maxConnections = ServeSetting(
         "max-connections", .integer, "N", default: { String($0.maximumConnections) },
         "connections open at once; past it, new ones wait in the listen backlog")
+    public static let maxConnectionsPerAddress = ServeSetting(
+        "max-connections-per-address", .integer, "N", default: { String($0.maximumConnectionsPerAddress) },
+        "connections open at once from one peer address; past it, a new one is closed at once (0: no limit; behind a proxy, raise it)")
+    public static let forwardTimeout = ServeSetting(
+        "forward-timeout", .duration, "DURATION", default: { DurationText.text($0.forwardTimeout) },
+        "how long one attempt to an endpoint, the ops endpoint or APNs may take, its answer's head and body together; a slower one is a failed attempt, retried"
+    )
+    public static let shutdownGrace = ServeSetting(
+        "shutdown-grace", .duration, "DURATION", default: { DurationText.text($0.shutdownGrace) },
+        "how long SIGTERM waits for requests and attempts in flight; then they are cancelled (unfinished attempts are retried after a restart)")
+    public static let maxDevicesPerUser = ServeSetting(
+        "max-devices-per-user", .integer, "N", default: { String($0.server.deviceLimits.maximumActive) },
+        "active devices one user may have; a registration past it unregisters the user's oldest (0: no limit)")
+    public static let deviceRegistrationsPerHour = ServeSetting(
+        "device-registrations-per-hour", .integer, "N", default: { String($0.server.deviceLimits.registrationsPerHour) },
+        "new devices one user may register within an hour; past it, 429 with Retry-After (a device registering again is not counted; 0: no limit)")
     public static let otelEndpoint = ServeSetting(
         "otel-endpoint", .text, "URL",
         "send OpenTelemetry traces (OTLP/HTTP protobuf; `/v1/traces` is appended) to this collector: spans for each request, accept, storage commit, delivery attempt and APNs send, with `traceparent` read from requests and sent to endpoints; off by default"
@@ -202,10 +218,10 @@ extension ServeSetting {
     public static let all: [ServeSetting] = [
         categories, host, port, storage, storageTimeout, tokenKey, insecureDevelopmentKey, acceptUnboundPayloads, appJWTKey,
         appJWTAudience, forward, forwardSecret, breakerFailures, breakerProbe, opsEndpoint, maxBodySize, maxInFlight, readTimeout, idleTimeout,
-        maxConnections,
+        maxConnections, maxConnectionsPerAddress, forwardTimeout, shutdownGrace,
         metricsAddress, otelEndpoint, deliveryLease, adminToken, adminSecureCookie, retryFor, retryFirstDelay, retryMaxDelay,
         tlsCertificate, tlsKey, backendToken, badgeLifetime, retention, apnsKeyFile, apnsKeyID, apnsTeamID, apnsTopic, apnsURL,
-        apnsCAFile, apnsConnections,
+        apnsCAFile, apnsConnections, maxDevicesPerUser, deviceRegistrationsPerHour,
     ]
 
     /// The settings table of the docs (`docs/command-line.md`), rendered from ``all``.

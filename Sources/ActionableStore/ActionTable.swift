@@ -36,7 +36,7 @@ public enum ActionTable {
     /// The columns a ``StoredAction`` is decoded from, in the order ``decode(_:)`` reads them.
     public static let columns = """
         id, notification_id, category, action, user_id, user_text, payload, received_at, status, attempts, \
-        next_attempt_at, last_error, queued_at, trace_parent
+        next_attempt_at, last_error, queued_at, trace_parent, expired_leases
         """
 
     /// Selects one response by id; parameter 1 is the id.
@@ -52,6 +52,24 @@ public enum ActionTable {
             "ALTER TABLE notifications ADD COLUMN trace_parent TEXT",
         ]
     }
+
+    /// The statements of schema version 10: how many leases of each response, endpoint delivery
+    /// and notification copy ran out without an outcome (``LeasePolicy``), and the indexes
+    /// retention reads devices and notifications by.
+    public static func version10(_ dialect: SQLDialect) -> [String] {
+        [
+            "ALTER TABLE action_responses ADD COLUMN expired_leases INTEGER NOT NULL DEFAULT 0",
+            "ALTER TABLE endpoint_deliveries ADD COLUMN expired_leases INTEGER NOT NULL DEFAULT 0",
+            "ALTER TABLE notification_sends ADD COLUMN expired_leases INTEGER NOT NULL DEFAULT 0",
+            // Retention finds unregistered devices and old notifications by these.
+            "CREATE INDEX devices_unregistered ON devices (state, unregistered_at)",
+            "CREATE INDEX notifications_created ON notifications (created_at)",
+        ]
+    }
+
+    /// What a claim adds to the expired leases of a row it takes: one when the row was still
+    /// leased (its lease ran out without an outcome).
+    public static let countExpiredLease = "expired_leases = expired_leases + CASE WHEN lease_owner IS NULL THEN 0 ELSE 1 END"
 
     /// Selects the responses of `count` ids (parameters 1 through `count`), in no order: one round
     /// trip for a claimed batch instead of one per response.
@@ -121,7 +139,7 @@ public enum ActionTable {
             nextAttemptAt: Date(timeIntervalSince1970: try row.double("next_attempt_at")),
             lastError: try row.optionalString("last_error"),
             queuedAt: try row.optionalDouble("queued_at").map { Date(timeIntervalSince1970: $0) },
-            traceParent: try row.optionalString("trace_parent"))
+            traceParent: try row.optionalString("trace_parent"), expiredLeases: try row.optionalInt("expired_leases") ?? 0)
     }
 }
 

@@ -114,7 +114,7 @@ extension ActionTable {
         let at = dialect.parameter(1)
         return """
             UPDATE action_responses SET status = 'pending', attempts = 0, next_attempt_at = \(at), queued_at = \(at),
-                lease_owner = NULL, lease_until = NULL, delivered_at = NULL
+                lease_owner = NULL, lease_until = NULL, delivered_at = NULL, expired_leases = 0
             WHERE id = \(dialect.parameter(2)) AND status <> 'pending'
             """
     }
@@ -126,7 +126,7 @@ extension ActionTable {
         return (
             """
             UPDATE action_responses SET status = 'pending', attempts = 0, next_attempt_at = \(parameter), queued_at = \(parameter),
-                lease_owner = NULL, lease_until = NULL, delivered_at = NULL
+                lease_owner = NULL, lease_until = NULL, delivered_at = NULL, expired_leases = 0
             WHERE status <> 'pending' AND \(conditions)
             """,
             [.real(at.timeIntervalSince1970)] + values

@@ -47,6 +47,40 @@ public enum DeviceRegistration: Hashable, Sendable {
     case known
     /// The token was unregistered and is active again.
     case revived
+    /// Refused: the user registered ``DeviceLimits/registrationsPerHour`` devices within the last
+    /// hour; they may register another in `retryAfter` seconds. Nothing changed.
+    case throttled(retryAfter: Int)
+}
+
+/// How many devices one user may have: a user (or whoever holds one user's app JWT) cannot grow
+/// the registry, or the fan-out of each send to them, without bound.
+public struct DeviceLimits: Hashable, Sendable {
+    /// The most active devices of one user (`--max-devices-per-user`); a registration past it
+    /// unregisters the user's oldest registration. 0: no limit.
+    public var maximumActive: Int
+    /// The most registrations of new (or moved, or revived) tokens of one user within an hour; a
+    /// token the user already has active registers again freely. 0: no limit.
+    public var registrationsPerHour: Int
+
+    /// Limits of `maximumActive` devices and `registrationsPerHour` registrations an hour.
+    public init(maximumActive: Int = 100, registrationsPerHour: Int = 60) {
+        self.maximumActive = maximumActive
+        self.registrationsPerHour = registrationsPerHour
+    }
+
+    /// No limits.
+    public static let none = DeviceLimits(maximumActive: 0, registrationsPerHour: 0)
+
+    /// The window registrations are counted in.
+    public static let window: TimeInterval = 3600
+
+    /// Whether `recent` registrations in the window (the oldest at `oldest`) leave room for one
+    /// more at `now`: `nil`, or the seconds to wait.
+    public func wait(recent: Int, oldest: Date?, now: Date) -> Int? {
+        guard registrationsPerHour > 0, recent >= registrationsPerHour else { return nil }
+        let until = (oldest ?? now).addingTimeInterval(Self.window).timeIntervalSince(now)
+        return max(1, Int(min(max(until, 1), Self.window).rounded(.up)))
+    }
 }
 
 /// The devices of each user, to send to. Every store keeps them (the same conformance suite
@@ -59,6 +93,16 @@ public protocol DeviceRegistry: Sendable {
     /// Registers `token` of `environment` for `user` at `at`.
     func register(token: String, user: String, environment: APNsEnvironment, at: Date) async throws -> DeviceRegistration
 
+    /// Registers `token` as ``register(token:user:environment:at:)`` does, within `limits`, in
+    /// one transaction: a new token past ``DeviceLimits/registrationsPerHour`` is
+    /// ``DeviceRegistration/throttled(retryAfter:)``; past ``DeviceLimits/maximumActive``, the
+    /// user's oldest active registrations are unregistered. (The default ignores the limits: a
+    /// store of a test may leave it out.)
+    func register(
+        token: String, user: String, environment: APNsEnvironment, at: Date, limits: DeviceLimits
+    ) async throws
+        -> DeviceRegistration
+
     /// Removes `token`, only if it is `user`'s when `user` is given; whether it was there.
     func removeDevice(token: String, user: String?) async throws -> Bool
 
@@ -68,4 +112,14 @@ public protocol DeviceRegistry: Sendable {
     /// Marks `token` unregistered at `at`, unless it was registered again after `since`
     /// (Apple's timestamp; `nil` unregisters it whatever its registration time); whether it changed.
     func markUnregistered(token: String, since: Date?, at: Date) async throws -> Bool
+}
+
+extension DeviceRegistry {
+    public func register(
+        token: String, user: String, environment: APNsEnvironment, at: Date, limits: DeviceLimits
+    ) async throws
+        -> DeviceRegistration
+    {
+        try await register(token: token, user: user, environment: environment, at: at)
+    }
 }

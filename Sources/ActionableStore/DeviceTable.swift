@@ -63,6 +63,34 @@ public enum DeviceTable {
         """
     }
 
+    /// A user's registrations of tokens other than one since a time, and the oldest of them;
+    /// parameters: user, since, token.
+    public static func recentRegistrations(_ dialect: SQLDialect) -> String {
+        """
+        SELECT CAST(COUNT(*) AS INTEGER) AS recent, MIN(registered_at) AS oldest FROM devices
+        WHERE user_id = \(dialect.parameter(1)) AND registered_at > \(dialect.parameter(2)) AND token <> \(dialect.parameter(3))
+        """
+    }
+
+    /// Unregisters a user's active devices past the newest `maximum` registrations; parameters:
+    /// at, user, maximum.
+    public static func unregisterOldest(_ dialect: SQLDialect) -> String {
+        let p = (1...3).map(dialect.parameter)
+        return """
+            UPDATE devices SET state = 'unregistered', unregistered_at = \(p[0])
+            WHERE user_id = \(p[1]) AND state = 'active' AND token NOT IN (
+                SELECT token FROM devices WHERE user_id = \(p[1]) AND state = 'active'
+                ORDER BY registered_at DESC, token DESC LIMIT \(p[2]))
+            """
+    }
+
+    /// Whether a registration (from the row before) needs room under ``DeviceLimits``: every one
+    /// but a token the user already has active.
+    public static func addsDevice(before: (user: String, environment: String, state: String)?, user: String) -> Bool {
+        guard let before else { return true }
+        return before.user != user || before.state != DeviceState.active.rawValue
+    }
+
     /// What registering did, from the row before (`nil` when there was none).
     public static func registration(
         before: (user: String, environment: String, state: String)?, user: String, environment: APNsEnvironment

@@ -69,6 +69,8 @@ public enum EndpointGate {
             endpoint.failureStreak = 0
             endpoint.openUntil = nil
             return (endpoint, .dead(reason))
+        case .setAside(let reason):
+            return (endpoint, .dead(reason))
         case .failed(let error, let retryAt):
             let wasOpen = endpoint.openUntil != nil
             endpoint.failureStreak += 1
@@ -113,6 +115,9 @@ public enum DeliveryOutcome: Hashable, Sendable {
     case delivered
     /// The endpoint answered that it will never take it (a 4xx that is not retried).
     case rejected(String)
+    /// Not attempted: set aside as dead without asking the endpoint (a poison delivery,
+    /// ``LeasePolicy``). The endpoint's breaker and failure streak are left as they are.
+    case setAside(String)
     /// A network error, a timeout, 408, 429 or 5xx; due again at `retryAt`, or `nil` when the
     /// retry window is spent.
     case failed(String, retryAt: Date?)

@@ -7,12 +7,21 @@ public protocol EndpointStore: Sendable {
     /// Every endpoint, by id.
     func endpoints() async throws -> [Endpoint]
 
-    /// Stores a new endpoint; `false` when its id is taken.
+    /// Stores a new endpoint; `false` when its id is taken. Held responses (``DeliveryStatus/held``)
+    /// are let go in the same transaction, so that the new endpoint receives those it takes.
     func createEndpoint(_ endpoint: Endpoint) async throws -> Bool
 
     /// Changes endpoint `id`; returns it changed, or `nil` when there is none. Resuming it (or
-    /// giving it a new URL) lets its held deliveries go with a fresh retry window from `at`.
+    /// giving it a new URL) lets its held deliveries go with a fresh retry window from `at`; held
+    /// responses are let go too (a new filter may take them).
     func updateEndpoint(id: String, _ change: EndpointChange, at: Date) async throws -> Endpoint?
+
+    /// Sets claimed responses that no handler or endpoint takes aside as held, each with its
+    /// reason, giving back the attempt the claim counted — unless an endpoint that takes one
+    /// exists by now (read in the same transaction, so that one created meanwhile is never
+    /// missed): that response is given back, due, for the next round to fan out. A response
+    /// whose lease `owner` lost is skipped.
+    func hold(_ responses: [HeldResponse], owner: String) async throws
 
     /// Hands each claimed response to its endpoints: one pending delivery per endpoint id, due at
     /// `at`; the response then waits for them. A response whose lease `owner` lost is skipped.
@@ -49,6 +58,22 @@ extension EndpointStore {
     }
 }
 
+/// A claimed response no handler or endpoint takes.
+public struct HeldResponse: Hashable, Sendable {
+    public var responseID: String
+    public var category: String
+    public var action: String
+    /// Why it waits: no endpoint takes its category and action.
+    public var reason: String
+
+    public init(responseID: String, category: String, action: String, reason: String) {
+        self.responseID = responseID
+        self.category = category
+        self.action = action
+        self.reason = reason
+    }
+}
+
 /// One response handed to its endpoints.
 public struct FanOut: Hashable, Sendable {
     public var responseID: String
@@ -71,11 +96,14 @@ public struct EndpointDelivery: Hashable, Sendable {
     public var queuedAt: Date
     public var lastError: String?
     public var deliveredAt: Date?
+    /// Leases of it that ran out without an outcome (``LeasePolicy``).
+    public var expiredLeases: Int
 
     public init(
         responseID: String, endpointID: String, status: DeliveryStatus, attempts: Int, nextAttemptAt: Date, queuedAt: Date,
-        lastError: String? = nil, deliveredAt: Date? = nil
+        lastError: String? = nil, deliveredAt: Date? = nil, expiredLeases: Int = 0
     ) {
+        self.expiredLeases = expiredLeases
         self.responseID = responseID
         self.endpointID = endpointID
         self.status = status

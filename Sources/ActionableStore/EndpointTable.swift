@@ -101,6 +101,35 @@ public enum EndpointTable {
         """
     }
 
+    /// Sets a claimed response that no handler or endpoint takes aside as held, if `owner` still
+    /// holds it, giving back the attempt its claim counted; parameters: reason, id, owner.
+    public static func hold(_ dialect: SQLDialect) -> String {
+        """
+        UPDATE action_responses SET status = 'held', last_error = \(dialect.parameter(1)),
+            attempts = CASE WHEN attempts > 0 THEN attempts - 1 ELSE 0 END, lease_owner = NULL, lease_until = NULL
+        WHERE id = \(dialect.parameter(2)) AND lease_owner = \(dialect.parameter(3)) AND status = 'pending' AND fanned_out = 0
+        """
+    }
+
+    /// Gives a claimed response back, due at once, with the attempt its claim counted (an endpoint
+    /// that takes it appeared meanwhile: the next round fans it out); parameters: id, owner.
+    public static func giveBack(_ dialect: SQLDialect) -> String {
+        """
+        UPDATE action_responses SET attempts = CASE WHEN attempts > 0 THEN attempts - 1 ELSE 0 END,
+            lease_owner = NULL, lease_until = NULL
+        WHERE id = \(dialect.parameter(1)) AND lease_owner = \(dialect.parameter(2)) AND status = 'pending' AND fanned_out = 0
+        """
+    }
+
+    /// Lets every held response go, due at once (an endpoint was created or changed: the next
+    /// round fans out what it takes and holds the rest again); parameter: now.
+    public static func releaseHeld(_ dialect: SQLDialect) -> String {
+        """
+        UPDATE action_responses SET status = 'pending', next_attempt_at = \(dialect.parameter(1)), last_error = NULL
+        WHERE status = 'held'
+        """
+    }
+
     /// A pending delivery; parameters: response id, endpoint id, due (and queued) at.
     public static func insertDelivery(_ dialect: SQLDialect) -> String {
         let p = (1...3).map(dialect.parameter)
@@ -115,7 +144,8 @@ public enum EndpointTable {
     public static func claim(_ dialect: SQLDialect, lock: String = "") -> String {
         let p = (1...5).map(dialect.parameter)
         return """
-            UPDATE endpoint_deliveries SET lease_owner = \(p[0]), lease_until = \(p[1]), attempts = attempts + 1
+            UPDATE endpoint_deliveries SET lease_owner = \(p[0]), lease_until = \(p[1]), attempts = attempts + 1,
+                \(ActionTable.countExpiredLease)
             WHERE endpoint_id = \(p[2]) AND response_id IN (
                 SELECT response_id FROM endpoint_deliveries
                 WHERE endpoint_id = \(p[2]) AND status = 'pending' AND next_attempt_at <= \(p[3])
@@ -127,7 +157,7 @@ public enum EndpointTable {
 
     /// The columns an ``EndpointDelivery`` is decoded from.
     public static let deliveryColumns =
-        "response_id, endpoint_id, status, attempts, next_attempt_at, queued_at, last_error, delivered_at, lease_owner"
+        "response_id, endpoint_id, status, attempts, next_attempt_at, queued_at, last_error, delivered_at, lease_owner, expired_leases"
 
     /// One delivery; parameters: response id, endpoint id.
     public static func selectDelivery(_ dialect: SQLDialect, lock: String = "") -> String {
@@ -215,7 +245,7 @@ public enum EndpointTable {
         let at = dialect.parameter(1)
         return """
             UPDATE endpoint_deliveries SET status = 'pending', attempts = 0, next_attempt_at = \(at), queued_at = \(at),
-                lease_owner = NULL, lease_until = NULL, delivered_at = NULL, last_error = NULL
+                lease_owner = NULL, lease_until = NULL, delivered_at = NULL, last_error = NULL, expired_leases = 0
             WHERE status <> 'pending' AND response_id IN (\(responses))
                 AND (status = 'dead' OR NOT EXISTS (
                     SELECT 1 FROM endpoint_deliveries dead
@@ -241,7 +271,8 @@ public enum EndpointTable {
             status: DeliveryStatus(rawValue: try row.string("status")) ?? .pending, attempts: try row.int("attempts"),
             nextAttemptAt: Date(timeIntervalSince1970: try row.double("next_attempt_at")),
             queuedAt: Date(timeIntervalSince1970: try row.double("queued_at")), lastError: try row.optionalString("last_error"),
-            deliveredAt: try row.optionalDouble("delivered_at").map(Date.init(timeIntervalSince1970:)))
+            deliveredAt: try row.optionalDouble("delivered_at").map(Date.init(timeIntervalSince1970:)),
+            expiredLeases: try row.optionalInt("expired_leases") ?? 0)
     }
 
     /// The claimed `deliveries` (in their order, each at its slot of `plan`) with their
@@ -265,6 +296,7 @@ public enum EndpointTable {
         action.nextAttemptAt = delivery.nextAttemptAt
         action.queuedAt = delivery.queuedAt
         action.lastError = delivery.lastError
+        action.expiredLeases = delivery.expiredLeases
         return ClaimedDelivery(action: action, endpointID: delivery.endpointID, sendAt: sendAt)
     }
 

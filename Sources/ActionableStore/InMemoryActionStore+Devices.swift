@@ -3,11 +3,31 @@ import Foundation
 
 extension InMemoryActionStore {
     public func register(token: String, user: String, environment: APNsEnvironment, at: Date) -> DeviceRegistration {
+        register(token: token, user: user, environment: environment, at: at, limits: .none)
+    }
+
+    public func register(token: String, user: String, environment: APNsEnvironment, at: Date, limits: DeviceLimits) -> DeviceRegistration {
         let before = deviceTable[token]
-        let result = DeviceTable.registration(
-            before: before.map { ($0.user, $0.environment.rawValue, $0.state.rawValue) }, user: user, environment: environment)
+        let row = before.map { (user: $0.user, environment: $0.environment.rawValue, state: $0.state.rawValue) }
+        if limits.registrationsPerHour > 0, DeviceTable.addsDevice(before: row, user: user) {
+            let recent = deviceTable.values.filter {
+                $0.user == user && $0.token != token && $0.registeredAt > at.addingTimeInterval(-DeviceLimits.window)
+            }
+            if let wait = limits.wait(recent: recent.count, oldest: recent.map(\.registeredAt).min(), now: at) {
+                return .throttled(retryAfter: wait)
+            }
+        }
+        let result = DeviceTable.registration(before: row, user: user, environment: environment)
         deviceTable[token] = Device(
             token: token, user: user, environment: environment, state: .active, registeredAt: at, lastSentAt: before?.lastSentAt)
+        if limits.maximumActive > 0 {
+            let active = deviceTable.values.filter { $0.user == user && $0.state == .active }
+                .sorted { ($0.registeredAt, $0.token) > ($1.registeredAt, $1.token) }
+            for device in active.dropFirst(limits.maximumActive) {
+                deviceTable[device.token]?.state = .unregistered
+                deviceUnregisteredAt[device.token] = at
+            }
+        }
         return result
     }
 
@@ -27,6 +47,7 @@ extension InMemoryActionStore {
         }
         device.state = .unregistered
         deviceTable[token] = device
+        deviceUnregisteredAt[token] = at
         return true
     }
 }

@@ -13,7 +13,31 @@ extension InMemoryActionStore: EndpointStore {
     public func createEndpoint(_ endpoint: Endpoint) -> Bool {
         guard endpointTable[endpoint.id] == nil else { return false }
         endpointTable[endpoint.id] = endpoint
+        releaseHeld(at: endpoint.createdAt)
         return true
+    }
+
+    /// Lets every held response go, due at `at`.
+    private func releaseHeld(at: Date) {
+        for (id, row) in rows where row.action.status == .held {
+            rows[id]?.action.status = .pending
+            rows[id]?.action.nextAttemptAt = at
+            rows[id]?.action.lastError = nil
+        }
+    }
+
+    public func hold(_ responses: [HeldResponse], owner: String) {
+        for held in responses {
+            guard let row = rows[held.responseID], row.leaseOwner == owner, row.action.status == .pending, !row.fannedOut else { continue }
+            let taken = endpointTable.values.contains { $0.takes(category: held.category, action: held.action) }
+            update(held.responseID, owner: owner) {
+                $0.action.attempts = max(0, $0.action.attempts - 1)
+                if !taken {
+                    $0.action.status = .held
+                    $0.action.lastError = held.reason
+                }
+            }
+        }
     }
 
     public func updateEndpoint(id: String, _ change: EndpointChange, at: Date) -> Endpoint? {
@@ -21,6 +45,7 @@ extension InMemoryActionStore: EndpointStore {
         let changed = change.applied(to: endpoint)
         endpointTable[id] = changed
         if change.releasesHeldDeliveries(of: endpoint) { release(endpointID: id, at: at) }
+        releaseHeld(at: at)
         return changed
     }
 
@@ -53,6 +78,7 @@ extension InMemoryActionStore: EndpointStore {
         var claimed: [ClaimedDelivery] = []
         for (index, row) in due.enumerated() {
             var row = row
+            if row.leaseOwner != nil { row.delivery.expiredLeases += 1 }  // its lease ran out without an outcome
             row.leaseOwner = owner
             row.leaseUntil = now.addingTimeInterval(lease)
             row.delivery.attempts += 1
@@ -147,7 +173,7 @@ extension DeliveryOutcome {
     public var error: String? {
         switch self {
         case .delivered: return nil
-        case .rejected(let reason): return reason
+        case .rejected(let reason), .setAside(let reason): return reason
         case .failed(let error, _): return error
         }
     }

@@ -8,6 +8,7 @@ extension InMemoryActionStore {
         var nextAttemptAt: Date
         var leaseOwner: String?
         var leaseUntil: Date?
+        var expiredLeases = 0
     }
 
     public func recordNotification(_ notification: NewNotification, devices: [Device]) -> NotificationRecordResult {
@@ -37,11 +38,15 @@ extension InMemoryActionStore {
         var claimed: [ClaimedSend] = []
         for (_, id, token) in due.sorted(by: { ($0.0, $0.1, $0.2) < ($1.0, $1.1, $1.2) }).prefix(limit) {
             guard var row = sendTable[id]?[token], let notification = notificationTable[id] else { continue }
+            if row.leaseOwner != nil { row.expiredLeases += 1 }  // its lease ran out without an outcome
             row.leaseOwner = owner
             row.leaseUntil = now.addingTimeInterval(lease)
             row.send.attempts += 1
             sendTable[id]?[token] = row
-            claimed.append(ClaimedSend(notification: notification, token: token, environment: row.send.environment, attempts: row.send.attempts))
+            claimed.append(
+                ClaimedSend(
+                    notification: notification, token: token, environment: row.send.environment, attempts: row.send.attempts,
+                    expiredLeases: row.expiredLeases))
         }
         return claimed
     }

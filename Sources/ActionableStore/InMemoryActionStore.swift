@@ -27,6 +27,8 @@ public actor InMemoryActionStore: ActionStore {
     private var badgeEntries: [String: BadgeEntry] = [:]
     /// The devices by token (`InMemoryActionStore+Devices.swift`).
     var deviceTable: [String: Device] = [:]
+    /// When each unregistered device was unregistered (for retention).
+    var deviceUnregisteredAt: [String: Date] = [:]
     /// The notifications sent, and each device's copy (`InMemoryActionStore+Sends.swift`).
     var notificationTable: [String: NewNotification] = [:]
     var sendTable: [String: [String: SendRow]] = [:]
@@ -67,6 +69,7 @@ public actor InMemoryActionStore: ActionStore {
         }.sorted { $0.action.nextAttemptAt < $1.action.nextAttemptAt }.prefix(limit)
         return due.map { row in
             var row = row
+            if row.leaseOwner != nil { row.action.expiredLeases += 1 }  // its lease ran out without an outcome
             row.leaseOwner = owner
             row.leaseUntil = now.addingTimeInterval(lease)
             row.action.attempts += 1
@@ -134,6 +137,7 @@ public actor InMemoryActionStore: ActionStore {
         requeueDeliveries(of: id, at: at)
         rows[id]?.action.status = .pending
         rows[id]?.action.attempts = 0
+        rows[id]?.action.expiredLeases = 0
         rows[id]?.action.nextAttemptAt = at
         rows[id]?.action.queuedAt = at
         rows[id]?.leaseOwner = nil
@@ -156,7 +160,22 @@ public actor InMemoryActionStore: ActionStore {
         order.removeAll { rows[$0] == nil }
         let entries = badgeEntries.filter { cutoff.deletes(sentAt: $0.value.sentAt, readAt: $0.value.readAt) }.keys.sorted().prefix(limit)
         for id in entries { badgeEntries[id] = nil }
-        return PurgeCount(responses: responses.count, badgeEntries: entries.count)
+        let devices = deviceUnregisteredAt.filter { token, at in
+            deviceTable[token]?.state == .unregistered && at < cutoff.responsesBefore
+        }.keys.sorted().prefix(limit)
+        for token in devices {
+            deviceTable[token] = nil
+            deviceUnregisteredAt[token] = nil
+        }
+        let notifications = notificationTable.values.filter { notification in
+            notification.createdAt < cutoff.notificationsBefore
+                && !(sendTable[notification.notificationID] ?? [:]).values.contains { $0.send.state == .pending }
+        }.map(\.notificationID).sorted().prefix(limit)
+        for id in notifications {
+            notificationTable[id] = nil
+            sendTable[id] = nil
+        }
+        return PurgeCount(responses: responses.count, badgeEntries: entries.count, devices: devices.count, notifications: notifications.count)
     }
 
     private static func matches(_ action: StoredAction, _ filter: DeliveryFilter) -> Bool {

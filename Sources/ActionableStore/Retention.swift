@@ -10,6 +10,10 @@ import Foundation
 /// - A badge entry is deleted once it was sent, and read if it was, before
 ///   ``badgeEntriesBefore``, which is also before the badge lifetime: it no longer counts, and
 ///   a late record with its original time would not count it again.
+/// - A device unregistered before ``responsesBefore`` is deleted (it registers again as new).
+/// - A notification sent (`POST /v1/send`) before ``notificationsBefore`` whose copies are none
+///   of them pending is deleted with its copies: before that, its action tokens (7 days) have
+///   expired, so no tap can still need the payload it recorded.
 public struct PurgeCutoff: Hashable, Sendable {
     /// Delivered and dead responses whose last change is earlier are deleted.
     public var responsesBefore: Date
@@ -17,6 +21,14 @@ public struct PurgeCutoff: Hashable, Sendable {
     public var badgeEntriesBefore: Date
     /// The time now, against which a notification's ``NewAction/answerableUntil`` is compared.
     public var now: Date
+    /// Notifications sent earlier, none of their copies pending, are deleted: the retention, and
+    /// at least ``notificationTokenLifetime`` (their action tokens' lifetime).
+    public var notificationsBefore: Date {
+        min(responsesBefore, now.addingTimeInterval(-Self.notificationTokenLifetime))
+    }
+
+    /// How long the action tokens of a notification the server sent stay valid.
+    public static let notificationTokenLifetime: TimeInterval = 7 * 24 * 3600
 
     /// Deletes what is older than `retention` at `now`; badge entries are also kept for
     /// `badgeLifetime`, while they could still count.
@@ -38,7 +50,7 @@ public struct PurgeCutoff: Hashable, Sendable {
     /// answerable until `answerableUntil`. ``ActionTable/purge(limit:lock:_:)`` states the same
     /// rule in SQL, column for column.
     public func deletes(status: DeliveryStatus, nextAttemptAt: Date, deliveredAt: Date?, answerableUntil: Date?) -> Bool {
-        status != .pending && nextAttemptAt < responsesBefore && (deliveredAt ?? .distantPast) < responsesBefore
+        (status == .delivered || status == .dead) && nextAttemptAt < responsesBefore && (deliveredAt ?? .distantPast) < responsesBefore
             && (answerableUntil ?? .distantPast) < now
     }
 
@@ -54,15 +66,28 @@ public struct PurgeCount: Hashable, Sendable {
     public var responses: Int
     /// Badge entries.
     public var badgeEntries: Int
+    /// Unregistered devices.
+    public var devices: Int
+    /// Sent notifications (with their copies).
+    public var notifications: Int
 
-    public init(responses: Int = 0, badgeEntries: Int = 0) {
+    public init(responses: Int = 0, badgeEntries: Int = 0, devices: Int = 0, notifications: Int = 0) {
         self.responses = responses
         self.badgeEntries = badgeEntries
+        self.devices = devices
+        self.notifications = notifications
     }
 
-    /// Both counts added.
+    /// The counts added.
     public static func + (lhs: PurgeCount, rhs: PurgeCount) -> PurgeCount {
-        PurgeCount(responses: lhs.responses + rhs.responses, badgeEntries: lhs.badgeEntries + rhs.badgeEntries)
+        PurgeCount(
+            responses: lhs.responses + rhs.responses, badgeEntries: lhs.badgeEntries + rhs.badgeEntries,
+            devices: lhs.devices + rhs.devices, notifications: lhs.notifications + rhs.notifications)
+    }
+
+    /// Whether some table's batch was full (another batch may find more).
+    public func filled(_ limit: Int) -> Bool {
+        responses >= limit || badgeEntries >= limit || devices >= limit || notifications >= limit
     }
 }
 
@@ -111,5 +136,41 @@ extension BadgeTable {
                 WHERE sent_at < \(before) AND (read_at IS NULL OR read_at < \(before))
                 LIMIT \(limit) \(lock))
             """
+    }
+}
+
+extension DeviceTable {
+    /// Deletes up to `limit` devices unregistered before parameter 1.
+    public static func purge(limit: Int, lock: String = "", _ dialect: SQLDialect) -> String {
+        """
+        DELETE FROM devices WHERE token IN (
+            SELECT token FROM devices WHERE state = 'unregistered' AND unregistered_at < \(dialect.parameter(1))
+            LIMIT \(limit) \(lock))
+        """
+    }
+}
+
+extension SendTable {
+    /// Deletes the copies of up to `limit` notifications sent before parameter 1 none of whose
+    /// copies is pending (the first of two statements: ``purgeNotifications(limit:lock:_:)`` then
+    /// deletes the notifications left without copies).
+    public static func purgeSends(limit: Int, _ dialect: SQLDialect) -> String {
+        """
+        DELETE FROM notification_sends WHERE notification_id IN (
+            SELECT n.notification_id FROM notifications n WHERE n.created_at < \(dialect.parameter(1))
+                AND NOT EXISTS (
+                    SELECT 1 FROM notification_sends p WHERE p.notification_id = n.notification_id AND p.state = 'pending')
+            LIMIT \(limit))
+        """
+    }
+
+    /// Deletes up to `limit` notifications sent before parameter 1 that have no copy left.
+    public static func purgeNotifications(limit: Int, lock: String = "", _ dialect: SQLDialect) -> String {
+        """
+        DELETE FROM notifications WHERE notification_id IN (
+            SELECT n.notification_id FROM notifications n WHERE n.created_at < \(dialect.parameter(1))
+                AND NOT EXISTS (SELECT 1 FROM notification_sends s WHERE s.notification_id = n.notification_id)
+            LIMIT \(limit) \(lock))
+        """
     }
 }

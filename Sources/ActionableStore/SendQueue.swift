@@ -118,9 +118,12 @@ public struct ClaimedSend: Hashable, Sendable {
     public var environment: APNsEnvironment
     /// Attempts started, this one included.
     public var attempts: Int
+    /// Leases of this copy that ran out without an outcome (``LeasePolicy``).
+    public var expiredLeases: Int
 
     /// A claimed copy.
-    public init(notification: NewNotification, token: String, environment: APNsEnvironment, attempts: Int) {
+    public init(notification: NewNotification, token: String, environment: APNsEnvironment, attempts: Int, expiredLeases: Int = 0) {
+        self.expiredLeases = expiredLeases
         self.notification = notification
         self.token = token
         self.environment = environment

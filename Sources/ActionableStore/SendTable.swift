@@ -113,12 +113,13 @@ public enum SendTable {
     public static func claim(_ dialect: SQLDialect, lock: String = "") -> String {
         let p = (1...5).map(dialect.parameter)
         return """
-            UPDATE notification_sends SET lease_owner = \(p[0]), lease_until = \(p[1]), attempts = attempts + 1
+            UPDATE notification_sends SET lease_owner = \(p[0]), lease_until = \(p[1]), attempts = attempts + 1,
+                \(ActionTable.countExpiredLease)
             WHERE (notification_id, token) IN (
                 SELECT notification_id, token FROM notification_sends
                 WHERE state = 'pending' AND next_attempt_at <= \(p[2]) AND (lease_until IS NULL OR lease_until < \(p[3]))
                 ORDER BY next_attempt_at, notification_id, token LIMIT \(p[4]) \(lock))
-            RETURNING notification_id, token, environment, attempts
+            RETURNING notification_id, token, environment, attempts, expired_leases
             """
     }
 

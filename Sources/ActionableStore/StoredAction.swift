@@ -76,12 +76,16 @@ public struct StoredAction: Hashable, Sendable {
     public var queuedAt: Date
     /// The trace context of its accept (``TraceParent``); `nil` when tracing was off.
     public var traceParent: String?
+    /// Leases of it that ran out without an outcome (a worker stopped mid-attempt), counted when
+    /// it is claimed again; at ``LeasePolicy/poisonAfter`` it is set aside as dead, unattempted.
+    public var expiredLeases: Int = 0
 
     /// Creates a stored record.
     public init(
         id: String, response: ActionResponse, receivedAt: Date, status: DeliveryStatus, attempts: Int,
-        nextAttemptAt: Date, lastError: String?, queuedAt: Date? = nil, traceParent: String? = nil
+        nextAttemptAt: Date, lastError: String?, queuedAt: Date? = nil, traceParent: String? = nil, expiredLeases: Int = 0
     ) {
+        self.expiredLeases = expiredLeases
         self.queuedAt = queuedAt ?? receivedAt
         self.traceParent = traceParent
         self.id = id
@@ -94,6 +98,20 @@ public struct StoredAction: Hashable, Sendable {
     }
 }
 
+/// How leases end: a delivery, handler call or send whose lease ran out without an outcome
+/// ``poisonAfter`` times is set aside as dead (failed, for a send) with a reason, not attempted
+/// again — should an attempt stop the process, it does not stop it again on every restart.
+public enum LeasePolicy {
+    /// Expired leases after which work is set aside.
+    public static let poisonAfter = 3
+
+    /// The reason recorded for work set aside after `expired` leases ran out.
+    public static func poisonReason(_ expired: Int) -> String {
+        "set aside: \(expired) leases expired without an outcome (each attempt may have stopped the process); "
+            + "queue it again from /admin or POST /v1/deliveries/retry once the cause is fixed"
+    }
+}
+
 /// Where a stored response's delivery stands.
 public enum DeliveryStatus: String, Hashable, Sendable, CaseIterable {
     /// Waiting for its (next) delivery attempt.
@@ -102,6 +120,11 @@ public enum DeliveryStatus: String, Hashable, Sendable, CaseIterable {
     case delivered
     /// Its handler failed for good, or the attempts ran out.
     case dead
+    /// Accepted, but no handler or endpoint takes it yet: it waits, with the reason as its last
+    /// error, until an endpoint whose filter takes it is created (or changed to take it), and is
+    /// then delivered. It spends no attempt and no retry window while it waits, and retention
+    /// never deletes it.
+    case held
 }
 
 /// What storing a response did. A notification is answered once: the same answer again is a

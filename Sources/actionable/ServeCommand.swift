@@ -50,6 +50,13 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong(ServeSetting.readTimeout.key), help: help(.readTimeout)) var readTimeout: String?
     @Option(name: .customLong(ServeSetting.idleTimeout.key), help: help(.idleTimeout)) var idleTimeout: String?
     @Option(name: .customLong(ServeSetting.maxConnections.key), help: help(.maxConnections)) var maxConnections: Int?
+    @Option(name: .customLong(ServeSetting.maxConnectionsPerAddress.key), help: help(.maxConnectionsPerAddress))
+    var maxConnectionsPerAddress: Int?
+    @Option(name: .customLong(ServeSetting.forwardTimeout.key), help: help(.forwardTimeout)) var forwardTimeout: String?
+    @Option(name: .customLong(ServeSetting.shutdownGrace.key), help: help(.shutdownGrace)) var shutdownGrace: String?
+    @Option(name: .customLong(ServeSetting.maxDevicesPerUser.key), help: help(.maxDevicesPerUser)) var maxDevicesPerUser: Int?
+    @Option(name: .customLong(ServeSetting.deviceRegistrationsPerHour.key), help: help(.deviceRegistrationsPerHour))
+    var deviceRegistrationsPerHour: Int?
     @Option(name: .customLong(ServeSetting.metricsAddress.key), help: help(.metricsAddress)) var metricsAddress: String?
     @Option(name: .customLong(ServeSetting.otelEndpoint.key), help: help(.otelEndpoint)) var otelEndpoint: String?
     @Option(name: .customLong(ServeSetting.deliveryLease.key), help: help(.deliveryLease)) var deliveryLease: Int?
@@ -99,6 +106,11 @@ struct ServeCommand: AsyncParsableCommand {
         put(.readTimeout, readTimeout.map(ConfigContent.string))
         put(.idleTimeout, idleTimeout.map(ConfigContent.string))
         put(.maxConnections, maxConnections.map(ConfigContent.int))
+        put(.maxConnectionsPerAddress, maxConnectionsPerAddress.map(ConfigContent.int))
+        put(.forwardTimeout, forwardTimeout.map(ConfigContent.string))
+        put(.shutdownGrace, shutdownGrace.map(ConfigContent.string))
+        put(.maxDevicesPerUser, maxDevicesPerUser.map(ConfigContent.int))
+        put(.deviceRegistrationsPerHour, deviceRegistrationsPerHour.map(ConfigContent.int))
         put(.metricsAddress, metricsAddress.map(ConfigContent.string))
         put(.otelEndpoint, otelEndpoint.map(ConfigContent.string))
         put(.deliveryLease, deliveryLease.map(ConfigContent.int))

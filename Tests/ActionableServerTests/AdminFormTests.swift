@@ -97,6 +97,54 @@ struct AdminFormTests {
         #expect(small.retryAfter(for: "c", now: start.addingTimeInterval(3)) != nil)
     }
 
+    /// Sign-ins take their place before they are judged: a hundred at once from one address get
+    /// five places, the rest wait; a place given back (an unreadable form) frees one; another
+    /// address is not affected.
+    @Test func placesAreReservedBeforeTheBodyIsRead() {
+        let throttle = SignInThrottle()
+        let start = Date(timeIntervalSince1970: 1_800_000_000)
+        let answers = (0..<100).map { _ in throttle.reserve(for: "192.0.2.1", now: start) }
+        #expect(answers.filter { $0 == nil }.count == 5)
+        #expect(answers.compactMap { $0 }.allSatisfy { $0 >= 1 })
+        #expect(throttle.reserve(for: "192.0.2.2", now: start) == nil)
+        throttle.release("192.0.2.1")
+        #expect(throttle.reserve(for: "192.0.2.1", now: start) == nil)
+        // Five judged wrong: the address waits a minute from the first failure.
+        for _ in 0..<5 { throttle.recordFailure(from: "192.0.2.1", now: start) }
+        #expect(throttle.reserve(for: "192.0.2.1", now: start.addingTimeInterval(10)) == 50)
+        #expect(throttle.reserve(for: "192.0.2.1", now: start.addingTimeInterval(60)) == nil)
+    }
+
+    /// Through the router, a hundred wrong sign-ins sent at once: at most five are judged (401),
+    /// every other one is 429 with Retry-After.
+    @Test func aHundredConcurrentSignInsGetAtMostFiveJudgements() async throws {
+        let store = try await DeliveriesEndpointTests.seeded()
+        var settings = ServerSettings(adminToken: AdminPageTests.admin)
+        settings.secureAdminCookie = false
+        let app = Application(
+            router: ActionableRoutes.router(
+                catalog: ActionsEndpointTests.catalog, store: store, tokens: try await ActionTokens(keys: [ActionsEndpointTests.key]),
+                settings: settings))
+        let statuses = try await app.test(.live) { client in
+            try await withThrowingTaskGroup(of: (HTTPResponse.Status, String?).self) { group in
+                for _ in 0..<100 {
+                    group.addTask {
+                        try await client.execute(
+                            uri: "/admin/session", method: .post, headers: [.contentType: "application/x-www-form-urlencoded"],
+                            body: ByteBuffer(string: "token=guess")
+                        ) { ($0.status, $0.headers[.retryAfter]) }
+                    }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+        }
+        #expect(statuses.count == 100)
+        #expect(statuses.filter { $0.0 == .unauthorized }.count <= 5)
+        let waited = statuses.filter { $0.0 == .tooManyRequests }
+        #expect(waited.count >= 95)
+        #expect(waited.allSatisfy { Int($0.1 ?? "") ?? 0 >= 1 })
+    }
+
     /// Through the page: after five wrong tokens the form answers 429 with Retry-After, and the
     /// right token is refused too until the wait is over.
     @Test func theSignInFormAnswers429AfterFiveWrongTokens() async throws {

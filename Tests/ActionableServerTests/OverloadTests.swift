@@ -55,6 +55,7 @@ struct OverloadTests {
             await inner.updateEndpoint(id: id, change, at: at)
         }
         func fanOut(_ routes: [FanOut], owner: String, at: Date) async throws { await inner.fanOut(routes, owner: owner, at: at) }
+        func hold(_ responses: [HeldResponse], owner: String) async throws { await inner.hold(responses, owner: owner) }
         func claimDeliveries(
             endpointID: String, now: Date, limit: Int, lease: TimeInterval, owner: String, breaker: BreakerSettings
         ) async throws -> [ClaimedDelivery] {

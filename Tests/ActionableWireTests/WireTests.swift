@@ -20,7 +20,24 @@ struct RetryAfterTests {
         #expect(RetryAfter.delay("Sat, 05 Nov 1994 08:49:37 GMT", now: now) == 0)
     }
 
-    @Test(arguments: ["", "-5", "soon", "1.5", "06 Nov 1994", "Sun, 06 Nov 1994 25:00:00 GMT"])
+    /// A peer's number is never trusted: too large is the longest delay, whatever its form.
+    @Test(arguments: [
+        "9223372036854775807", "9223372036854775808", "99999999999999999999999999999999", "3601",
+        "Fri, 31 Dec 9999 23:59:59 GMT", String(repeating: "9", count: 100_000),
+    ])
+    func tooLongIsTheLongestDelay(value: String) {
+        #expect(RetryAfter.delay(value, now: now) == RetryAfter.longest)
+        #expect(RetryAfter.delay(value, now: now, longest: 60) == 60)
+    }
+
+    @Test func aDateIn1970IsNoDelay() {
+        #expect(RetryAfter.delay("Thu, 01 Jan 1970 00:00:00 GMT", now: now) == 0)
+    }
+
+    @Test(arguments: [
+        "", "-5", "-1", "soon", "1.5", "1e308", "NaN", "inf", "+5", "0x10", "06 Nov 1994", "Sun, 06 Nov 1994 25:00:00 GMT",
+        "Sun, 06 Nov 1994 08:49:37 GMT" + String(repeating: " x", count: 50_000),
+    ])
     func anythingElseIsNotADelay(value: String) {
         #expect(RetryAfter.delay(value, now: now) == nil)
     }

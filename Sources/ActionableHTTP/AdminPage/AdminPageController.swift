@@ -28,7 +28,7 @@ struct AdminPageController: Sendable {
     /// Failed sign-ins per client address (5 a minute).
     let throttle = SignInThrottle()
 
-    /// How many dead and pending responses the page lists.
+    /// How many dead, pending and held responses the page lists.
     static let listed = 50
 
     init(catalog: Catalog, storage: StorageGate, adminToken: String, settings: ServerSettings) throws {
@@ -41,6 +41,7 @@ struct AdminPageController: Sendable {
             "sign-in": AdminTemplates.signIn, "admin": AdminTemplates.admin,
             "rows-dead": AdminTemplates.rows("dead", has: "hasDead", retry: true),
             "rows-pending": AdminTemplates.rows("pending", has: "hasPending", retry: false),
+            "rows-held": AdminTemplates.rows("held", has: "hasHeld", retry: false, reason: true),
             "endpoints": AdminTemplates.endpoints,
         ])
     }
@@ -66,14 +67,21 @@ struct AdminPageController: Sendable {
         }
         routes.post("/admin/session") { request, context in
             let address = context.clientAddress
-            if let wait = throttle.retryAfter(for: address) {
+            // The place is taken before the body is read: sign-ins sent at once all count.
+            if let wait = throttle.reserve(for: address) {
                 var response = page(
                     signIn(problem: "Too many wrong tokens from this address: try again in \(wait) seconds."),
                     status: .tooManyRequests)
                 response.headers[.retryAfter] = String(wait)
                 return response
             }
-            let form = try await AdminForm.fields(of: request, allowing: ["token"])
+            let form: [String: String]
+            do {
+                form = try await AdminForm.fields(of: request, allowing: ["token"])
+            } catch {
+                throttle.release(address)
+                throw error
+            }
             guard let token = form["token"], AdminTokenAuthenticator.constantTimeEqual(token, adminToken) else {
                 throttle.recordFailure(from: address)
                 context.logger.notice("admin sign-in refused: wrong token", metadata: ["client": "\(address)"])
@@ -190,16 +198,19 @@ struct AdminPageController: Sendable {
         var hasDead: Bool
         var pending: [Row]
         var hasPending: Bool
+        var held: [Row]
+        var hasHeld: Bool
         var preview: CatalogPreview
     }
 
     private func admin(csrf: String?, notice: String?, context: ActionableRequestContext) async throws -> String {
-        let (counts, endpoints, dead, pending) = try await settings.storage(context) {
+        let (counts, endpoints, dead, pending, held) = try await settings.storage(context) {
             (
                 try await store.deliveryCounts(),
                 try await store.endpoints(),
                 try await store.deliveries(matching: DeliveryFilter(status: .dead), after: nil, limit: Self.listed).items,
-                try await store.deliveries(matching: DeliveryFilter(status: .pending), after: nil, limit: Self.listed).items
+                try await store.deliveries(matching: DeliveryFilter(status: .pending), after: nil, limit: Self.listed).items,
+                try await store.deliveries(matching: DeliveryFilter(status: .held), after: nil, limit: Self.listed).items
             )
         }
         func row(_ action: StoredAction) -> Row {
@@ -219,6 +230,7 @@ struct AdminPageController: Sendable {
             csrf: csrf, notice: notice, counts: DeliveryStatus.allCases.map { Count(state: $0.rawValue, count: counts[$0] ?? 0) },
             endpoints: endpoints.map(row), hasEndpoints: !endpoints.isEmpty,
             dead: dead.map(row), hasDead: !dead.isEmpty, pending: pending.map(row), hasPending: !pending.isEmpty,
+            held: held.map(row), hasHeld: !held.isEmpty,
             preview: CatalogPreview(catalog: catalog))
         return renderer.render(data, template: "admin")
     }

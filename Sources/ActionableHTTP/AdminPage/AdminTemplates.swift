@@ -37,6 +37,9 @@ enum AdminTemplates {
         {{> rows-dead}}
         <h2>Pending</h2>
         {{> rows-pending}}
+        <h2>Held</h2>
+        <p class="note">Accepted, but no endpoint takes them yet: each waits for an endpoint whose filter takes it.</p>
+        {{> rows-held}}
         <h2>Catalog preview</h2>
         {{#preview}}{{> preview}}{{/preview}}
         </main>
@@ -44,16 +47,18 @@ enum AdminTemplates {
         """
 
     /// A table of deliveries (`list`, shown when `has` is true) with a Retry form each (for
-    /// dead ones) or their next try (for pending ones).
-    static func rows(_ list: String, has: String, retry: Bool) -> String {
-        let header = retry ? "<th>Last error</th><th></th>" : "<th>Next try</th>"
+    /// dead ones), their next try (for pending ones) or why they wait (`reason`, for held ones).
+    static func rows(_ list: String, has: String, retry: Bool, reason: Bool = false) -> String {
+        let header = retry ? "<th>Last error</th><th></th>" : reason ? "<th>Why it waits</th>" : "<th>Next try</th>"
         let cells =
-            retry
-            ? """
-            <td class="error">{{lastError}}</td><td><form method="post" action="/admin/deliveries/{{id}}/retry">\
-            <input type="hidden" name="csrf" value="{{csrf}}"><button class="retry" type="submit">Retry</button></form></td>
-            """
-            : "<td>{{next}}{{#lastError}}<div class=\"error\">{{lastError}}</div>{{/lastError}}</td>"
+            reason
+            ? "<td class=\"error\">{{lastError}}</td>"
+            : retry
+                ? """
+                <td class="error">{{lastError}}</td><td><form method="post" action="/admin/deliveries/{{id}}/retry">\
+                <input type="hidden" name="csrf" value="{{csrf}}"><button class="retry" type="submit">Retry</button></form></td>
+                """
+                : "<td>{{next}}{{#lastError}}<div class=\"error\">{{lastError}}</div>{{/lastError}}</td>"
         return """
             {{^\(has)}}<p class="empty" id="\(list)-empty">None.</p>{{/\(has)}}
             {{#\(has)}}

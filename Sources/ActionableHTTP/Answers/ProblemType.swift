@@ -66,6 +66,7 @@ struct ProblemType: Hashable, Sendable {
     // MARK: The server
 
     static let overloaded = ProblemType("overloaded", "Too many requests", .tooManyRequests)
+    static let tooManyDevices = ProblemType("too-many-registrations", "Too many device registrations", .tooManyRequests)
     static let storageUnavailable = ProblemType("storage-unavailable", "Storage is unavailable", .serviceUnavailable)
     static let noDocument = ProblemType("no-document", "No document", .internalServerError)
     static let internalError = ProblemType("internal-error", "Internal error", .internalServerError)

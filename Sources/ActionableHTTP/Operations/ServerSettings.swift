@@ -1,3 +1,4 @@
+import ActionableStore
 import Foundation
 
 /// What the HTTP layer needs to know; the command line and configuration fill it.
@@ -30,6 +31,9 @@ public struct ServerSettings: Sendable {
     /// Whether requests are traced: each gets a server span, continuing the caller's
     /// `traceparent`, through the process's bootstrapped tracer (`--otel-endpoint`).
     public var tracing: Bool = false
+    /// How many devices one user may register (`--max-devices-per-user`, and registrations an
+    /// hour).
+    public var deviceLimits = DeviceLimits()
 
     /// `Retry-After` seconds sent with 503 when storage is unavailable.
     public var retryAfterSeconds: Int {

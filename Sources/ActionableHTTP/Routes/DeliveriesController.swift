@@ -72,7 +72,7 @@ struct DeliveriesController: Sendable {
         var filter = DeliveryFilter(category: category)
         if let state {
             guard let status = DeliveryStatus(rawValue: state) else {
-                throw invalidQuery("\(pointer)state", "must be pending, delivered or dead (got \"\(state)\")")
+                throw invalidQuery("\(pointer)state", "must be pending, held, delivered or dead (got \"\(state)\")")
             }
             filter.status = status
         }

@@ -71,7 +71,14 @@ struct DevicesController: Sendable {
         }
         let now = Date()
         let result = try await settings.storage(context, "the device registry cannot be reached") {
-            try await store.register(token: token, user: user, environment: environment, at: now)
+            try await store.register(token: token, user: user, environment: environment, at: now, limits: settings.deviceLimits)
+        }
+        if case .throttled(let wait) = result {
+            throw Problem(
+                .tooManyDevices,
+                "this user registered \(settings.deviceLimits.registrationsPerHour) devices within the last hour; nothing was stored, "
+                    + "try again in \(wait) seconds",
+                headers: [.retryAfter: String(wait)])
         }
         // The device as stored (a known one keeps its last send).
         let stored = try? await store.devices(of: user).first { $0.token == token }

@@ -2,7 +2,8 @@ import ActionableStore
 import Hummingbird
 
 /// `GET /healthz` (the process answers) and `GET /readyz` (storage is reachable and migrated;
-/// 503 until it is). The 503 says only that storage is not ready: the cause, which may name the
+/// 503 until it is), answered from a state refreshed at most once a second (``ReadinessCache``):
+/// never a query per request. The 503 says only that storage is not ready: the cause, which may name the
 /// database's host and user, goes to the log, not to whoever asks.
 struct HealthController: Sendable {
     /// Where storage is reached once it is open.
@@ -11,6 +12,13 @@ struct HealthController: Sendable {
         get throws(StorageNotReady) { try storage.store() }
     }
     let settings: ServerSettings
+    let readiness: ReadinessCache
+
+    init(storage: StorageGate, settings: ServerSettings, readiness: ReadinessCache = ReadinessCache()) {
+        self.storage = storage
+        self.settings = settings
+        self.readiness = readiness
+    }
 
     var routes: RouteCollection<ActionableRequestContext> {
         let routes = RouteCollection(context: ActionableRequestContext.self)
@@ -18,10 +26,24 @@ struct HealthController: Sendable {
             Response(status: .ok, headers: [.contentType: "text/plain"], body: ResponseBody(byteBuffer: ByteBuffer(string: "ok\n")))
         }
         routes.get("/readyz") { _, context in
+            // Before storage opens the gate answers at once, with no query; once open, the
+            // store's own check runs at most once a second, whoever asks.
+            let failure: String?
             do {
-                try await self.store.checkReachable()
+                let store = try self.store
+                failure = await readiness.failure {
+                    do {
+                        try await store.checkReachable()
+                        return nil
+                    } catch {
+                        return "\(error)"
+                    }
+                }
             } catch {
-                context.logger.warning("not ready", metadata: ["error": "\(error)"])
+                failure = "\(error)"
+            }
+            if let failure {
+                context.logger.warning("not ready", metadata: ["error": "\(failure)"])
                 throw Problem.storageUnavailable(settings, "the storage is not ready")
             }
             return Response(

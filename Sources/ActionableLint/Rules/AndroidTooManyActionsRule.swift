@@ -3,6 +3,10 @@ import ActionableCore
 /// Android shows at most three actions on a notification. A category with more names the three in
 /// `android: { actions: […] }`; without it, Android gets the first three of the default context's
 /// order and the rest never appear there. The names given must be registered actions, at most three.
+///
+/// An Android rule: it runs only for a catalog that targets Android (`platforms: [ios, android]` in
+/// `.actionable-lint.yml`, or any category with `android:` keys when the file does not say), so an
+/// iOS-only catalog with four actions — which iOS shows — lints clean.
 public struct AndroidTooManyActionsRule: FileRule {
     public init() {}
 
@@ -13,7 +17,7 @@ public struct AndroidTooManyActionsRule: FileRule {
         triggering: [
             """
             category: invite
-            actions: [{id: a, title: A}, {id: b, title: B}, {id: c, title: C}, ↓{id: d, title: D}]
+            actions: [{id: a, title: A, android: {icon: ic_a}}, {id: b, title: B}, {id: c, title: C}, ↓{id: d, title: D}]
             """,
             """
             category: invite
@@ -22,6 +26,11 @@ public struct AndroidTooManyActionsRule: FileRule {
             """,
         ],
         nonTriggering: [
+            // iOS only (no android: keys anywhere): iOS shows four actions in the default context.
+            """
+            category: invite
+            actions: [{id: a, title: A}, {id: b, title: B}, {id: c, title: C}, {id: d, title: D}]
+            """,
             """
             category: invite
             actions: [{id: a, title: A}, {id: b, title: B}, {id: c, title: C}, {id: d, title: D, retired: true}]

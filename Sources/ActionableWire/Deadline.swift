@@ -1,0 +1,87 @@
+import Synchronization
+
+/// An attempt that did not finish within its deadline.
+public struct DeadlineExceeded: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The time the attempt was given.
+    public let limit: Duration
+    /// What was being done (`"the upstream's answer"`), for the message.
+    public let what: String
+
+    public init(limit: Duration, what: String) {
+        self.limit = limit
+        self.what = what
+    }
+
+    public var description: String { "\(what) did not finish within \(limit.components.seconds) s" }
+}
+
+/// Runs `operation` with `limit` to finish in, whole: an answer's head and its body together.
+///
+/// When the time is up, `operation` is cancelled and ``DeadlineExceeded`` thrown at once — the
+/// caller never waits on an operation that ignores its cancellation (a peer that stalls a body
+/// holds at most its own task, never the caller). Cancelling the caller cancels `operation`.
+public func withDeadline<T: Sendable>(
+    _ limit: Duration, what: String, operation: @escaping @Sendable () async throws -> T
+) async throws -> T {
+    let race = DeadlineRace<T>()
+    return try await withTaskCancellationHandler {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
+            race.start(continuation)
+            let work = Task {
+                do { race.finish(.success(try await operation())) } catch { race.finish(.failure(error)) }
+            }
+            let timer = Task {
+                try? await Task.sleep(for: limit)
+                race.finish(.failure(DeadlineExceeded(limit: limit, what: what)))
+            }
+            race.attach(work: work, timer: timer)
+        }
+    } onCancel: {
+        race.finish(.failure(CancellationError()))
+    }
+}
+
+/// The first of the operation, its timer and the caller's cancellation to finish resumes the
+/// caller; the others are cancelled.
+private final class DeadlineRace<T: Sendable>: Sendable {
+    private struct State {
+        var continuation: CheckedContinuation<T, any Error>?
+        var result: Result<T, any Error>?
+        var work: Task<Void, Never>?
+        var timer: Task<Void, Never>?
+    }
+    private let state = Mutex(State())
+
+    func start(_ continuation: CheckedContinuation<T, any Error>) {
+        let early = state.withLock { state -> Result<T, any Error>? in
+            if let result = state.result { return result }
+            state.continuation = continuation
+            return nil
+        }
+        if let early { continuation.resume(with: early) }
+    }
+
+    func attach(work: Task<Void, Never>, timer: Task<Void, Never>) {
+        let finished = state.withLock { state -> Bool in
+            state.work = work
+            state.timer = timer
+            return state.result != nil
+        }
+        if finished {
+            work.cancel()
+            timer.cancel()
+        }
+    }
+
+    func finish(_ result: Result<T, any Error>) {
+        let (continuation, work, timer) = state.withLock { state -> (CheckedContinuation<T, any Error>?, Task<Void, Never>?, Task<Void, Never>?) in
+            guard state.result == nil else { return (nil, nil, nil) }
+            state.result = result
+            defer { state.continuation = nil }
+            return (state.continuation, state.work, state.timer)
+        }
+        work?.cancel()
+        timer?.cancel()
+        continuation?.resume(with: result)
+    }
+}
