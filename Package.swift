@@ -265,7 +265,7 @@ let package = Package(
             name: "ActionableDeliveryTests",
             dependencies: [
                 "ActionableDelivery", "ActionableWire", "ActionableTesting", "ActionableStore", "ActionableRouter", "ActionableCore",
-                .product(name: "Hummingbird", package: "hummingbird"),
+                "ActionableTestSupport", .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ]

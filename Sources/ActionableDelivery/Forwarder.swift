@@ -111,9 +111,14 @@ public struct Forwarder: Sendable {
             let prepared = request
             answer = try await withDeadline(.nanoseconds(timeout.nanoseconds), what: "the upstream's answer") {
                 let reply = try await client.execute(prepared, timeout: timeout, logger: logger)
-                // Read (and drop) the body, so the connection can be reused; an endless one is
-                // cut at 64 KiB, which closes the connection.
-                _ = try? await reply.body.collect(upTo: 64 * 1024)
+                // The answer is read whole before it counts: a body cut short (reset) is a failed
+                // attempt. Its bytes are dropped; past 64 KiB the rest is not read (the
+                // connection closes), and the status stands.
+                var read = 0
+                for try await chunk in reply.body {
+                    read += chunk.readableBytes
+                    if read > 64 * 1024 { break }
+                }
                 return (reply.status, reply.headers)
             }
         } catch {

@@ -38,8 +38,8 @@ public struct RetryPolicy: Hashable, Sendable {
     /// end of the attempt, so a slow attempt does not eat its own backoff): the time of the next
     /// try, or nil when the response is dead. `requested` is a delay the upstream asked for
     /// (`Retry-After`); it wins over the backoff, but not over the deadline, and is held within
-    /// [``firstDelay``, 1 hour]: `Retry-After: 0` (or a date in the past) does not make a hot
-    /// loop, and a day-long one does not park the response.
+    /// [``firstDelay``, ``maximumDelay`` (at most 1 hour)]: `Retry-After: 0` (or a date in the
+    /// past) does not make a hot loop, and a day-long one does not park the response.
     public func nextAttempt(
         afterAttempt attempt: Int, queuedAt: Date, now: Date, unit: Double, requested: TimeInterval? = nil
     )
@@ -48,7 +48,10 @@ public struct RetryPolicy: Hashable, Sendable {
         if let maximumAttempts, attempt >= maximumAttempts { return nil }
         let deadline = queuedAt.addingTimeInterval(retryFor)
         guard now < deadline else { return nil }
-        let wait = requested.map { min(max($0, firstDelay), max(firstDelay, Self.longestRequestedDelay)) }
+        // A peer's number: not finite is not a request at all; too long is the longest delay
+        // allowed (the backoff's own cap, at most an hour); too short is the first delay.
+        let longest = max(firstDelay, min(maximumDelay, Self.longestRequestedDelay))
+        let wait = requested.flatMap { $0.isFinite ? min(max($0, firstDelay), longest) : nil }
         let next = now.addingTimeInterval(wait ?? delay(afterAttempt: attempt, unit: unit))
         return min(next, deadline)
     }

@@ -41,14 +41,37 @@ struct NotificationTests {
         #expect(APNsNotification(deviceToken: "not-hex", payload: [], id: id).problem != nil)
     }
 
+    /// Apple's timestamp is a peer's number: absurd ones never trap and never unregister a device
+    /// that registered again — a future one is the time of the answer, a negative one 1970, one
+    /// that is not a finite number is left out (the reason survives it).
+    @Test(arguments: [
+        ("1e308", 1_800_000_000.0), ("9223372036854775807", 1_800_000_000), ("-5", 0), ("\"1700000000000\"", 1_700_000_000),
+        ("253402300799000", 1_800_000_000), ("0", 0),
+    ])
+    func absurdTimestampsAreHeldWithinTheirRange(timestamp: String, seconds: Double) {
+        let now = Date(timeIntervalSince1970: 1_800_000_000)
+        let body = #"{"reason":"Unregistered","timestamp":"# + timestamp + "}"
+        #expect(APNsAnswer(status: 410, body: Array(body.utf8), now: now) == .unregistered(since: Date(timeIntervalSince1970: seconds)))
+    }
+
+    @Test(arguments: [#"{"reason":"Unregistered","timestamp":1e999}"#, #"{"reason":"Unregistered","timestamp":{"a":1}}"#, "\u{0}garbage"])
+    func unreadableTimestampsAreLeftOut(body: String) {
+        #expect(APNsAnswer(status: 410, body: Array(body.utf8)) == .unregistered(since: nil))
+        guard case .retry(_, let after) = APNsAnswer(status: 503, body: Array(body.utf8), retryAfter: .nan) else {
+            Issue.record("a 503 is retried")
+            return
+        }
+        #expect(after == nil)  // a retry hint that is not a number is left out
+    }
+
     @Test func answersAreReadAsAppleWritesThem() {
         func answer(_ status: Int, _ body: String, retryAfter: TimeInterval? = nil) -> APNsAnswer {
             APNsAnswer(status: status, body: Array(body.utf8), retryAfter: retryAfter)
         }
         #expect(answer(200, "") == .sent)
         #expect(
-            answer(410, #"{"reason":"Unregistered","timestamp":1800000000123}"#)
-                == .unregistered(since: Date(timeIntervalSince1970: 1_800_000_000.123)))
+            answer(410, #"{"reason":"Unregistered","timestamp":1700000000123}"#)
+                == .unregistered(since: Date(timeIntervalSince1970: 1_700_000_000.123)))
         #expect(answer(400, #"{"reason":"BadDeviceToken"}"#) == .badDevice(reason: "BadDeviceToken"))
         #expect(answer(400, #"{"reason":"DeviceTokenNotForTopic"}"#) == .badDevice(reason: "DeviceTokenNotForTopic"))
         #expect(answer(403, #"{"reason":"ExpiredProviderToken"}"#) == .expiredProviderToken)

@@ -111,7 +111,7 @@ struct StandInTests {
         let sandbox = String(repeating: "02", count: 32)
         let busy = String(repeating: "03", count: 32)
         let down = String(repeating: "04", count: 32)
-        let since = Date(timeIntervalSince1970: 1_799_999_000)
+        let since = Date(timeIntervalSince1970: 1_699_999_000)
         try await Self.withStandIn(
             unregistered: [gone: since],
             failures: [sandbox: (400, "BadDeviceToken"), busy: (429, "TooManyRequests"), down: (503, "ServiceUnavailable")]

@@ -152,6 +152,47 @@ struct DeliveryWorkerTests {
         #expect(try await store.action(id: "r2")?.lastError?.contains("no handler") == true)
     }
 
+    /// With endpoints as data, a response nothing takes is accepted and held — not dead — with
+    /// the reason; an endpoint created later receives it (its delivery is made on the next round).
+    @Test func aResponseNoEndpointTakesIsHeldThenDeliveredToANewEndpoint() async throws {
+        let store = InMemoryActionStore()
+        var worker = DeliveryWorker(store: store, router: nil, owner: "w", jitter: { 0.5 }, logger: Self.logger)
+        worker.endpoints = store
+        _ = try await store.createEndpoint(
+            Endpoint(
+                id: "invites", url: "http://127.0.0.1:9/hook", filter: ["invite.*"], secret: "whsec_one", createdAt: Date(timeIntervalSince1970: 0)))
+        try await accept(store, "orphan", id: "r2")
+        #expect(try await worker.deliverDue(now: Date(timeIntervalSince1970: 1)) == 1)
+        let held = try #require(try await store.action(id: "r2"))
+        #expect(held.status == .held)
+        #expect(held.lastError?.contains("no endpoint takes orphan.x") == true)
+        #expect(try await worker.deliverDue(now: Date(timeIntervalSince1970: 2)) == 0)  // not claimed again
+        _ = try await store.createEndpoint(
+            Endpoint(id: "orphans", url: "http://127.0.0.1:9/o", filter: ["orphan.*"], secret: "whsec_one", createdAt: Date(timeIntervalSince1970: 3))
+        )
+        #expect(try await worker.deliverDue(now: Date(timeIntervalSince1970: 3)) == 1)
+        #expect(try await store.endpointDeliveries(responseID: "r2").map(\.endpointID) == ["orphans"])
+        #expect(try await store.action(id: "r2")?.status == .pending)
+    }
+
+    /// A response whose leases ran out without an outcome three times is set aside as dead,
+    /// its handler never called again.
+    @Test func aPoisonResponseIsSetAsideWithoutCallingItsHandler() async throws {
+        let script = Script([])
+        let (store, worker) = try await setUp(script)
+        try await accept(store)
+        var time: TimeInterval = 1
+        for _ in 0..<3 {
+            #expect(try await store.claimDue(now: Date(timeIntervalSince1970: time), limit: 1, lease: 10, owner: "crashed").count == 1)
+            time += 11  // the process "died": the lease runs out
+        }
+        #expect(try await worker.deliverDue(now: Date(timeIntervalSince1970: time)) == 1)
+        let dead = try #require(try await store.action(id: "r1"))
+        #expect(dead.status == .dead)
+        #expect(dead.lastError == LeasePolicy.poisonReason(3))
+        #expect(await script.calls.isEmpty)
+    }
+
     @Test func theBackoffIsCappedAndFullyJittered() {
         let policy = RetryPolicy()
         #expect(policy.delay(afterAttempt: 1, unit: 0.999) < 1)
@@ -191,6 +232,14 @@ struct DeliveryWorkerTests {
         #expect(policy.nextAttempt(afterAttempt: 1, queuedAt: queued, now: now, unit: 0.5, requested: 0) == now.addingTimeInterval(2))
         #expect(policy.nextAttempt(afterAttempt: 1, queuedAt: queued, now: now, unit: 0.5, requested: 30) == now.addingTimeInterval(30))
         #expect(policy.nextAttempt(afterAttempt: 1, queuedAt: queued, now: now, unit: 0.5, requested: 86400) == now.addingTimeInterval(3600))
+        // A peer's absurd numbers: the longest delay allowed (here the backoff's cap), never a trap.
+        let capped = RetryPolicy(firstDelay: 2, maximumDelay: 60)
+        for absurd in [9.223372036854775807e18, 1e308, .greatestFiniteMagnitude] {
+            #expect(capped.nextAttempt(afterAttempt: 1, queuedAt: queued, now: now, unit: 0.5, requested: absurd) == now.addingTimeInterval(60))
+        }
+        for unreadable in [TimeInterval.nan, .infinity, -.infinity] {
+            #expect(capped.nextAttempt(afterAttempt: 1, queuedAt: queued, now: now, unit: 0.5, requested: unreadable) == now.addingTimeInterval(1))
+        }
 
         // Through the worker: an upstream that always says "retry now" is tried once per first
         // delay, counted in a bounded window of simulated time.

@@ -71,7 +71,7 @@ struct LintConfigurationTests {
     /// Without `platforms:`, a category with android: keys makes the catalog target Android, and
     /// the rule then runs over every file of it; naming `[ios]` turns it off again.
     @Test func androidKeysAnywhereTargetAndroid() throws {
-        let other = "category: ping\nactions: [{id: a, title: A, android: {icon: ic_a}}]\n"
+        let other = "category: ping\nactions: [{id: pong, title: Pong, android: {icon: ic_pong}}]\n"
         let example = Example(files: [("invite.yaml", fourActions), ("ping.yaml", other)])
         #expect(ExampleRunner.run(example).result.diagnostics.map(\.rule) == ["android_too_many_actions"])
         let iosOnly = try LintConfiguration(yaml: "platforms: [ios]\n", path: "c.yml")

@@ -94,7 +94,7 @@ struct DeliveriesEndpointTests {
         #expect(replies.map(\.status) == [.badRequest, .badRequest, .badRequest, .badRequest, .badRequest, .unauthorized, .unauthorized])
         let pointers = replies.prefix(5).map { (($0.json["errors"] as? [[String: Any]])?.first?["pointer"] as? String) ?? "" }
         #expect(pointers == ["/state", "/limit", "/limit", "/since", "/cursor"])
-        #expect((replies[0].json["detail"] as? String)?.contains("pending, delivered or dead") == true)
+        #expect((replies[0].json["detail"] as? String)?.contains("pending, held, delivered or dead") == true)
     }
 
     @Test func retryingOneQueuesItOnceAndSaysWhyWhenItCannot() async throws {

@@ -90,4 +90,31 @@ extension DevicesEndpointTests {
         #expect(replies.map(\.status) == [.notFound, .notFound])
         #expect(BadgeEndpointTests.problem(replies[0]) == "not-found")
     }
+
+    /// One user registering 400 devices: the first 60 of the hour are 201, the rest 429 with
+    /// Retry-After and nothing stored; with the rate off, at most 100 stay active (the oldest
+    /// unregistered), however many are registered. Another user is not affected.
+    @Test func aDeviceFloodIsRateLimitedAndCapped() async throws {
+        let alice = try await BadgeEndpointTests.appJWT("alice")
+        let bob = try await BadgeEndpointTests.appJWT("bob")
+        let flood = (0..<400).map { Self.register(String(format: "%064x", $0 + 1), bearer: alice) }
+        let store = InMemoryActionStore()
+        let replies = try await BadgeEndpointTests.run(store: store, flood + [Self.register(Self.phone, bearer: bob)])
+        #expect(replies.prefix(60).allSatisfy { $0.status == .created })
+        let refused = replies[60..<400]
+        #expect(refused.allSatisfy { $0.status == .tooManyRequests })
+        #expect(refused.allSatisfy { (Int($0.headers[.retryAfter] ?? "") ?? 0) >= 1 })
+        #expect(BadgeEndpointTests.problem(replies[60]) == "too-many-registrations")
+        #expect(replies[400].status == .created)
+        #expect(try await store.devices(of: "alice").count == 60)
+
+        var settings = ServerSettings(backendToken: Self.backend)
+        settings.deviceLimits = DeviceLimits(maximumActive: 100, registrationsPerHour: 0)
+        let capped = InMemoryActionStore()
+        let uncapped = try await BadgeEndpointTests.run(store: capped, settings: settings, flood)
+        #expect(uncapped.allSatisfy { $0.status == .created })
+        let devices = try await capped.devices(of: "alice")
+        #expect(devices.filter { $0.state == .active }.count == 100)
+        #expect(Set(devices.filter { $0.state == .active }.map(\.token)) == Set((300..<400).map { String(format: "%064x", $0 + 1) }))
+    }
 }

@@ -84,4 +84,61 @@ struct DeviceRegistryConformanceTests {
         #expect(results.filter { $0 == .known }.count == 15)
         #expect(try await store.devices(of: "alice").count == 1)
     }
+
+    static func token(_ index: Int) -> String { String(format: "%064x", index + 1) }
+
+    /// At most `maximumActive` active devices per user: the oldest registration is unregistered
+    /// when a new one would pass it (another user's devices are not touched).
+    @Test(arguments: Driver.available)
+    func aUserKeepsAtMostTheMaximumOfActiveDevices(driver: Driver) async throws {
+        let (store, cleanup) = try await StoreConformanceTests.makeStore(driver)
+        defer { cleanup() }
+        let limits = DeviceLimits(maximumActive: 3, registrationsPerHour: 0)
+        _ = try await store.register(token: Self.alice1, user: "bob", environment: .production, at: Self.at(1), limits: limits)
+        for index in 0..<5 {
+            let result = try await store.register(
+                token: Self.token(index), user: "alice", environment: .production, at: Self.at(TimeInterval(10 + index)), limits: limits)
+            #expect(result == .created)
+        }
+        let devices = try await store.devices(of: "alice")
+        #expect(devices.count == 5)
+        #expect(devices.filter { $0.state == .active }.map(\.token) == (2..<5).map(Self.token))
+        #expect(devices.filter { $0.state == .unregistered }.map(\.token) == (0..<2).map(Self.token))
+        #expect(try await store.devices(of: "bob").first?.state == .active)
+        // Registering an old one again revives it, and the oldest active one goes instead.
+        #expect(
+            try await store.register(token: Self.token(0), user: "alice", environment: .production, at: Self.at(100), limits: limits)
+                == .revived)
+        #expect(try await store.devices(of: "alice").filter { $0.state == .active }.map(\.token) == [3, 4, 0].map(Self.token))
+    }
+
+    /// New devices count against an hourly rate per user: past it, `throttled` with the seconds
+    /// until the oldest registration of the hour leaves it, and nothing stored; a device already
+    /// active registers again freely; another user is not affected.
+    @Test(arguments: Driver.available)
+    func newDevicesAreRateLimitedPerUser(driver: Driver) async throws {
+        let (store, cleanup) = try await StoreConformanceTests.makeStore(driver)
+        defer { cleanup() }
+        let limits = DeviceLimits(maximumActive: 100, registrationsPerHour: 3)
+        for index in 0..<3 {
+            #expect(
+                try await store.register(
+                    token: Self.token(index), user: "alice", environment: .production, at: Self.at(1000 + TimeInterval(index)),
+                    limits: limits) == .created)
+        }
+        #expect(
+            try await store.register(token: Self.token(9), user: "alice", environment: .production, at: Self.at(1600), limits: limits)
+                == .throttled(retryAfter: 3000))
+        #expect(try await store.devices(of: "alice").count == 3)
+        #expect(
+            try await store.register(token: Self.token(1), user: "alice", environment: .production, at: Self.at(1601), limits: limits)
+                == .known)
+        #expect(
+            try await store.register(token: Self.alice1, user: "bob", environment: .production, at: Self.at(1602), limits: limits)
+                == .created)
+        // An hour after the first, there is room again.
+        #expect(
+            try await store.register(token: Self.token(9), user: "alice", environment: .production, at: Self.at(4601), limits: limits)
+                == .created)
+    }
 }

@@ -212,4 +212,70 @@ struct EndpointStoreConformanceTests {
         #expect(try await store.endpointDeliveries(responseID: "r-0").isEmpty)
         #expect(try await store.endpointDeliveries(responseID: "r-1").map(\.status) == [.delivered, .pending])
     }
+
+    /// A response no endpoint takes is held (its attempt given back, the reason kept), not
+    /// claimed again, and let go, due at once, when an endpoint is created; one that an endpoint
+    /// created meanwhile takes is given back instead of held.
+    @Test(arguments: Driver.available)
+    func aResponseNoEndpointTakesIsHeldUntilOneIsCreated(driver: Driver) async throws {
+        let (store, cleanup) = try await StoreConformanceTests.makeStore(driver)
+        defer { cleanup() }
+        _ = try await store.accept(StoreConformanceTests.action("n-1", id: "r-1", at: 1_000))
+        _ = try await store.accept(StoreConformanceTests.action("n-2", "decline", id: "r-2", at: 1_000))
+        let claimed = try await store.claimDue(now: Self.at(1_000), limit: 10, lease: 60, owner: "router")
+        #expect(claimed.count == 2)
+        let held = claimed.map {
+            HeldResponse(
+                responseID: $0.id, category: $0.response.category.rawValue, action: $0.response.action.rawValue, reason: "held: no endpoint")
+        }
+        // An endpoint that takes only declines was created after the claim: r-2 is given back.
+        _ = try await store.createEndpoint(
+            Endpoint(id: "declines", url: "https://d.example/hook", filter: ["invite.decline"], secret: "whsec_one", createdAt: Self.at(1_000)))
+        try await store.hold(held, owner: "router")
+        let r1 = try #require(try await store.action(id: "r-1"))
+        #expect(r1.status == .held && r1.lastError == "held: no endpoint" && r1.attempts == 0)
+        let r2 = try #require(try await store.action(id: "r-2"))
+        #expect(r2.status == .pending && r2.attempts == 0)
+        #expect(try await store.claimDue(now: Self.at(5_000), limit: 10, lease: 60, owner: "router").map(\.id) == ["r-2"])
+        #expect(try await store.deliveryCounts()[.held] == 1)
+        #expect(try await store.deliveries(matching: DeliveryFilter(status: .held), after: nil, limit: 10).items.map(\.id) == ["r-1"])
+        // Retention never deletes a held response.
+        let cutoff = PurgeCutoff(responsesBefore: Self.at(1_000_000), badgeEntriesBefore: Self.at(0), now: Self.at(2_000_000))
+        #expect(try await store.purge(cutoff, limit: 100).responses == 0)
+        // A new endpoint lets it go, due at its creation.
+        _ = try await store.createEndpoint(
+            Endpoint(id: "all", url: "https://a.example/hook", filter: ["*"], secret: "whsec_one", createdAt: Self.at(6_000)))
+        let released = try #require(try await store.action(id: "r-1"))
+        #expect(released.status == .pending && released.lastError == nil && released.nextAttemptAt == Self.at(6_000))
+        #expect(try await store.claimDue(now: Self.at(6_000), limit: 10, lease: 60, owner: "router").map(\.id).contains("r-1"))
+    }
+
+    /// An endpoint delivery whose lease ran out without an outcome is counted when claimed again;
+    /// a re-queue starts the count again.
+    @Test(arguments: Driver.available)
+    func expiredLeasesOfADeliveryAreCounted(driver: Driver) async throws {
+        let (store, cleanup) = try await StoreConformanceTests.makeStore(driver)
+        defer { cleanup() }
+        _ = try await store.createEndpoint(Self.endpoint("a"))
+        _ = try await Self.fanned(store, count: 1, to: ["a"])
+        var time: TimeInterval = 1_000
+        for expected in 0..<4 {
+            let claimed = try await store.claimDeliveries(
+                endpointID: "a", now: Self.at(time), limit: 10, lease: 60, owner: "w\(expected)", breaker: Self.breaker)
+            #expect(claimed.map(\.action.expiredLeases) == [expected])
+            time += 61  // the lease runs out, no outcome recorded
+        }
+        let claimed = try await store.claimDeliveries(endpointID: "a", now: Self.at(time), limit: 10, lease: 60, owner: "last", breaker: Self.breaker)
+        let fate = try await store.finishDelivery(
+            responseID: "r-0", endpointID: "a", owner: "last", outcome: .setAside(LeasePolicy.poisonReason(4)), breaker: Self.breaker,
+            at: Self.at(time))
+        #expect(claimed.count == 1)
+        #expect(fate == .dead(LeasePolicy.poisonReason(4)))
+        #expect(try await store.action(id: "r-0")?.status == .dead)
+        #expect(try await store.endpoint(id: "a")?.failureStreak == 0)
+        #expect(try await store.requeue(id: "r-0", at: Self.at(time + 1)) == .queued)
+        let again = try await store.claimDeliveries(
+            endpointID: "a", now: Self.at(time + 1), limit: 10, lease: 60, owner: "fresh", breaker: Self.breaker)
+        #expect(again.map(\.action.expiredLeases) == [0])
+    }
 }

@@ -113,4 +113,39 @@ struct RetentionConformanceTests {
         #expect(batches.map(\.badgeEntries) == [3, 3, 1, 0])
         #expect(try await store.deliveryCounts() == [:])
     }
+
+    /// Unregistered devices go once unregistered before the cutoff; active ones never. Sent
+    /// notifications go with their copies once older than the cutoff and the tokens' 7 days,
+    /// unless a copy is still pending.
+    @Test(arguments: Driver.available)
+    func unregisteredDevicesAndFinishedNotificationsGo(driver: Driver) async throws {
+        let (store, cleanup) = try await StoreConformanceTests.makeStore(driver)
+        defer { cleanup() }
+        let phone = SendQueueConformanceTests.phone
+        let tablet = SendQueueConformanceTests.tablet
+        let devices = try await SendQueueConformanceTests.devices(store)  // registered at 10 and 20
+        #expect(try await store.markUnregistered(token: tablet, since: nil, at: Self.at(30)))
+        _ = try await store.recordNotification(SendQueueConformanceTests.notification("n-done", at: 100), devices: devices)
+        _ = try await store.recordNotification(SendQueueConformanceTests.notification("n-waiting", at: 100), devices: devices)
+        _ = try await store.recordNotification(SendQueueConformanceTests.notification("n-new", at: 2_000_000), devices: devices)
+        let claimed = try await store.claimDueSends(now: Self.at(200), limit: 10, lease: 60, owner: "w")
+        for send in claimed where send.notification.notificationID == "n-done" {
+            try await store.finishSend(notificationID: "n-done", token: send.token, owner: "w", outcome: .sent(status: 200), at: Self.at(201))
+        }
+        // 8 days after 100 s, a retention of 1 000 s: n-done goes, n-waiting (copies pending) and n-new stay.
+        let now = Self.at(100 + 8 * 86_400)
+        let cutoff = PurgeCutoff(responsesBefore: now.addingTimeInterval(-1_000), badgeEntriesBefore: Self.at(0), now: now)
+        #expect(try await store.purge(cutoff, limit: 100) == PurgeCount(devices: 1, notifications: 1))
+        #expect(try await store.notification(id: "n-done") == nil)
+        #expect(try await store.notification(id: "n-waiting")?.sends.count == 2)
+        #expect(try await store.notification(id: "n-new") != nil)
+        #expect(try await store.devices(of: "alice").map(\.token) == [phone])
+        #expect(try await store.purge(cutoff, limit: 100) == PurgeCount())
+        // Within the tokens' 7 days, even a short retention keeps a finished notification.
+        _ = try await store.recordNotification(SendQueueConformanceTests.notification("n-recent", at: now.timeIntervalSince1970), devices: [])
+        let soon = now.addingTimeInterval(86_400)
+        #expect(
+            try await store.purge(PurgeCutoff(responsesBefore: soon.addingTimeInterval(-10), badgeEntriesBefore: Self.at(0), now: soon), limit: 100)
+                == PurgeCount())
+    }
 }

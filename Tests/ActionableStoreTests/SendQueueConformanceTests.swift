@@ -143,4 +143,19 @@ struct SendQueueConformanceTests {
         }
         #expect(Set(answers).count == 1 && answers.first?.token.hasPrefix("c-") == true)
     }
+
+    /// A copy whose lease ran out without an outcome is counted when claimed again.
+    @Test(arguments: Driver.available)
+    func expiredLeasesOfACopyAreCounted(driver: Driver) async throws {
+        let (store, cleanup) = try await StoreConformanceTests.makeStore(driver)
+        defer { cleanup() }
+        let devices = try await Self.devices(store)
+        _ = try await store.recordNotification(Self.notification("n-1"), devices: [devices[0]])
+        var time: TimeInterval = 150
+        for expected in 0..<3 {
+            let claimed = try await store.claimDueSends(now: Self.at(time), limit: 10, lease: 60, owner: "w\(expected)")
+            #expect(claimed.map(\.expiredLeases) == [expected])
+            time += 61
+        }
+    }
 }

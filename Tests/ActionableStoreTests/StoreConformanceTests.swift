@@ -373,3 +373,31 @@ struct PostgresSharedTests {
         for index in 600..<650 { #expect(try await first.action(id: "r-\(index)")?.status == .pending) }
     }
 }
+
+extension StoreConformanceTests {
+    /// A response whose lease ran out without an outcome is counted each time it is claimed
+    /// again (the poison count, ``LeasePolicy``); an outcome's lease does not count, and a
+    /// re-queue starts again at zero.
+    @Test(arguments: Driver.available)
+    func expiredLeasesAreCountedAndARequeueResetsThem(driver: Driver) async throws {
+        let (store, cleanup) = try await Self.makeStore(driver)
+        defer { cleanup() }
+        _ = try await store.accept(Self.action("n-1", id: "poison", at: 100))
+        var time: TimeInterval = 100
+        for expected in 0..<3 {
+            let claimed = try await store.claimDue(now: Date(timeIntervalSince1970: time), limit: 10, lease: 30, owner: "w\(expected)")
+            #expect(claimed.map(\.expiredLeases) == [expected])
+            time += 31
+        }
+        // An outcome recorded in time: the next claim finds no lease of its own to count.
+        let fourth = try await store.claimDue(now: Date(timeIntervalSince1970: time), limit: 10, lease: 30, owner: "w3")
+        #expect(fourth.first?.expiredLeases == 3)
+        try await store.reschedule(id: "poison", owner: "w3", at: Date(timeIntervalSince1970: time + 1), error: "later")
+        let fifth = try await store.claimDue(now: Date(timeIntervalSince1970: time + 1), limit: 10, lease: 30, owner: "w4")
+        #expect(fifth.first?.expiredLeases == 3)
+        try await store.markDead(id: "poison", owner: "w4", reason: LeasePolicy.poisonReason(3))
+        #expect(try await store.requeue(id: "poison", at: Date(timeIntervalSince1970: time + 2)) == .queued)
+        let fresh = try await store.claimDue(now: Date(timeIntervalSince1970: time + 2), limit: 10, lease: 30, owner: "w5")
+        #expect(fresh.first?.expiredLeases == 0)
+    }
+}

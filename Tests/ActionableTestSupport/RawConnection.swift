@@ -11,12 +11,20 @@ import Glibc
 public final class RawConnection: @unchecked Sendable {
     public let descriptor: Int32
 
-    /// Connects to 127.0.0.1:`port`; reads give up after `readTimeout` seconds.
-    public init(port: Int, readTimeout: Int = 30) throws {
+    /// Connects to 127.0.0.1:`port` (from loopback address `source`, such as `127.0.0.2`, when
+    /// given); reads give up after `readTimeout` seconds.
+    public init(port: Int, readTimeout: Int = 30, from source: String? = nil) throws {
         descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { throw Failure("socket: errno \(errno)") }
         setReadTimeout(readTimeout)
         let descriptor = descriptor
+        if let source {
+            let bound = ServerProcess.withLoopbackAddress(port: 0, host: source) { bind(descriptor, $0, $1) }
+            guard bound == 0 else {
+                close(descriptor)
+                throw Failure("bind to \(source): errno \(errno)")
+            }
+        }
         let connected = ServerProcess.withLoopbackAddress(port: port) { connect(descriptor, $0, $1) }
         guard connected == 0 else {
             close(descriptor)
@@ -70,6 +78,35 @@ public final class RawConnection: @unchecked Sendable {
             if count <= 0 { return Self.parse(received, complete: true) }
             received += buffer[..<count]
         }
+    }
+
+    /// Whether the server closed (or reset) the connection before the read timeout: `false` when
+    /// the read timed out with the connection still open.
+    public func isClosedBeforeTimeout() -> Bool {
+        var byte: UInt8 = 0
+        let count = recv(descriptor, &byte, 1, 0)
+        if count == 0 { return true }
+        return count < 0 && errno != EAGAIN && errno != EWOULDBLOCK
+    }
+
+    /// How many of `connections` the server closes (or resets) within `seconds`, watched all at
+    /// once (`poll`), without reading what they are sent.
+    public static func closedByServer(_ connections: [RawConnection], within seconds: Double) -> Int {
+        let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
+        var closed = Set<Int32>()
+        while ContinuousClock.now < deadline && closed.count < connections.count {
+            var descriptors = connections.filter { !closed.contains($0.descriptor) }.map {
+                pollfd(fd: $0.descriptor, events: Int16(POLLIN), revents: 0)
+            }
+            let left = max(1, Int32((deadline - ContinuousClock.now).components.seconds * 1000 + 1))
+            guard poll(&descriptors, nfds_t(descriptors.count), left) > 0 else { continue }
+            for descriptor in descriptors where descriptor.revents != 0 {
+                var byte: UInt8 = 0
+                let count = recv(descriptor.fd, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT))
+                if count == 0 || (count < 0 && errno != EAGAIN && errno != EWOULDBLOCK) { closed.insert(descriptor.fd) }
+            }
+        }
+        return closed.count
     }
 
     /// Whether the server has closed the connection: a read returns the end of the stream

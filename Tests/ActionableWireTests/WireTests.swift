@@ -48,7 +48,8 @@ struct RetryAfterTests {
             for minute in 0..<64 {
                 group.addTask {
                     RetryAfter.delay(
-                        "Sun, 06 Nov 1994 \(String(format: "%02d", 9 + minute / 60)):\(String(format: "%02d", minute % 60)):37 GMT", now: now)
+                        "Sun, 06 Nov 1994 \(String(format: "%02d", 9 + minute / 60)):\(String(format: "%02d", minute % 60)):37 GMT", now: now,
+                        longest: 86_400)
                 }
             }
             var all: [TimeInterval?] = []

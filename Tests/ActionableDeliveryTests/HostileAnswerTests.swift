@@ -1,0 +1,103 @@
+import ActionableCore
+import ActionableDelivery
+import ActionableRouter
+import ActionableTestSupport
+import Foundation
+import Logging
+import NIOCore
+import NIOHTTP1
+import Testing
+
+/// What an upstream answers is hostile input: every odd `Retry-After`, garbage status lines and
+/// headers, a head and then a stall, a body without end, a reset mid-body — the forwarder reads
+/// each into an outcome within its deadline, and never traps.
+struct HostileAnswerTests {
+    static let secret = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
+    static let response = ActionResponse(category: "invite", action: "accept", notificationID: "n-1", user: "alice")
+
+    static func context() -> ActionContext {
+        ActionContext(
+            responseID: "resp-1", attempt: 1, receivedAt: Date(timeIntervalSince1970: 1_800_000_000),
+            logger: Logger(label: "t", factory: { _ in SwiftLogNoOpLogHandler() }))
+    }
+
+    /// One attempt against an upstream that behaves as `behavior`: its outcome, or what it threw.
+    static func attempt(_ behavior: HostileUpstream.Behavior, timeout: TimeAmount = .seconds(2)) async throws -> Result<HandlerOutcome, any Error> {
+        let upstream = try HostileUpstream { _, _ in behavior }
+        defer { upstream.stop() }
+        let forwarder = Forwarder(
+            url: "http://127.0.0.1:\(upstream.port)/hook", signer: try WebhookSigner(secret: secret), timeout: timeout)
+        do {
+            return .success(try await forwarder.handler(response, context()))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// `Retry-After` in every form: too large is the longest delay (an hour), unreadable or
+    /// negative is no request (the worker's first delay), a date past is no wait.
+    @Test(
+        arguments: [
+            ("9223372036854775807", 3600), ("9223372036854775808", 3600), ("1e308", nil), ("-1", nil), ("NaN", nil),
+            ("Fri, 31 Dec 9999 23:59:59 GMT", 3600), ("Thu, 01 Jan 1970 00:00:00 GMT", 0), ("soon", nil), ("", nil),
+            (String(repeating: "9", count: 4000), 3600), ("7", 7),
+        ] as [(String, Int?)])
+    func everyRetryAfterIsReadWithoutATrap(value: String, seconds: Int?) async throws {
+        let outcome = try await Self.attempt(.answer(503, headers: [("Retry-After", value)])).get()
+        #expect(outcome == .retry(after: seconds.map { .seconds($0) }))
+    }
+
+    /// The same mapping, without a socket: what the fuzz target runs.
+    @Test func theOutcomeOfAnyStatusIsAnswered() throws {
+        let forwarder = Forwarder(url: "http://127.0.0.1:9/hook", signer: try WebhookSigner(secret: Self.secret))
+        var headers = HTTPHeaders()
+        headers.add(name: "Retry-After", value: "9223372036854775807")
+        headers.add(name: "Location", value: "http://[::1")
+        for status in [0, 1, 99, 100, 199, 204, 299, 300, 302, 399, 408, 429, 499, 500, 599, 600, 999, Int.max, Int.min] {
+            _ = try? forwarder.outcome(status: status, headers: headers, now: Date())
+        }
+        #expect(try forwarder.outcome(status: 429, headers: headers, now: Date()) == .retry(after: .seconds(3600)))
+    }
+
+    /// Garbage status lines and headers, a head then a stall, an endless body, a reset mid-body,
+    /// silence: each attempt ends within the deadline, as a retry (never a trap, never a hang).
+    @Test(
+        .timeLimit(.minutes(1)),
+        arguments: [
+            ("garbage status line", HostileUpstream.Behavior.bytes(Array("HTTP/1.1 abc Nope\r\n\r\n".utf8))),
+            ("not HTTP", .bytes(Array("\u{0}\u{1}\u{2}garbage\r\n\r\n".utf8))),
+            ("a status of 999", .bytes(Array("HTTP/1.1 999 Odd\r\nContent-Length: 0\r\n\r\n".utf8))),
+            ("a negative length", .bytes(Array("HTTP/1.1 200 OK\r\nContent-Length: -5\r\n\r\n".utf8))),
+            ("a huge length", .stall(Array("HTTP/1.1 200 OK\r\nContent-Length: 99999999999999999999\r\n\r\n".utf8))),
+            ("a header without end", .stall(Array(("HTTP/1.1 200 OK\r\nX-Long: " + String(repeating: "a", count: 200_000)).utf8))),
+            ("a head then a stall", .stall(Array("HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\n{\"a\"".utf8))),
+            ("nothing at all", .stall([])),
+            ("a reset mid-body", .reset(Array("HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\n{\"a\"".utf8))),
+            ("a closed connection", .bytes([])),
+        ] as [(String, HostileUpstream.Behavior)])
+    func everyBrokenAnswerIsAFailedAttemptWithinTheDeadline(name: String, behavior: HostileUpstream.Behavior) async throws {
+        let started = ContinuousClock.now
+        let outcome = try await Self.attempt(behavior)
+        switch outcome {
+        case .success(.done): Issue.record("\(name): a broken answer was taken for a delivery")
+        case .success(.fail(let reason)): #expect(reason.contains("not retried"), "\(name): \(reason)")  // a 999 status
+        case .success(.retry), .failure: break  // a failed attempt, retried on the schedule
+        }
+        // Bounded by the 2 s deadline (and a margin for two busy cores), not by the upstream.
+        #expect(ContinuousClock.now - started < .seconds(20), "\(name)")
+    }
+
+    /// An endless 2xx body: the answer's status stands (the body is read up to 64 KiB and cut),
+    /// and the attempt ends.
+    @Test(.timeLimit(.minutes(1)))
+    func anEndlessBodyEndsTheAttempt() async throws {
+        let outcome = try await Self.attempt(.endless(head: Array("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n".utf8)))
+        // Chunked framing of "x…" is garbage: a failed attempt; either way, it ended.
+        if case .success(.done) = outcome { Issue.record("garbage chunks were taken for a delivery") }
+        let counted = try await Self.attempt(.endless(head: Array("HTTP/1.1 204 No Content\r\n\r\n".utf8)))
+        #expect((try? counted.get()) == .done)
+        // A 500 with a body that never ends: read up to 64 KiB, then the status stands.
+        let failing = try await Self.attempt(.endless(head: Array("HTTP/1.1 500 Oops\r\nContent-Length: 999999999\r\n\r\n".utf8)))
+        #expect((try? failing.get()) == .retry(after: nil))
+    }
+}
