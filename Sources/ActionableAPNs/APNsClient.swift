@@ -89,9 +89,22 @@ public final class APNsClient: Sendable {
     /// provider token is made again once (when Apple allows) and the notification sent again.
     public func send(_ notification: APNsNotification, environment: APNsEnvironment) async -> APNsAnswer {
         if let problem = notification.problem { return .failed(status: 0, reason: problem) }
+        // One deadline for the whole send, its resends and a token refresh included: a stalled
+        // or silent APNs ends it as a retry on the send worker's schedule, never later.
+        do {
+            return try await withDeadline(configuration.timeout, what: "APNs' answer") {
+                await self.sendOnce(notification, environment: environment)
+            }
+        } catch {
+            return .retry(reason: "APNs did not answer: \(error)", retryAfter: nil)
+        }
+    }
+
+    private func sendOnce(_ notification: APNsNotification, environment: APNsEnvironment) async -> APNsAnswer {
         var refreshed = false
         var unanswered = 0
         while true {
+            if Task.isCancelled { return .retry(reason: "APNs did not answer in time", retryAfter: nil) }
             let bearer: String
             do {
                 bearer = try await token.token()
@@ -101,10 +114,6 @@ public final class APNsClient: Sendable {
             let answer: APNsAnswer
             do {
                 answer = try await exchange(notification, environment: environment, bearer: bearer)
-            } catch let late as DeadlineExceeded {
-                // A stalled stream is not sent again at once: the send worker retries it on its
-                // schedule, so one send never takes longer than its deadline.
-                return .retry(reason: "APNs did not answer: \(late)", retryAfter: nil)
             } catch {
                 unanswered += 1
                 guard unanswered <= configuration.resends else {

@@ -36,6 +36,8 @@ public enum APNsAnswer: Sendable, Hashable {
         case (403, "ExpiredProviderToken"): self = .expiredProviderToken
         case (_, "TooManyProviderTokenUpdates"): self = .failed(status: status, reason: reason)  // a bug: never retried
         case (429, _), (500, _), (503, _): self = .retry(reason: reason, retryAfter: retryAfter)
+        // Not APNs' own answers, but a proxy's on the way (or a stand-in's): tried again.
+        case (408, _), (502, _), (504, _): self = .retry(reason: reason, retryAfter: retryAfter)
         default: self = .failed(status: status, reason: reason)
         }
     }

@@ -34,13 +34,21 @@ public struct APNsStandIn: Sendable {
         /// APNs does when it rebalances): streams it had not started are refused, and the
         /// client must send them again on a new connection. `nil` never.
         public var goAwayAfter: Int?
+        /// Device tokens whose streams get a `200` head and then nothing more, never ended (a
+        /// stalled stream): the sender must give up on its own deadline.
+        public var stalled: Set<String>
+        /// Device tokens answered 410 `Unregistered` with `timestamp` written as this JSON text,
+        /// whatever it is (`1e308`, `-5`, `"soon"`): an absurd answer, as a hostile peer sends.
+        public var timestampTexts: [String: String]
 
         /// A configuration accepting tokens of `providerKeys`.
         public init(
             providerKeys: [String: ES256PublicKey], teamID: String? = nil, unregistered: [String: Date?] = [:],
-            failures: [String: (status: Int, reason: String)] = [:], goAwayAfter: Int? = nil,
-            now: @escaping @Sendable () -> Date = { Date() }
+            failures: [String: (status: Int, reason: String)] = [:], goAwayAfter: Int? = nil, stalled: Set<String> = [],
+            timestampTexts: [String: String] = [:], now: @escaping @Sendable () -> Date = { Date() }
         ) {
+            self.stalled = stalled
+            self.timestampTexts = timestampTexts
             self.goAwayAfter = goAwayAfter
             self.providerKeys = providerKeys
             self.teamID = teamID
@@ -115,9 +123,14 @@ public struct APNsStandIn: Sendable {
     private func receive(_ request: Request, token deviceToken: String, context: StandInRequestContext) async throws -> Response {
         let header = { (name: String) in HTTPField.Name(name).flatMap { request.headers[$0] } }
         let apnsID = header("apns-id") ?? UUID().uuidString.lowercased()
-        func refuse(_ status: Int, _ reason: String, timestamp: Date? = nil) -> Response {
+        func refuse(_ status: Int, _ reason: String, timestamp: Date? = nil, timestampText: String? = nil) -> Response {
             var text = #"{"reason":"\#(reason)""#
-            if let timestamp { text += #","timestamp":\#(Int64(timestamp.timeIntervalSince1970 * 1000))"# }
+            if let timestamp {
+                // Milliseconds as an integer when one holds them (a scripted date may be any).
+                let milliseconds = (timestamp.timeIntervalSince1970 * 1000).rounded()
+                text += ",\"timestamp\":" + (Int64(exactly: milliseconds).map(String.init) ?? String(milliseconds))
+            }
+            if let timestampText { text += #","timestamp":"# + timestampText }
             text += "}"
             var headers: HTTPFields = [.contentType: "application/json"]
             headers[Self.apnsIDField] = apnsID
@@ -151,6 +164,19 @@ public struct APNsStandIn: Sendable {
             return refuse(400, "PayloadEmpty")
         }
         if let since = configuration.unregistered[deviceToken] { return refuse(410, "Unregistered", timestamp: since ?? configuration.now()) }
+        if let text = configuration.timestampTexts[deviceToken] { return refuse(410, "Unregistered", timestampText: text) }
+        if configuration.stalled.contains(deviceToken) {
+            // A head, then a body that never ends: only the sender ends the stream (its
+            // deadline resets it), and the handler returns once the stream is closed.
+            let stream = context.channel
+            return Response(
+                status: .ok, headers: [.contentType: "application/json"],
+                body: ResponseBody { writer in
+                    try await writer.write(ByteBuffer(string: "{"))
+                    try? await stream.closeFuture.get()
+                    throw CancellationError()
+                })
+        }
         if let failure = configuration.failures[deviceToken] { return refuse(failure.status, failure.reason) }
         await received.append(
             ReceivedNotification(

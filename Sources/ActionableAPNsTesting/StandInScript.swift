@@ -33,5 +33,5 @@ public enum StandInScript {
     }
 
     /// Whether `text` is a device token as APNs takes one in its path: hexadecimal, not empty.
-    static func isDeviceToken(_ text: String) -> Bool { !text.isEmpty && text.allSatisfy(\.isHexDigit) }
+    public static func isDeviceToken(_ text: String) -> Bool { !text.isEmpty && text.allSatisfy(\.isHexDigit) }
 }

@@ -64,6 +64,9 @@ public actor ActionReporter {
         self.options = options
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = options.requestTimeout
+        // The whole exchange, not only the wait between two bytes: a server that trickles its
+        // answer cannot hold a report (and the outbox's flush behind it) for long.
+        configuration.timeoutIntervalForResource = options.requestTimeout * 2
         self.session = session ?? URLSession(configuration: configuration, delegate: RedirectRefusal(), delegateQueue: nil)
         self.actionsURL = Self.url(under: self.endpoint, "v1/actions")
         for name in store.leftoverTemporaryFiles() { store.removeTemporary(name) }

@@ -19,7 +19,17 @@ enum HTTPExchange {
         }
     }
 
+    /// Sends `request`; cancelling the calling task cancels the request.
     static func send(_ request: URLRequest, on session: URLSession) async throws -> Answer {
+        let running = RunningTask()
+        return try await withTaskCancellationHandler {
+            try await exchange(request, on: session, running: running)
+        } onCancel: {
+            running.cancel()
+        }
+    }
+
+    private static func exchange(_ request: URLRequest, on session: URLSession, running: RunningTask) async throws -> Answer {
         try await withCheckedThrowingContinuation { continuation in
             let task = session.dataTask(with: request) { data, response, error in
                 if let error {
@@ -34,7 +44,31 @@ enum HTTPExchange {
                 for case (let name as String, let value as String) in response.allHeaderFields { headers[name] = value }
                 continuation.resume(returning: Answer(status: response.statusCode, headers: headers, body: data ?? Data()))
             }
+            running.start(task)
+        }
+    }
+
+    /// The data task of one exchange, cancelled when its caller is (before or after it starts).
+    private final class RunningTask: @unchecked Sendable {
+        private let lock = NSLock()
+        private var task: URLSessionDataTask?
+        private var cancelled = false
+
+        func start(_ task: URLSessionDataTask) {
+            lock.lock()
+            self.task = task
+            let cancelled = self.cancelled
+            lock.unlock()
             task.resume()
+            if cancelled { task.cancel() }
+        }
+
+        func cancel() {
+            lock.lock()
+            cancelled = true
+            let task = self.task
+            lock.unlock()
+            task?.cancel()
         }
     }
 

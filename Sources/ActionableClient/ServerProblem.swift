@@ -46,8 +46,9 @@ public struct ServerProblem: Error, Hashable, Sendable, Codable, CustomStringCon
     public var name: String { type.split(separator: "/").last.map(String.init) ?? type }
 
     public var description: String {
-        let fields = errors.map { " \($0.pointer): \($0.detail)" }.joined(separator: ";")
-        return "\(status) \(name): \(detail.isEmpty ? title : detail)\(fields)"
+        let fields = errors.prefix(5).map { " \($0.pointer.prefix(100)): \($0.detail.prefix(200))" }.joined(separator: ";")
+        // The server's text, as long as it likes: what is kept (and written to the outbox) is cut.
+        return String("\(status) \(name): \((detail.isEmpty ? title : detail).prefix(200))\(fields)".prefix(1000))
     }
 
     /// The problem of an answer `body` with `status`; a body that is not a problem document

@@ -149,8 +149,13 @@ public struct Forwarder: Sendable {
                     + (location.map { " to \($0)" } ?? "") + "; redirects are not followed: fix the forward URL")
         case 408, 429, 500..<600:
             return .retry(after: headers.first(name: "Retry-After").flatMap { Self.retryAfter($0, now: now) })
-        default:
+        case 400..<500:
             return .fail(reason: "the upstream \(UpstreamAddress.redacted(url)) answered HTTP \(status), which is not retried")
+        default:
+            // Not an answer HTTP defines (1xx as a final answer, 600 and up): a failed attempt,
+            // retried, never a reason to give the response up.
+            throw UpstreamFailure(
+                description: "the upstream \(UpstreamAddress.redacted(url)) answered HTTP \(status), which is not a final HTTP status")
         }
     }
 

@@ -65,8 +65,9 @@ extension ActionableService {
         }
     }
 
-    /// The endpoint worker over the opened `store`, reporting dead deliveries to `--ops-endpoint`.
-    func endpointWorker(over store: any ActionStore) throws -> EndpointWorker {
+    /// The endpoint worker over the opened `store`, reporting dead deliveries to `--ops-endpoint`
+    /// through `ops` (a bounded queue its own task empties: ``OpsEvents``).
+    func endpointWorker(over store: any ActionStore, ops: OpsEvents? = nil) throws -> EndpointWorker {
         let signer = try configuration.forwardSecret.map { secret in try WebhookSigner(secret: secret) }
         var worker = EndpointWorker(
             store: store, policy: configuration.retryPolicy, breaker: configuration.breaker, defaultSigner: signer,
@@ -74,14 +75,52 @@ extension ActionableService {
         worker.metricsFactory = metricsFactory
         let timeout = TimeAmount(configuration.forwardTimeout)
         worker.forwarder = { url, signers in Forwarder(url: url, signers: signers, timeout: timeout) }
-        if let url = configuration.opsEndpoint, let signer {
-            let notifier = OpsNotifier(forwarder: Forwarder(url: url, signer: signer, timeout: timeout), logger: logger)
-            // Told on its own: a slow or stalled ops endpoint never holds the endpoint's deliveries
-            // (each of its tries ends within the forward timeout).
-            worker.onDead = { dead in
-                Task { await notifier.notify(dead) }
-            }
+        if let ops {
+            // Queued: a slow or stalled ops endpoint never holds the endpoint's deliveries.
+            worker.onDead = { dead in ops.enqueue(dead) }
         }
         return worker
     }
+
+    /// The queue of `delivery.dead` events for `--ops-endpoint`, or `nil` without one.
+    func opsEvents() throws -> OpsEvents? {
+        guard let url = configuration.opsEndpoint, let secret = configuration.forwardSecret else { return nil }
+        let signer = try WebhookSigner(secret: secret)
+        let forwarder = Forwarder(url: url, signer: signer, timeout: TimeAmount(configuration.forwardTimeout))
+        return OpsEvents(notifier: OpsNotifier(forwarder: forwarder, logger: logger), logger: logger)
+    }
+}
+
+/// `delivery.dead` events on their way to `--ops-endpoint`: a bounded queue (the newest
+/// ``capacity`` kept; an older one dropped is logged), sent one at a time by ``run()``, so that
+/// however many deliveries go dead and however slowly the ops endpoint answers, memory and tasks
+/// stay bounded. The events are best effort: the dead deliveries themselves are in storage.
+final class OpsEvents: Sendable {
+    static let capacity = 1024
+    private let notifier: OpsNotifier
+    private let logger: Logger
+    private let events: AsyncStream<DeadDelivery>
+    private let sink: AsyncStream<DeadDelivery>.Continuation
+
+    init(notifier: OpsNotifier, logger: Logger) {
+        self.notifier = notifier
+        self.logger = logger
+        (events, sink) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(Self.capacity))
+    }
+
+    func enqueue(_ dead: DeadDelivery) {
+        if case .dropped(let older) = sink.yield(dead) {
+            logger.error(
+                "delivery.dead events are queued faster than the ops endpoint takes them: one was dropped",
+                metadata: ["response.id": "\(older.action.id)", "endpoint": "\(older.endpointID)"])
+        }
+    }
+
+    /// Sends the queued events until ``finish()`` and the queue is empty.
+    func run() async {
+        for await dead in events { await notifier.notify(dead) }
+    }
+
+    /// No more events: ``run()`` returns once the queued ones are sent.
+    func finish() { sink.finish() }
 }

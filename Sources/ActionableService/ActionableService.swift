@@ -206,8 +206,10 @@ public struct ActionableService: Service {
         }
         let worker = deliveryWorker(over: store, router: deliveries)
         let endpointWorker: EndpointWorker
+        let ops: OpsEvents?
         do {
-            endpointWorker = try self.endpointWorker(over: store)
+            ops = try opsEvents()
+            endpointWorker = try self.endpointWorker(over: store, ops: ops)
         } catch {
             throw ConfigurationError("\(error)")
         }
@@ -233,7 +235,11 @@ public struct ActionableService: Service {
             // On graceful shutdown the workers claim nothing more; deliveries in flight finish
             // (each within the forwarder's timeout) and are recorded.
             group.addTask { await cancelWhenGracefulShutdown { await worker.run() } }
-            group.addTask { await cancelWhenGracefulShutdown { await endpointWorker.run() } }
+            group.addTask {
+                await cancelWhenGracefulShutdown { await endpointWorker.run() }
+                ops?.finish()  // the last dead deliveries are reported, within the shutdown grace
+            }
+            if let ops { group.addTask { await ops.run() } }
             if let sender {
                 // On graceful shutdown it claims nothing more; sends in flight get their answers
                 // and are recorded, then the connections close.

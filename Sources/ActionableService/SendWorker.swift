@@ -124,6 +124,9 @@ public struct SendWorker: Sendable {
             pushType: claim.notification.pushType == "background" ? .background : .alert,
             id: APNsNotification.id(notificationID: claim.notification.notificationID, deviceToken: claim.token),
             expiration: claim.notification.expiration, collapseID: claim.notification.collapseID, priority: claim.notification.priority)
+        // Apple's word is about the token as it was when the send began: a registration made
+        // since then (the app registered again meanwhile) is never undone by this answer.
+        let started = Date()
         let answer = await client.send(notification, environment: claim.environment)
         let now = Date()
         var logger = self.logger
@@ -135,10 +138,10 @@ public struct SendWorker: Sendable {
             case .sent:
                 outcome = .sent(status: 200)
             case .unregistered(let since):
-                _ = try await store.markUnregistered(token: claim.token, since: since, at: now)
+                _ = try await store.markUnregistered(token: claim.token, since: min(since ?? started, started), at: now)
                 outcome = .unregistered(status: 410, reason: "Unregistered")
             case .badDevice(let reason):
-                _ = try await store.markUnregistered(token: claim.token, since: nil, at: now)
+                _ = try await store.markUnregistered(token: claim.token, since: started, at: now)
                 let registered = claim.environment.rawValue
                 logger.error(
                     "APNs refused the device token (\(reason)): it was registered as \(registered), likely the wrong environment (a build run from Xcode has sandbox tokens, TestFlight and the App Store production ones); the device is unregistered until the app registers it again"

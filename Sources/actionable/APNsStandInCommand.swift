@@ -31,6 +31,8 @@ struct APNsStandInCommand: AsyncParsableCommand {
         name: .customLong("goaway-after"),
         help: "Every N requests, send GOAWAY on the connection that carried the last (the client must resend what it had not started).")
     var goAwayAfter: Int?
+    @Option(help: "A device whose streams get a 200 head and then nothing more (a stalled stream; repeatable).")
+    var stall: [String] = []
     @Option(help: "Where made certificates and keys are written.") var directory = ".actionable/apns-stand-in"
 
     func validate() throws {
@@ -41,6 +43,9 @@ struct APNsStandInCommand: AsyncParsableCommand {
         }
         for text in fail {
             do { _ = try StandInScript.failure(text) } catch { throw ValidationError(error.description) }
+        }
+        for token in stall where !StandInScript.isDeviceToken(token) {
+            throw ValidationError("--stall \(token): give a hexadecimal device token")
         }
     }
 
@@ -81,7 +86,7 @@ struct APNsStandInCommand: AsyncParsableCommand {
         let standIn = await APNsStandIn(
             configuration: .init(
                 providerKeys: [keyID: providerKey], teamID: teamID, unregistered: unregisteredTokens, failures: failures,
-                goAwayAfter: goAwayAfter))
+                goAwayAfter: goAwayAfter, stalled: Set(stall)))
         let host = self.host
         let app = try standIn.application(host: host, port: port, certificate: served, logger: logger) { bound in
             logger.info("APNs stand-in on https://\(host):\(bound) (HTTP/2); GET /sent lists what it took")

@@ -32,8 +32,13 @@ enum ServerCall {
         let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
         let result: Result<(UInt, String), any Error>
         do {
-            let response = try await client.execute(request, timeout: .seconds(30))
-            result = .success((response.status.code, String(buffer: try await response.body.collect(upTo: 16 << 20))))
+            // Head and body within 30 s: a server that stalls its body does not hang the command.
+            let request = request
+            result = .success(
+                try await withDeadline(.seconds(30), what: "the server's answer") {
+                    let response = try await client.execute(request, timeout: .seconds(30))
+                    return (response.status.code, String(buffer: try await response.body.collect(upTo: 16 << 20)))
+                })
         } catch {
             result = .failure(error)
         }

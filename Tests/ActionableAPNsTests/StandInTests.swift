@@ -17,7 +17,8 @@ struct StandInTests {
     /// Runs a stand-in and a client trusting it; `body` gets both.
     static func withStandIn(
         unregistered: [String: Date?] = [:], failures: [String: (status: Int, reason: String)] = [:], senderClock: TestClock = TestClock(),
-        standInClock: TestClock? = nil, connections: Int = 2, goAwayAfter: Int? = nil,
+        standInClock: TestClock? = nil, connections: Int = 2, goAwayAfter: Int? = nil, stalled: Set<String> = [],
+        timestampTexts: [String: String] = [:], timeout: Duration = .seconds(120),
         _ body: @Sendable (APNsClient, APNsStandIn, ProviderToken) async throws -> Void
     ) async throws {
         let key = ES256PrivateKey()
@@ -25,7 +26,7 @@ struct StandInTests {
         let standIn = await APNsStandIn(
             configuration: .init(
                 providerKeys: ["KEY1": key.publicKey], teamID: "TEAM", unregistered: unregistered, failures: failures,
-                goAwayAfter: goAwayAfter, now: (standInClock ?? senderClock).function))
+                goAwayAfter: goAwayAfter, stalled: stalled, timestampTexts: timestampTexts, now: (standInClock ?? senderClock).function))
         let (portStream, portContinuation) = AsyncStream.makeStream(of: Int.self)
         let app = try standIn.application(certificate: certificate, logger: logger) { port in portContinuation.yield(port) }
         // The stand-in runs in a service group of its own and is shut down gracefully once the
@@ -40,7 +41,7 @@ struct StandInTests {
                 configuration: .init(
                     topic: "com.example.app", baseURL: "https://127.0.0.1:\(port)",
                     trustedCertificates: try NIOSSLCertificate.fromPEMBytes(Array(certificate.certificatePEM.utf8)),
-                    connections: connections, timeout: .seconds(120)),  // the whole suite may run beside it
+                    connections: connections, timeout: timeout),  // 120 s by default: the whole suite may run beside it
                 token: token, logger: logger)
             let outcome: Result<Void, any Error>
             do {
@@ -176,6 +177,77 @@ struct StandInTests {
             for notification in received where await standIn.received.count(apnsID: notification.apnsID) > 1 {
                 #expect(notification.apnsID == Self.notification("burst", to: notification.deviceToken).id.uuidString.lowercased())
             }
+        }
+    }
+
+    /// A stream that gets a head and then stalls: that send ends at its deadline as a retry
+    /// (not resent at once), and sends to other devices, at the same time on the same
+    /// connections, are answered meanwhile.
+    @Test(.timeLimit(.minutes(1)))
+    func aStalledStreamEndsAtItsDeadlineAndHoldsNoOtherSend() async throws {
+        let stalled = String(repeating: "5a", count: 32)
+        // 10 s: the connections' TLS set-up, beside the rest of the suite, counts in each send's time.
+        try await Self.withStandIn(stalled: [stalled], timeout: .seconds(10)) { client, standIn, _ in
+            async let stuck = client.send(Self.notification("n-stall", to: stalled), environment: .production)
+            let others = (0..<20).map { String(format: "%064x", 0xFEED_0000 + $0) }
+            let answers = await withTaskGroup(of: APNsAnswer.self) { group in
+                for device in others { group.addTask { await client.send(Self.notification("n-beside", to: device), environment: .production) } }
+                return await group.reduce(into: [APNsAnswer]()) { $0.append($1) }
+            }
+            #expect(answers.allSatisfy { $0 == .sent }, "\(answers.filter { $0 != .sent })")
+            guard case .retry(let reason, _) = await stuck else {
+                Issue.record("a stalled stream is retried on the schedule")
+                return
+            }
+            #expect(reason.contains("did not finish within 10 s"), "\(reason)")
+            #expect(await standIn.received.count(apnsID: Self.notification("n-stall", to: stalled).id.uuidString.lowercased()) == 0)
+        }
+    }
+
+    /// Absurd `timestamp`s in a 410: never a trap; a future one is the time of the answer, so a
+    /// device registered since is not unregistered by it; one that is no number is left out.
+    @Test func absurdTimestampsAreReadWithoutATrap() async throws {
+        let texts = ["1e308", "-5", "9223372036854775807", "\"soon\"", "null", "[1]", "253402300799000"]
+        let devices = texts.indices.map { String(format: "%064x", 0xAB5_0000 + $0) }
+        try await Self.withStandIn(timestampTexts: Dictionary(uniqueKeysWithValues: zip(devices, texts))) { client, _, _ in
+            let before = Date()
+            for (device, text) in zip(devices, texts) {
+                guard case .unregistered(let since) = await client.send(Self.notification("n-odd", to: device), environment: .production)
+                else {
+                    Issue.record("\(text): a 410 is an unregistered device")
+                    continue
+                }
+                if let since {
+                    #expect(since.timeIntervalSince1970 >= 0 && since <= Date(), "\(text): \(since)")
+                    if ["1e308", "9223372036854775807", "253402300799000"].contains(text) { #expect(since >= before) }
+                }
+            }
+        }
+    }
+
+    /// A GOAWAY after every request (a storm), with 100 sends at once over two connections:
+    /// every one ends — sent, or retried on the schedule after its resends — and none is
+    /// delivered twice.
+    @Test(.timeLimit(.minutes(2)))
+    func aGoAwayStormLosesNothingAndHangsNothing() async throws {
+        try await Self.withStandIn(goAwayAfter: 1, timeout: .seconds(5)) { client, standIn, _ in
+            let devices = (0..<100).map { String(format: "%064x", 0x5707_0000 + $0) }
+            let answers = await withTaskGroup(of: APNsAnswer.self) { group in
+                for device in devices {
+                    group.addTask { await client.send(Self.notification("storm", to: device), environment: .production) }
+                }
+                return await group.reduce(into: [APNsAnswer]()) { $0.append($1) }
+            }
+            #expect(answers.count == devices.count)
+            for answer in answers where answer != .sent {
+                guard case .retry = answer else {
+                    Issue.record("\(answer): a send refused by GOAWAY is sent again or retried, never failed")
+                    continue
+                }
+            }
+            let received = await standIn.received.notifications
+            #expect(Set(received.map(\.deviceToken)).count == received.count)  // nothing delivered twice
+            #expect(received.count == answers.filter { $0 == .sent }.count)
         }
     }
 }

@@ -138,7 +138,9 @@ struct HostileUpstreamProcessTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let upstream = try HostileUpstream { _, _ in .stall([]) }
         defer { upstream.stop() }
-        let extra = ["--delivery-lease", "1", "--forward-timeout", "60s", "--shutdown-grace", "70s"]
+        // Each attempt stalls for its 2 s, and the process is killed as soon as it began: the
+        // lease (3 s) runs out without an outcome.
+        let extra = ["--delivery-lease", "4", "--forward-timeout", "2s", "--shutdown-grace", "4s"]
         var (server, port) = try await Self.serve(in: directory, upstream: upstream.port, extra: extra)
         let (status, body) = try await ServeProcessTests.post(
             try ServeProcessTests.acceptTap(notificationID: "n-poison", in: directory), port: port)
