@@ -47,6 +47,14 @@ let package = Package(
             name: "fuzz-admin-form", dependencies: ["FuzzSupport", .product(name: "ActionableHTTP", package: main)]
         ),
         .executableTarget(
+            name: "fuzz-upstream-answers",
+            dependencies: [
+                "FuzzSupport", .product(name: "ActionableDelivery", package: main), .product(name: "ActionableAPNs", package: main),
+                .product(name: "ActionableClient", package: main), .product(name: "ActionableWire", package: main),
+                .product(name: "ActionableRouter", package: main), .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
+        ),
+        .executableTarget(
             name: "fuzz-http-application",
             dependencies: [
                 "FuzzSupport", .product(name: "ActionableCore", package: main), .product(name: "ActionableHTTP", package: main),

@@ -234,7 +234,7 @@ public actor ActionReporter {
 
     /// What one send of `entry` came to: a final answer of an Actionable server, or a reason to
     /// keep it (with the server's `Retry-After`, if it gave one).
-    private enum Exchange {
+    enum Exchange {
         case final(ReportOutcome)
         case keep(reason: String, retryAfter: Date?)
     }
@@ -252,6 +252,17 @@ public actor ActionReporter {
         } catch {
             return .keep(reason: "network error: \(error.localizedDescription)", retryAfter: nil)
         }
+        let outcome = Self.read(answer, now: options.now(), actionsURL: actionsURL, log: options.log)
+        if case .final(.rejected(let problem)) = outcome {
+            options.log("the server refused the \(entry.report.category).\(entry.report.action) report for good: \(problem)")
+        }
+        return outcome
+    }
+
+    /// What the server's `answer` means for a report, read at `now`: whatever its status,
+    /// headers and body (a peer's answer: the fuzz target `fuzz-upstream-answers` feeds it
+    /// arbitrary ones), never a trap.
+    static func read(_ answer: HTTPExchange.Answer, now: Date, actionsURL: URL, log: (String) -> Void) -> Exchange {
         let problem = ServerProblem(status: answer.status, body: answer.body)
         let isProblem =
             answer.header("Content-Type")?.lowercased().hasPrefix("application/problem+json") == true
@@ -261,31 +272,31 @@ public actor ActionReporter {
             if let accepted = try? JSONDecoder().decode(ActionAnswer.self, from: answer.body), ActionAnswer.statuses.contains(accepted.status) {
                 return .final(.delivered(responseID: accepted.id, duplicate: answer.status == 200 || accepted.status == "duplicate"))
             }
-            return configurationError(answer, "a \(answer.status) without the server's {\"id\", \"status\"} body")
+            return configurationError("a \(answer.status) without the server's {\"id\", \"status\"} body", actionsURL: actionsURL, log: log)
         case 409 where isProblem && problem.name == "already-answered":
             return .final(.answeredBefore(problem))
         case 408, 429, 500...599:
-            return .keep(reason: problem.description, retryAfter: HTTPExchange.retryAfter(answer.header("Retry-After"), now: options.now()))
+            return .keep(reason: problem.description, retryAfter: HTTPExchange.retryAfter(answer.header("Retry-After"), now: now))
         case 401 where isProblem && problem.name.hasPrefix("app-token"):
             return .keep(reason: problem.description, retryAfter: nil)
         case 400...499 where isProblem && ServerProblem.isFinal(problem.name):
-            options.log("the server refused the \(entry.report.category).\(entry.report.action) report for good: \(problem)")
             return .final(.rejected(problem))
         case 300...399:
+            let location = answer.header("Location").map { String($0.prefix(200)) } ?? "nowhere"
             return configurationError(
-                answer, "a redirect to \(answer.header("Location") ?? "nowhere") (redirects are not followed: give the server's own URL)")
+                "a redirect to \(location) (redirects are not followed: give the server's own URL)", actionsURL: actionsURL, log: log)
         default:
-            return configurationError(answer, "HTTP \(answer.status) that is not an answer of an Actionable server")
+            return configurationError("HTTP \(answer.status) that is not an answer of an Actionable server", actionsURL: actionsURL, log: log)
         }
     }
 
     /// Keeps a report whose answer did not come from an Actionable server at the endpoint,
     /// logging the likely mistake.
-    private func configurationError(_ answer: HTTPExchange.Answer, _ what: String) -> Exchange {
+    private static func configurationError(_ what: String, actionsURL: URL, log: (String) -> Void) -> Exchange {
         let reason =
             "\(actionsURL.absoluteString) answered \(what): is endpoint the Actionable server's base URL "
             + "(not a proxy, not a path under it)? The report is kept."
-        options.log("configuration error: \(reason)")
+        log("configuration error: \(reason)")
         return .keep(reason: reason, retryAfter: nil)
     }
 
