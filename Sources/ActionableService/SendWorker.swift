@@ -5,6 +5,7 @@ import ActionableStore
 import CoreMetrics
 import Foundation
 import Logging
+import Synchronization
 import Tracing
 
 /// Sends the notifications `POST /v1/send` recorded: claims the due copies under a lease, sends
@@ -65,16 +66,37 @@ public struct SendWorker: Sendable {
         return claimed.count
     }
 
-    /// Runs until cancelled: sends what is due, and waits for `signal` (a notification recorded)
-    /// or `idle` when nothing was (``WorkerRounds``: cancelling stops the loop, not a round in
-    /// progress — the sends already claimed get their answers and are recorded).
+    /// Runs until cancelled: keeps up to ``batchSize`` sends in flight, claiming more as each
+    /// answers — one slow or stalled stream holds its own slot (until its deadline), never the
+    /// others — and waits for `signal` (a notification recorded) or `idle` when nothing is due
+    /// (``WorkerRounds``). Cancelling stops the claims, not the sends in flight: they get their
+    /// answers (each within the APNs client's deadline) and are recorded before this returns.
     public func run(signal: SendSignal? = nil, idle: Duration = .milliseconds(500)) async {
+        let window = SendWindow(limit: max(1, batchSize))
         let rounds = WorkerRounds(idle: idle, what: "send", logger: logger)
-        if let signal {
-            await rounds.run(wake: { limit in await signal.wait(upTo: limit) }) { try await sendDue() }
-        } else {
-            await rounds.run { try await sendDue() }
+        let round: @Sendable () async throws -> Int = {
+            let room = window.room
+            guard room > 0 else {
+                await window.waitForRoom()
+                return 1  // a slot is free: claim again at once
+            }
+            let claimed = try await store.claimDueSends(now: Date(), limit: room, lease: lease, owner: owner)
+            for claim in claimed {
+                window.take()
+                // Not a child: the loop's cancellation must not cut a send short.
+                Task {
+                    await self.send(claim)
+                    window.release()
+                }
+            }
+            return claimed.count
         }
+        if let signal {
+            await rounds.run(wake: { limit in await signal.wait(upTo: limit) }, round)
+        } else {
+            await rounds.run(round)
+        }
+        await window.waitUntilEmpty()
     }
 
     /// Sends one claimed copy and records what APNs answered, in an `actionable.apns.send` span
@@ -187,5 +209,60 @@ public struct SendWorker: Sendable {
         case .retry: label = "retry"
         }
         Counter(label: "actionable_apns_sends_total", dimensions: [("outcome", label)], factory: metricsFactory).increment()
+    }
+}
+
+/// The sends in flight of one ``SendWorker``: at most `limit`, with a way to wait for a free slot
+/// and for none to be left.
+final class SendWindow: Sendable {
+    private struct State {
+        var inFlight = 0
+        var roomWaiters: [CheckedContinuation<Void, Never>] = []
+        var emptyWaiters: [CheckedContinuation<Void, Never>] = []
+    }
+    let limit: Int
+    private let state = Mutex(State())
+
+    init(limit: Int) { self.limit = limit }
+
+    /// Free slots.
+    var room: Int { state.withLock { limit - $0.inFlight } }
+
+    func take() { state.withLock { $0.inFlight += 1 } }
+
+    func release() {
+        let (room, empty) = state.withLock { state -> ([CheckedContinuation<Void, Never>], [CheckedContinuation<Void, Never>]) in
+            state.inFlight -= 1
+            let room = state.roomWaiters
+            state.roomWaiters = []
+            guard state.inFlight == 0 else { return (room, []) }
+            defer { state.emptyWaiters = [] }
+            return (room, state.emptyWaiters)
+        }
+        for waiter in room + empty { waiter.resume() }
+    }
+
+    /// Returns once a slot is free.
+    func waitForRoom() async {
+        await withCheckedContinuation { continuation in
+            let free = state.withLock { state -> Bool in
+                guard state.inFlight >= limit else { return true }
+                state.roomWaiters.append(continuation)
+                return false
+            }
+            if free { continuation.resume() }
+        }
+    }
+
+    /// Returns once no send is in flight.
+    func waitUntilEmpty() async {
+        await withCheckedContinuation { continuation in
+            let empty = state.withLock { state -> Bool in
+                guard state.inFlight > 0 else { return true }
+                state.emptyWaiters.append(continuation)
+                return false
+            }
+            if empty { continuation.resume() }
+        }
     }
 }

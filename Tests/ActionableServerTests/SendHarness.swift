@@ -37,7 +37,7 @@ struct SendHarness: Sendable {
     /// Runs `body` with a stand-in scripted with `unregistered` and `failures`, in a fresh
     /// directory holding the example categories.
     static func run(
-        unregistered: [String: Date?] = [:], failures: [String: (status: Int, reason: String)] = [:],
+        unregistered: [String: Date?] = [:], failures: [String: (status: Int, reason: String)] = [:], stalled: Set<String> = [],
         _ body: @Sendable (SendHarness) async throws -> Void
     ) async throws {
         let directory = try CommandLineRunner.temporaryDirectory([:], exampleCategories: true)
@@ -47,7 +47,8 @@ struct SendHarness: Sendable {
         try Data(key.pemRepresentation.utf8).write(to: directory.appendingPathComponent("AuthKey_KEY1.p8"))
         try Data(certificate.certificatePEM.utf8).write(to: directory.appendingPathComponent("stand-in.pem"))
         let standIn = await APNsStandIn(
-            configuration: .init(providerKeys: ["KEY1": key.publicKey], teamID: "TEAM", unregistered: unregistered, failures: failures))
+            configuration: .init(
+                providerKeys: ["KEY1": key.publicKey], teamID: "TEAM", unregistered: unregistered, failures: failures, stalled: stalled))
         let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
         let app = try standIn.application(certificate: certificate, logger: logger) { portContinuation.yield($0) }
         let services = ServiceGroup(configuration: .init(services: [app], logger: logger))

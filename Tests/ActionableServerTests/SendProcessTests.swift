@@ -155,4 +155,39 @@ struct SendProcessTests {
             #expect(await server.stop() == 0)
         }
     }
+
+    /// One device's stream stalls (a head, then nothing) for the whole of its minute-long
+    /// deadline: notifications to other devices, recorded after it, are sent meanwhile — the
+    /// stalled send holds its own slot, not a round of sends.
+    @Test(.timeLimit(.minutes(1)))
+    func aStalledStreamHoldsNoOtherSend() async throws {
+        let stalled = String(repeating: "5a", count: 32)
+        try await SendHarness.run(stalled: [stalled]) { harness in
+            let port = try ServerProcess.freePort()
+            let server = try await ServerProcess.serve(
+                in: harness.directory, port: port,
+                extra: harness.sendingFlags + ["--forward-timeout", "70s", "--shutdown-grace", "80s", "--delivery-lease", "90"])
+            defer { server.signal(SIGKILL) }
+            #expect(try await SendHarness.register(stalled, user: "alice", port: port) == 201)
+            #expect(try await SendHarness.register(Self.phone, user: "bob", port: port) == 201)
+            let first = try await SendHarness.call(
+                "POST", "/v1/send", port: port,
+                json:
+                    #"{"user":"alice","category":"message","notificationId":"n-stalled","alert":"hi","payload":{"conversationId":"c","messageId":"m"}}"#
+            )
+            #expect(first.status == 202)
+            for index in 0..<3 {
+                let next = try await SendHarness.call(
+                    "POST", "/v1/send", port: port,
+                    json:
+                        #"{"user":"bob","category":"message","notificationId":"n-beside-\#(index)","alert":"hi","payload":{"conversationId":"c","messageId":"m\#(index)"}}"#
+                )
+                #expect(next.status == 202)
+            }
+            // Long before the stalled stream's 70 s deadline.
+            await harness.standIn.received.wait(untilDelivered: 3)
+            let report = try await SendHarness.report(of: "n-stalled", port: port) { _ in true }
+            #expect(report.device(stalled)?.state == "pending")
+        }
+    }
 }

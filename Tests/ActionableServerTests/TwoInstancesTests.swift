@@ -7,6 +7,10 @@ import Hummingbird
 import HummingbirdTesting
 import Testing
 
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
 /// Two `actionable serve` processes on one PostgreSQL database (`scripts/test` starts one).
 @Suite(
     .enabled(
@@ -69,5 +73,40 @@ struct TwoInstancesTests {
             #expect(await second.exit() == 0)
             #expect(await deliveries.ids == ids.map { Forwarded.webhookID($0) })
         }
+    }
+
+    /// A tap accepted while no endpoint takes it is held (on whichever instance claims it), and an
+    /// endpoint created through the other instance receives it: the hold and the endpoint's
+    /// creation are ordered across instances.
+    @Test(.timeLimit(.minutes(1)))
+    func aTapHeldOnOneInstanceGoesToAnEndpointCreatedThroughTheOther() async throws {
+        let url = TakeoverTests.isolated(try #require(ProcessInfo.processInfo.environment["ACTIONABLE_TEST_POSTGRES_URL"]))
+        let upstream = try HostileUpstream { _, _ in .answer(204) }
+        defer { upstream.stop() }
+        let directory = try CommandLineRunner.temporaryDirectory([:], exampleCategories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let admin = DeliveriesProcessTests.admin
+        let extra = ["--storage", url, "--admin-token", admin, "--forward-secret", "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"]
+        let ports = try [ServeProcessTests.freePort(), ServeProcessTests.freePort()]
+        let first = try await ServerProcess.serve(in: directory, port: ports[0], extra: extra)
+        defer { first.signal() }
+        let second = try await ServerProcess.serve(in: directory, port: ports[1], extra: extra)
+        defer { second.signal() }
+
+        let id = try await DeliveriesProcessTests.tap("n-held-\(UUID())", in: directory, port: ports[0])
+        await DeliveriesProcessTests.either(first, second, logs: "responses held")
+        let held = try await DeliveriesProcessTests.item(id, port: ports[1])
+        #expect(held["status"] as? String == "held", "\(held)")
+        #expect((held["lastError"] as? String)?.contains("no endpoint takes invite.accept") == true, "\(held)")
+
+        var request = URLRequest(url: URL(string: "http://127.0.0.1:\(ports[1])/v1/endpoints")!)
+        request.httpMethod = "POST"
+        request.setValue("Bearer \(admin)", forHTTPHeaderField: "Authorization")
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        request.httpBody = Data(#"{"id":"late","url":"http://127.0.0.1:\#(upstream.port)/hook","filter":["invite.*"]}"#.utf8)
+        let (_, created) = try await URLSession.shared.data(for: request)
+        #expect((created as? HTTPURLResponse)?.statusCode == 201)
+        await upstream.arrived(1)
+        #expect(upstream.arrivals.allSatisfy { $0.hasPrefix(id) })
     }
 }

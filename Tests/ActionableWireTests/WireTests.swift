@@ -30,6 +30,18 @@ struct RetryAfterTests {
         #expect(RetryAfter.delay(value, now: now, longest: 60) == 60)
     }
 
+    /// Every IMF-fixdate of a leap year's last day, and the days around the epoch and 2000, read
+    /// as the calendar says.
+    @Test func httpDatesAreReadAsTheCalendarSays() {
+        let epoch = Date(timeIntervalSince1970: 0)
+        #expect(RetryAfter.delay("Thu, 01 Jan 1970 00:00:10 GMT", now: epoch) == 10)
+        #expect(RetryAfter.delay("Tue, 29 Feb 2000 00:00:00 GMT", now: epoch, longest: 1e12) == 951_782_400)
+        #expect(RetryAfter.delay("Fri, 31 Dec 2027 23:59:60 GMT", now: epoch, longest: .infinity) == RetryAfter.longest)
+        #expect(RetryAfter.delay("Sun, 06 Nov 1994 08:49:37 GMT", now: epoch, longest: 1e12) == 784_111_777)
+        #expect(RetryAfter.delay("Sat, 01 Jan 2000 00:00:00 GMT", now: epoch, longest: 1e12) == 946_684_800)
+        #expect(RetryAfter.delay("Fri, 31 Dec 9999 23:59:59 GMT", now: epoch, longest: 1e12) == 253_402_300_799)
+    }
+
     @Test func aDateIn1970IsNoDelay() {
         #expect(RetryAfter.delay("Thu, 01 Jan 1970 00:00:00 GMT", now: now) == 0)
     }
@@ -37,6 +49,11 @@ struct RetryAfterTests {
     @Test(arguments: [
         "", "-5", "-1", "soon", "1.5", "1e308", "NaN", "inf", "+5", "0x10", "06 Nov 1994", "Sun, 06 Nov 1994 25:00:00 GMT",
         "Sun, 06 Nov 1994 08:49:37 GMT" + String(repeating: " x", count: 50_000),
+        // Found by fuzz-upstream-answers: Foundation's DateFormatter stopped the process on it.
+        String(decoding: [0x53, 0x3A, 0x53, 0xDF, 0xAC, 0xD0, 0xF5, 0xCE, 0xD0, 0xC5, 0xCB], as: UTF8.self),
+        "Sun, 31 Feb 1994 08:49:37 GMT", "Sun, 00 Nov 1994 08:49:37 GMT", "Xyz, 06 Nov 1994 08:49:37 GMT",
+        "Sun, 06 Nov 1994 08:60:37 GMT", "Sun, 06 Nov 1994 08:49:37 UTC", "Sun, 06 Nov 1994  8:49:37 GMT",
+        "Sunday, 06-Nov-94 08:49:37 GMT", "Sun Nov  6 08:49:37 1994",
     ])
     func anythingElseIsNotADelay(value: String) {
         #expect(RetryAfter.delay(value, now: now) == nil)
