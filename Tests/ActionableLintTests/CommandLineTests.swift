@@ -59,6 +59,27 @@ struct CommandLineTests {
         #expect(run.stdout.contains("\"severity\": \"error\""))
     }
 
+    /// The command (which lints files as it loads them): an iOS-only catalog with four actions
+    /// passes `--strict`; naming Android in `platforms`, or an `android:` key in any file, makes
+    /// it warn; `platforms: [ios]` silences the key again.
+    @Test func androidsRuleRunsOnlyForACatalogThatTargetsAndroid() throws {
+        let four = "category: invite\nactions: [{id: a, title: A}, {id: b, title: B}, {id: c, title: C}, {id: d, title: D}]\n"
+        let ping = "category: ping\nactions: [{id: pong, title: Pong, android: {icon: ic_pong}}]\n"
+        let cases: [([String: String], Int32)] = [
+            (["c/invite.yaml": four], 0),
+            (["c/invite.yaml": four, "c/.actionable-lint.yml": "platforms: [ios, android]\n"], 1),
+            (["c/invite.yaml": four, "c/ping.yaml": ping], 1),
+            (["c/invite.yaml": four, "c/ping.yaml": ping, "c/.actionable-lint.yml": "platforms: [ios]\n"], 0),
+        ]
+        for (files, status) in cases {
+            let directory = try temporaryDirectory(files)
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let run = try run(["lint", "c", "--strict", "--format", "json"], in: directory)
+            #expect(run.status == status, "\(files.keys.sorted()): \(run.stdout)")
+            #expect(run.stdout.contains("android_too_many_actions") == (status == 1))
+        }
+    }
+
     @Test func aBrokenConfigurationIsAUsageError() throws {
         let directory = try temporaryDirectory(["c/invite.yaml": "category: invite\n", "bad.yml": "disabled_rules: [nope]\n"])
         defer { try? FileManager.default.removeItem(at: directory) }
