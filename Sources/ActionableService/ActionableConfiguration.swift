@@ -190,11 +190,11 @@ public struct ActionableConfiguration: Sendable {
         guard forwardTimeout >= .seconds(1), forwardTimeout <= .seconds(3600) else {
             throw ConfigurationError("--forward-timeout must be between 1 second and 1 hour", usage: true)
         }
-        guard deliveryLease > forwardTimeout + .seconds(1) else {
+        guard deliveryLease >= forwardTimeout + .seconds(1) else {
             // An attempt must end (and be recorded) before its lease runs out: otherwise another
             // instance takes it over mid-attempt, and the expired lease counts it towards poison.
             throw ConfigurationError(
-                "--delivery-lease must be longer than --forward-timeout plus a second: an attempt ends before its lease", usage: true)
+                "--delivery-lease must be at least --forward-timeout plus a second: an attempt ends before its lease", usage: true)
         }
         guard shutdownGrace <= .seconds(3600) else { throw ConfigurationError("--shutdown-grace must be at most 1 hour", usage: true) }
         guard readTimeout <= .seconds(86_400), idleTimeout <= .seconds(86_400) else {

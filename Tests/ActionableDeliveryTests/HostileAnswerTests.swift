@@ -43,7 +43,8 @@ struct HostileAnswerTests {
             (String(repeating: "9", count: 4000), 3600), ("7", 7),
         ] as [(String, Int?)])
     func everyRetryAfterIsReadWithoutATrap(value: String, seconds: Int?) async throws {
-        let outcome = try await Self.attempt(.answer(503, headers: [("Retry-After", value)])).get()
+        // 30 s: an answer that comes at once must be read, however busy the machine.
+        let outcome = try await Self.attempt(.answer(503, headers: [("Retry-After", value)]), timeout: .seconds(30)).get()
         #expect(outcome == .retry(after: seconds.map { .seconds($0) }))
     }
 
@@ -91,13 +92,15 @@ struct HostileAnswerTests {
     /// and the attempt ends.
     @Test(.timeLimit(.minutes(1)))
     func anEndlessBodyEndsTheAttempt() async throws {
-        let outcome = try await Self.attempt(.endless(head: Array("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n".utf8)))
+        let outcome = try await Self.attempt(
+            .endless(head: Array("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n".utf8)), timeout: .seconds(30))
         // Chunked framing of "x…" is garbage: a failed attempt; either way, it ended.
         if case .success(.done) = outcome { Issue.record("garbage chunks were taken for a delivery") }
-        let counted = try await Self.attempt(.endless(head: Array("HTTP/1.1 204 No Content\r\n\r\n".utf8)))
+        let counted = try await Self.attempt(.endless(head: Array("HTTP/1.1 204 No Content\r\n\r\n".utf8)), timeout: .seconds(30))
         #expect((try? counted.get()) == .done)
         // A 500 with a body that never ends: read up to 64 KiB, then the status stands.
-        let failing = try await Self.attempt(.endless(head: Array("HTTP/1.1 500 Oops\r\nContent-Length: 999999999\r\n\r\n".utf8)))
+        let failing = try await Self.attempt(
+            .endless(head: Array("HTTP/1.1 500 Oops\r\nContent-Length: 999999999\r\n\r\n".utf8)), timeout: .seconds(30))
         #expect((try? failing.get()) == .retry(after: nil))
     }
 }

@@ -102,6 +102,14 @@ struct ServeSettingTests {
         ("retry-first-delay", .string("2h"), "--retry-max-delay must be at least --retry-first-delay"),
         ("admin-token", .string("short"), "--admin-token"),
         ("insecure-development-key", .string("maybe"), "--insecure-development-key maybe: use true or false"),
+        // An attempt must end before its lease runs out, and before the shutdown grace does.
+        ("delivery-lease", .int(10), "--delivery-lease must be at least --forward-timeout plus a second"),
+        ("forward-timeout", .string("2h"), "--forward-timeout must be between 1 second and 1 hour"),
+        ("shutdown-grace", .string("5s"), "--shutdown-grace must be longer than --forward-timeout"),
+        ("shutdown-grace", .string("400000d"), "--shutdown-grace must be at most 1 hour"),
+        ("max-connections-per-address", .int(-1), "--max-connections-per-address must be 0 (no limit) or more"),
+        ("read-timeout", .string("2d"), "--read-timeout and --idle-timeout must be at most 1 day"),
+        ("max-devices-per-user", .int(-5), "--max-devices-per-user and --device-registrations-per-hour must be 0"),
     ])
     func aValueThatCannotWorkIsRefusedByItsFlag(key: String, value: ConfigContent, message: String) {
         let error = #expect(throws: ConfigurationError.self) { try ActionableConfiguration(reader: Self.reader([key: value])) }

@@ -67,7 +67,7 @@ struct TakeoverTests {
                 user: "eve", notificationID: "n-\(UUID())", category: "invite", payload: ActionsEndpointTests.inviteDigest("9"))
             let extra = [
                 "--storage", url, "--forward", "invite.*=http://127.0.0.1:\(upstreamPort)/rsvp",
-                "--forward-secret", secret, "--delivery-lease", "2",
+                "--forward-secret", secret, "--delivery-lease", "3", "--forward-timeout", "2s",
             ]
 
             let firstPort = try ServeProcessTests.freePort()
