@@ -138,7 +138,7 @@ def check_forwarded_call(document, binary, work, port):
     schema = document["webhooks"]["actionResponse"]["post"]["requestBody"]["content"]["application/json"]["schema"]
     errors = [e.message for e in Draft202012Validator(dict(schema, components=document["components"])).iter_errors(json.loads(body))]
     names = {name.lower() for name in headers}
-    missing = [h for h in ("webhook-id", "webhook-timestamp", "webhook-signature", "idempotency-key") if h not in names]
+    missing = [h for h in ("webhook-id", "webhook-endpoint", "webhook-timestamp", "webhook-signature", "idempotency-key") if h not in names]
     if errors or missing:
         print(f"FAIL the forwarded call: {errors} missing headers {missing}: {body!r}", file=sys.stderr)
         sys.exit(1)

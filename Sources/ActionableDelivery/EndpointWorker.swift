@@ -25,7 +25,7 @@ public struct EndpointWorker: Sendable {
     /// This worker's name in leases: unique per process.
     public let owner: String
     public let lease: TimeInterval
-    /// The most deliveries of one endpoint claimed at once.
+    /// The most attempts in flight to one endpoint (`--endpoint-concurrency`).
     public let batchSize: Int
     public let jitter: @Sendable () -> Double
     public let logger: Logger
@@ -77,48 +77,54 @@ public struct EndpointWorker: Sendable {
         await busy.stop()
     }
 
-    /// Delivers endpoint `endpointID`'s due deliveries, claim after claim, until none is due (or
-    /// `proceed` says stop); returns how many it ran.
+    /// Delivers endpoint `endpointID`'s due deliveries until none is due (or `proceed` says stop);
+    /// returns how many it ran.
     ///
-    /// Without a rate limit, a batch's outcomes are recorded together, in one transaction, once
-    /// its answers are in; then the next claim is made (at most ``batchSize`` in flight). With
-    /// one, each outcome is recorded as it comes, and the next claim is made once the batch's last
-    /// send slot is due, whatever the answers: a slow answer does not cost the endpoint its slots.
+    /// Up to ``batchSize`` attempts are in flight (`--endpoint-concurrency`), refilled as each
+    /// answers: a slow answer holds its own slot, never the others. Claims take what the pause,
+    /// the breaker and the rate limit allow (a rate-limited delivery waits for its slot within its
+    /// attempt). Outcomes are recorded in batches — whatever finished while the previous batch was
+    /// being written, in one transaction — and a slot is freed once its outcome is recorded.
     @discardableResult
     public func drain(_ endpointID: String, while proceed: @Sendable () -> Bool = { true }) async -> Int {
-        await withTaskGroup(of: Void.self) { paced in
-            var total = 0
-            while proceed() {
-                let claimed: [ClaimedDelivery]
-                do {
-                    claimed = try await store.claimDeliveries(
-                        endpointID: endpointID, now: Date(), limit: batchSize, lease: lease, owner: owner, breaker: breaker)
-                } catch {
-                    logger.error("could not claim deliveries", metadata: ["endpoint": "\(endpointID)", "error": "\(error)"])
-                    break
-                }
-                guard !claimed.isEmpty else { break }
-                total += claimed.count
-                // Read again per batch: a change through the API (a new URL or secret) takes effect at once.
-                let endpoint = try? await store.endpoint(id: endpointID)
-                if endpoint?.rateLimit != nil, let last = claimed.map(\.sendAt).max() {
-                    for delivery in claimed {
-                        paced.addTask { await self.record([await self.attempt(delivery, to: endpoint)]) }
-                    }
-                    let wait = last.timeIntervalSinceNow
-                    if wait > 0 { try? await Task.sleep(for: .seconds(wait)) }
-                } else {
-                    let attempted = await withTaskGroup(of: Attempted.self) { batch in
-                        for delivery in claimed {
-                            batch.addTask { await self.attempt(delivery, to: endpoint) }
-                        }
-                        return await batch.reduce(into: []) { $0.append($1) }
-                    }
-                    await record(attempted)
+        let window = AttemptWindow(limit: batchSize)
+        let recorder = OutcomeRecorder(worker: self)
+        var total = 0
+        while proceed() {
+            let room = window.room
+            guard room > 0 else {
+                await window.waitForRoom()
+                continue
+            }
+            let claimed: [ClaimedDelivery]
+            do {
+                claimed = try await store.claimDeliveries(
+                    endpointID: endpointID, now: Date(), limit: room, lease: lease, owner: owner, breaker: breaker)
+            } catch {
+                logger.error("could not claim deliveries", metadata: ["endpoint": "\(endpointID)", "error": "\(error)"])
+                break
+            }
+            guard !claimed.isEmpty else {
+                // Nothing due now (or the rate, the breaker or the pause allow nothing yet): once an
+                // attempt in flight ends, there may be more; with none in flight, the drain is done.
+                if window.inFlight == 0 { break }
+                await window.waitForNextEnd()
+                continue
+            }
+            total += claimed.count
+            // Read again per claim: a change through the API (a new URL or secret) takes effect at once.
+            let endpoint = try? await store.endpoint(id: endpointID)
+            for delivery in claimed {
+                window.take()
+                // Not a child: the loop's end must not cut an attempt short.
+                Task {
+                    await recorder.record(await self.attempt(delivery, to: endpoint))
+                    window.release()
                 }
             }
-            return total
         }
+        await window.waitUntilEmpty()
+        return total
     }
 
     /// One attempt made: the delivery and its outcome.
@@ -164,7 +170,7 @@ public struct EndpointWorker: Sendable {
                     responseID: action.id, attempt: action.attempts, receivedAt: action.receivedAt, logger: logger(for: delivery))
                 outcome = try await forwarder.forward(
                     action.response, context: context, webhookID: delivery.webhookID,
-                    headers: TraceParent.headers())
+                    headers: [("webhook-endpoint", delivery.endpointID)] + TraceParent.headers())
             } catch {
                 outcome = .retry(after: nil)
                 failure = "\(error)"
@@ -324,5 +330,36 @@ final class BusyEndpoints: Sendable {
             }
             if done { continuation.resume() }
         }
+    }
+}
+
+/// Records finished attempts in batches: whatever finished while the previous batch was being
+/// written goes in the next, one transaction each, so that a busy endpoint costs one write per
+/// batch, not one per attempt; ``record(_:)`` returns once its attempt's outcome is written.
+actor OutcomeRecorder {
+    private let worker: EndpointWorker
+    private var pending: [(EndpointWorker.Attempted, CheckedContinuation<Void, Never>)] = []
+    private var writing = false
+
+    init(worker: EndpointWorker) { self.worker = worker }
+
+    func record(_ attempted: EndpointWorker.Attempted) async {
+        await withCheckedContinuation { continuation in
+            pending.append((attempted, continuation))
+            if !writing {
+                writing = true
+                Task { await self.write() }
+            }
+        }
+    }
+
+    private func write() async {
+        while !pending.isEmpty {
+            let batch = pending
+            pending = []
+            await worker.record(batch.map(\.0))
+            for (_, continuation) in batch { continuation.resume() }
+        }
+        writing = false
     }
 }

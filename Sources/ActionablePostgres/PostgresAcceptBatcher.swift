@@ -29,6 +29,12 @@ final class PostgresAcceptBatcher: Sendable {
     private let client: PostgresClient
     private let logger: Logger
     private let state = Mutex(State())
+    /// How accepted responses are handed to their endpoints in their own statement; `nil` leaves
+    /// it to the delivery worker.
+    private let acceptFanOut = Mutex<AcceptFanOut?>(nil)
+
+    /// Hands accepted responses to their endpoints in the accept's statement, as `fanOut` plans.
+    func fanOutAtAccept(_ fanOut: AcceptFanOut) { acceptFanOut.withLock { $0 = fanOut } }
     /// The most responses in one statement.
     static let maximumBatch = 256
     /// How many batches may be in flight at once.
@@ -85,22 +91,42 @@ final class PostgresAcceptBatcher: Sendable {
         let answerable = batch.map { $0.action.answerableUntil?.timeIntervalSince1970 ?? 0 }
         // "" stands for no trace context (tracing off): the column is then NULL.
         let traces = batch.map { $0.action.traceParent ?? "" }
+        // Each response's endpoints, read before the statement: the ones a response is inserted
+        // with get their deliveries in the same statement (no second claim stage).
+        var plan: [[String]] = batch.map { _ in [] }
+        if let fanOut = acceptFanOut.withLock({ $0 }) {
+            var endpoints: [Endpoint] = []
+            let rows = try await client.query(PostgresQuery(unsafeSQL: EndpointTable.selectAll), logger: logger)
+            for try await row in rows { endpoints.append(try EndpointTable.decode(PostgresActionRow(columns: row.makeRandomAccess()))) }
+            plan = fanOut.plan(
+                batch.map { ($0.action.response.category.rawValue, $0.action.response.action.rawValue) }, endpoints: endpoints)
+        }
+        let fanned = plan.map { $0.isEmpty ? 0 : 1 }
+        let fanIDs = zip(batch, plan).flatMap { entry, endpoints in endpoints.map { _ in entry.action.id } }
+        let fanEndpoints = plan.flatMap { $0 }
         // One statement: the responses that went in also leave their users' badges (marked read,
         // or recorded read if the backend has not recorded them yet), atomically.
         let rows = try await client.query(
             """
             WITH stored AS (
                 INSERT INTO action_responses (id, notification_id, category, action, user_id, user_text, payload,
-                    received_at, next_attempt_at, answerable_until, trace_parent)
+                    received_at, next_attempt_at, answerable_until, trace_parent, fanned_out)
                 SELECT id, notification_id, category, action, user_id, CASE WHEN has_text THEN user_text END, payload,
-                    received_at, received_at, CASE WHEN answerable > 0 THEN answerable END, NULLIF(trace, '')
+                    received_at, received_at, CASE WHEN answerable > 0 THEN answerable END, NULLIF(trace, ''), fanned
                 FROM unnest(\(ids)::text[], \(notifications)::text[], \(batch.map(\.action.response.category.rawValue))::text[],
                     \(batch.map(\.action.response.action.rawValue))::text[], \(batch.map(\.action.response.user))::text[],
                     \(texts)::text[], \(hasText)::bool[], \(batch.map(\.payload))::text[], \(received)::float8[],
-                    \(answerable)::float8[], \(traces)::text[])
-                    AS new(id, notification_id, category, action, user_id, user_text, has_text, payload, received_at, answerable, trace)
+                    \(answerable)::float8[], \(traces)::text[], \(fanned)::int[])
+                    AS new(id, notification_id, category, action, user_id, user_text, has_text, payload, received_at, answerable, trace,
+                        fanned)
                 ON CONFLICT (notification_id) DO NOTHING
                 RETURNING id, notification_id, user_id, category, received_at
+            ), handed AS (
+                INSERT INTO endpoint_deliveries (response_id, endpoint_id, next_attempt_at, queued_at)
+                SELECT f.response_id, f.endpoint_id, s.received_at, s.received_at
+                FROM unnest(\(fanIDs)::text[], \(fanEndpoints)::text[]) AS f(response_id, endpoint_id)
+                JOIN stored s ON s.id = f.response_id
+                ON CONFLICT (response_id, endpoint_id) DO NOTHING
             ), read AS (
                 INSERT INTO badge_entries (notification_id, user_id, category, sent_at, read_at)
                 SELECT notification_id, user_id, category, received_at, received_at FROM stored

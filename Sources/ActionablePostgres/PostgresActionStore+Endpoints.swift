@@ -35,6 +35,18 @@ extension PostgresActionStore {
         try await connection.query("SELECT pg_advisory_xact_lock(7107)", logger: logger)
     }
 
+    public func fanOutAtAccept(_ fanOut: AcceptFanOut) { batcher.fanOutAtAccept(fanOut) }
+
+    public func resumeIfPausedByMissingFlag(id: String, at: Date) async throws -> Bool {
+        try await transaction { connection, logger in
+            let resumed = try await Self.rows(
+                EndpointTable.resumePausedByMissingFlag(.postgres) + " RETURNING id", [.text(id)], connection, logger)
+            guard !resumed.isEmpty else { return false }
+            try await Self.run(EndpointTable.release(.postgres), [.real(at.timeIntervalSince1970), .text(id)], connection, logger)
+            return true
+        }
+    }
+
     public func hold(_ responses: [HeldResponse], owner: String) async throws {
         guard !responses.isEmpty else { return }
         try await transaction { connection, logger in
@@ -60,6 +72,7 @@ extension PostgresActionStore {
             if change.releasesHeldDeliveries(of: endpoint) {
                 try await Self.run(EndpointTable.release(.postgres), [.real(at.timeIntervalSince1970), .text(id)], connection, logger)
             }
+            if change.paused != nil { try await Self.run(EndpointTable.clearPausedByMissingFlag(.postgres), [.text(id)], connection, logger) }
             try await Self.run(EndpointTable.releaseHeld(.postgres), [.real(at.timeIntervalSince1970)], connection, logger)
             return changed
         }

@@ -12,7 +12,7 @@ public final class PostgresActionStore: ActionStore {
     let client: PostgresClient
     private let runner: Task<Void, Never>
     let logger: Logger
-    private let batcher: PostgresAcceptBatcher
+    let batcher: PostgresAcceptBatcher
 
     /// Connects to `url` (`postgres://user:password@host:port/database`) and applies the schema
     /// migrations.
@@ -212,6 +212,7 @@ public final class PostgresActionStore: ActionStore {
         (8, "endpoints and their deliveries", EndpointTable.version8(.postgres)),
         (9, "trace context of responses and notifications", ActionTable.version9(.postgres)),
         (10, "expired leases", ActionTable.version10(.postgres)),
+        (11, "endpoints paused by a missing flag", EndpointTable.version11(.postgres)),
     ]
 
     /// Stores `action` once: batched with the accepts arriving meanwhile (see

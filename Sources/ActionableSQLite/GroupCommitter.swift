@@ -2,6 +2,7 @@ import ActionableCore
 import ActionableStore
 import Foundation
 import GRDB
+import Synchronization
 
 /// Batches concurrent writes — accepts, and sends recorded in the badge ledger — into one
 /// transaction: whatever arrives while a commit is in flight goes into the next one. Each caller
@@ -49,6 +50,9 @@ final class GroupCommitter: @unchecked Sendable {
 
     private let pool: DatabasePool
     private let checkpointer: Checkpointer?
+    /// How accepted responses are handed to their endpoints in their own commit; `nil` leaves it
+    /// to the delivery worker.
+    private let acceptFanOut = Mutex<AcceptFanOut?>(nil)
     /// Guards `pending` and `stopped`, and wakes the writer.
     private let condition = NSCondition()
     private var pending: [Entry] = []
@@ -63,6 +67,9 @@ final class GroupCommitter: @unchecked Sendable {
         thread.name = "actionable-sqlite-writer"
         thread.start()
     }
+
+    /// Hands accepted responses to their endpoints in the accept's commit, as `fanOut` plans.
+    func fanOutAtAccept(_ fanOut: AcceptFanOut) { acceptFanOut.withLock { $0 = fanOut } }
 
     func submit(_ action: NewAction) async throws -> AcceptResult {
         let payload = action.response.payloadJSON
@@ -109,8 +116,13 @@ final class GroupCommitter: @unchecked Sendable {
             let batch = Array(pending.prefix(Self.maximumBatch))
             pending.removeFirst(batch.count)
             condition.unlock()
+            let fanOut = acceptFanOut.withLock { $0 }
             do {
-                let outcomes = try pool.write { db in try batch.map { try $0.run(in: db) } }
+                let outcomes = try pool.write { db in
+                    let outcomes = try batch.map { try $0.run(in: db) }
+                    if let fanOut { try Self.handToEndpoints(batch, outcomes, fanOut, in: db) }
+                    return outcomes
+                }
                 for (entry, outcome) in zip(batch, outcomes) { entry.resume(with: .success(outcome)) }
             } catch {
                 // The transaction rolled back: nothing of the batch is stored, every caller hears so.
@@ -123,6 +135,27 @@ final class GroupCommitter: @unchecked Sendable {
         }
     }
 
+    /// The responses of `batch` accepted now get their deliveries, in the same transaction.
+    private static func handToEndpoints(_ batch: [Entry], _ outcomes: [Entry.Outcome], _ fanOut: AcceptFanOut, in db: Database) throws {
+        var accepted: [NewAction] = []
+        for (entry, outcome) in zip(batch, outcomes) {
+            if case .accept(let action, _, _) = entry, case .accepted(.accepted) = outcome { accepted.append(action) }
+        }
+        guard !accepted.isEmpty else { return }
+        let endpoints = try Row.fetchAll(db.cachedStatement(sql: EndpointTable.selectAll)).map(SQLiteActionStore.decodeEndpoint)
+        let plan = fanOut.plan(accepted.map { ($0.response.category.rawValue, $0.response.action.rawValue) }, endpoints: endpoints)
+        for (action, endpointIDs) in zip(accepted, plan) where !endpointIDs.isEmpty {
+            try db.cachedStatement(sql: markFannedOutSQL).execute(arguments: [action.id])
+            for endpointID in endpointIDs {
+                try db.cachedStatement(sql: insertDeliverySQL).execute(arguments: [
+                    action.id, endpointID, action.receivedAt.timeIntervalSince1970,
+                ])
+            }
+        }
+    }
+
+    private static let markFannedOutSQL = EndpointTable.markFannedOutAtAccept(.sqlite)
+    private static let insertDeliverySQL = EndpointTable.insertDelivery(.sqlite)
     private static let insertSQL = ActionTable.insertUnlessAnswered(.sqlite)
     private static let answerSQL = ActionTable.answerOfNotification(.sqlite)
     private static let markAnsweredSQL = BadgeTable.markAnswered(.sqlite)

@@ -28,6 +28,7 @@ extension SQLiteActionStore {
             if change.releasesHeldDeliveries(of: endpoint) {
                 try db.execute(sql: EndpointTable.release(.sqlite), arguments: [at.timeIntervalSince1970, id])
             }
+            if change.paused != nil { try db.execute(sql: EndpointTable.clearPausedByMissingFlag(.sqlite), arguments: [id]) }
             try db.execute(sql: EndpointTable.releaseHeld(.sqlite), arguments: [at.timeIntervalSince1970])
             return changed
         }
@@ -43,6 +44,17 @@ extension SQLiteActionStore {
                         sql: EndpointTable.insertDelivery(.sqlite), arguments: [route.responseID, endpointID, at.timeIntervalSince1970])
                 }
             }
+        }
+    }
+
+    public func fanOutAtAccept(_ fanOut: AcceptFanOut) { committer.fanOutAtAccept(fanOut) }
+
+    public func resumeIfPausedByMissingFlag(id: String, at: Date) async throws -> Bool {
+        try await pool.write { db in
+            try db.execute(sql: EndpointTable.resumePausedByMissingFlag(.sqlite), arguments: [id])
+            guard db.changesCount > 0 else { return false }
+            try db.execute(sql: EndpointTable.release(.sqlite), arguments: [at.timeIntervalSince1970, id])
+            return true
         }
     }
 
@@ -134,7 +146,7 @@ extension SQLiteActionStore {
         try Row.fetchOne(db, sql: EndpointTable.selectOne(.sqlite), arguments: [id]).map(decodeEndpoint)
     }
 
-    private static func decodeEndpoint(_ row: Row) throws -> Endpoint { try EndpointTable.decode(SQLiteRow(row: row)) }
+    static func decodeEndpoint(_ row: Row) throws -> Endpoint { try EndpointTable.decode(SQLiteRow(row: row)) }
 
     static func arguments(_ values: [SQLValue]) -> StatementArguments {
         StatementArguments(

@@ -10,7 +10,7 @@ import GRDB
 /// and go into the next one together, so durability costs one fsync per batch, not per request.
 public final class SQLiteActionStore: ActionStore {
     let pool: DatabasePool
-    private let committer: GroupCommitter
+    let committer: GroupCommitter
     private let checkpointer: Checkpointer
 
     /// Opens (creating if needed) the database at `path` and migrates it; its write-ahead log
@@ -79,6 +79,9 @@ public final class SQLiteActionStore: ActionStore {
         }
         migrator.registerMigration("v10: expired leases") { db in
             for statement in ActionTable.version10(.sqlite) { try db.execute(sql: statement) }
+        }
+        migrator.registerMigration("v11: endpoints paused by a missing flag") { db in
+            for statement in EndpointTable.version11(.sqlite) { try db.execute(sql: statement) }
         }
         return migrator
     }

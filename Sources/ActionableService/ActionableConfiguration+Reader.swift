@@ -57,6 +57,7 @@ extension ActionableConfiguration {
         maximumConnections = try settings.integer(.maxConnections) ?? maximumConnections
         maximumConnectionsPerAddress = try settings.integer(.maxConnectionsPerAddress) ?? maximumConnectionsPerAddress
         forwardTimeout = .seconds(try settings.duration(.forwardTimeout))
+        endpointConcurrency = try settings.integer(.endpointConcurrency) ?? endpointConcurrency
         shutdownGrace = .seconds(try settings.duration(.shutdownGrace))
         if let address = settings.text(.metricsAddress) {
             do throws(ConfigurationError) {

@@ -78,6 +78,9 @@ public struct ActionableConfiguration: Sendable {
     /// How long one attempt to reach an upstream (endpoint, ops endpoint, APNs) may take, its
     /// answer's head and body together (`--forward-timeout`).
     public var forwardTimeout: Duration = .seconds(10)
+    /// The most attempts in flight to one endpoint, refilled as each answers
+    /// (`--endpoint-concurrency`).
+    public var endpointConcurrency: Int = 32
     /// How long a graceful shutdown (SIGTERM) may take before what is still running is cancelled
     /// (`--shutdown-grace`).
     public var shutdownGrace: Duration = .seconds(15)
@@ -186,6 +189,9 @@ public struct ActionableConfiguration: Sendable {
         guard maximumConnections >= 1 else { throw ConfigurationError("--max-connections must be at least 1", usage: true) }
         guard maximumConnectionsPerAddress >= 0 else {
             throw ConfigurationError("--max-connections-per-address must be 0 (no limit) or more", usage: true)
+        }
+        guard endpointConcurrency >= 1, endpointConcurrency <= 4096 else {
+            throw ConfigurationError("--endpoint-concurrency must be between 1 and 4096", usage: true)
         }
         guard forwardTimeout >= .seconds(1), forwardTimeout <= .seconds(3600) else {
             throw ConfigurationError("--forward-timeout must be between 1 second and 1 hour", usage: true)

@@ -38,8 +38,11 @@ extension ActionableService {
     }
 
     /// Makes the endpoints the `--forward` flags name, or brings them in line with the flags (URL
-    /// and filter; a pause or a breaker stays). An endpoint a flag seeded before that is no longer
-    /// given is paused, its deliveries kept, with a warning: only an operator lets them go.
+    /// and filter; an operator's pause or a breaker stays), and resumes one that only a start
+    /// without its flag had paused (versions before 11 did). An endpoint a flag seeded before that
+    /// is no longer given is left as it is: one instance of a rolling deploy, or a one-off `serve`,
+    /// must not stop delivery for every instance. Endpoints are paused or removed only through
+    /// `/v1/endpoints`, the CLI or the admin page.
     static func seedEndpoints(_ forwards: [ForwardRoute], into store: any EndpointStore, at now: Date, logger: Logger) async throws {
         let existing = try await store.endpoints()
         var seeded: Set<String> = []
@@ -50,17 +53,19 @@ extension ActionableService {
                 if current.url != forward.url || current.filter != [forward.pattern] {
                     _ = try await store.updateEndpoint(id: id, EndpointChange(url: forward.url, filter: [forward.pattern]), at: now)
                 }
+                if current.paused, try await store.resumeIfPausedByMissingFlag(id: id, at: now) {
+                    logger.warning("endpoint \(id) had been paused by a start without its --forward flag: it is resumed")
+                }
             } else {
                 _ = try await store.createEndpoint(Endpoint(id: id, url: forward.url, filter: [forward.pattern], seeded: true, createdAt: now))
             }
             logger.info("forwarding \(forward.pattern) to \(UpstreamAddress.redacted(forward.url)) (endpoint \(id))")
         }
-        for stale in existing where stale.seeded && !seeded.contains(stale.id) && !stale.paused {
-            _ = try await store.updateEndpoint(id: stale.id, EndpointChange(paused: true), at: now)
-            logger.warning(
+        for stale in existing where stale.seeded && !seeded.contains(stale.id) {
+            logger.notice(
                 """
-                endpoint \(stale.id) was seeded by a --forward flag that is no longer given: it is paused and its deliveries \
-                kept; resume or change it through /v1/endpoints
+                endpoint \(stale.id) was seeded by a --forward flag this start does not give: it is left as it is (other \
+                instances may still give it); pause or remove it through /v1/endpoints
                 """)
         }
     }
@@ -71,7 +76,7 @@ extension ActionableService {
         let signer = try configuration.forwardSecret.map { secret in try WebhookSigner(secret: secret) }
         var worker = EndpointWorker(
             store: store, policy: configuration.retryPolicy, breaker: configuration.breaker, defaultSigner: signer,
-            lease: configuration.deliveryLease.timeInterval, logger: logger)
+            lease: configuration.deliveryLease.timeInterval, batchSize: configuration.endpointConcurrency, logger: logger)
         worker.metricsFactory = metricsFactory
         let timeout = TimeAmount(configuration.forwardTimeout)
         worker.forwarder = { url, signers in Forwarder(url: url, signers: signers, timeout: timeout) }

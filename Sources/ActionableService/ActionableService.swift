@@ -204,6 +204,11 @@ public struct ActionableService: Service {
             logger.warning(
                 "no endpoint, forward or handler yet: accepted responses are stored and wait for an endpoint (POST /v1/endpoints)")
         }
+        // A tap's deliveries are written in the commit that accepts it (an in-process handler
+        // keeps what it takes); the delivery worker is left what no endpoint took.
+        let router = deliveries
+        await store.fanOutAtAccept(
+            AcceptFanOut(handledInProcess: { category, action in router?.handles(category: category, action: action) == true }))
         let worker = deliveryWorker(over: store, router: deliveries)
         let endpointWorker: EndpointWorker
         let ops: OpsEvents?

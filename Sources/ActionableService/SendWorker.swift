@@ -72,7 +72,7 @@ public struct SendWorker: Sendable {
     /// (``WorkerRounds``). Cancelling stops the claims, not the sends in flight: they get their
     /// answers (each within the APNs client's deadline) and are recorded before this returns.
     public func run(signal: SendSignal? = nil, idle: Duration = .milliseconds(500)) async {
-        let window = SendWindow(limit: max(1, batchSize))
+        let window = AttemptWindow(limit: max(1, batchSize))
         let rounds = WorkerRounds(idle: idle, what: "send", logger: logger)
         let round: @Sendable () async throws -> Int = {
             let room = window.room
@@ -209,60 +209,5 @@ public struct SendWorker: Sendable {
         case .retry: label = "retry"
         }
         Counter(label: "actionable_apns_sends_total", dimensions: [("outcome", label)], factory: metricsFactory).increment()
-    }
-}
-
-/// The sends in flight of one ``SendWorker``: at most `limit`, with a way to wait for a free slot
-/// and for none to be left.
-final class SendWindow: Sendable {
-    private struct State {
-        var inFlight = 0
-        var roomWaiters: [CheckedContinuation<Void, Never>] = []
-        var emptyWaiters: [CheckedContinuation<Void, Never>] = []
-    }
-    let limit: Int
-    private let state = Mutex(State())
-
-    init(limit: Int) { self.limit = limit }
-
-    /// Free slots.
-    var room: Int { state.withLock { limit - $0.inFlight } }
-
-    func take() { state.withLock { $0.inFlight += 1 } }
-
-    func release() {
-        let (room, empty) = state.withLock { state -> ([CheckedContinuation<Void, Never>], [CheckedContinuation<Void, Never>]) in
-            state.inFlight -= 1
-            let room = state.roomWaiters
-            state.roomWaiters = []
-            guard state.inFlight == 0 else { return (room, []) }
-            defer { state.emptyWaiters = [] }
-            return (room, state.emptyWaiters)
-        }
-        for waiter in room + empty { waiter.resume() }
-    }
-
-    /// Returns once a slot is free.
-    func waitForRoom() async {
-        await withCheckedContinuation { continuation in
-            let free = state.withLock { state -> Bool in
-                guard state.inFlight >= limit else { return true }
-                state.roomWaiters.append(continuation)
-                return false
-            }
-            if free { continuation.resume() }
-        }
-    }
-
-    /// Returns once no send is in flight.
-    func waitUntilEmpty() async {
-        await withCheckedContinuation { continuation in
-            let empty = state.withLock { state -> Bool in
-                guard state.inFlight > 0 else { return true }
-                state.emptyWaiters.append(continuation)
-                return false
-            }
-            if empty { continuation.resume() }
-        }
     }
 }

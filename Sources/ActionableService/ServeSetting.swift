@@ -143,6 +143,9 @@ extension ServeSetting {
         "forward-timeout", .duration, "DURATION", default: { DurationText.text($0.forwardTimeout) },
         "how long one attempt to an endpoint, the ops endpoint or APNs may take, its answer's head and body together; a slower one is a failed attempt, retried"
     )
+    public static let endpointConcurrency = ServeSetting(
+        "endpoint-concurrency", .integer, "N", default: { String($0.endpointConcurrency) },
+        "attempts in flight to one endpoint, refilled as each answers (a slow answer holds its own slot, never the others)")
     public static let shutdownGrace = ServeSetting(
         "shutdown-grace", .duration, "DURATION", default: { DurationText.text($0.shutdownGrace) },
         "how long SIGTERM waits for requests and attempts in flight; then they are cancelled (unfinished attempts are retried after a restart)")
@@ -218,7 +221,7 @@ extension ServeSetting {
     public static let all: [ServeSetting] = [
         categories, host, port, storage, storageTimeout, tokenKey, insecureDevelopmentKey, acceptUnboundPayloads, appJWTKey,
         appJWTAudience, forward, forwardSecret, breakerFailures, breakerProbe, opsEndpoint, maxBodySize, maxInFlight, readTimeout, idleTimeout,
-        maxConnections, maxConnectionsPerAddress, forwardTimeout, shutdownGrace,
+        maxConnections, maxConnectionsPerAddress, forwardTimeout, endpointConcurrency, shutdownGrace,
         metricsAddress, otelEndpoint, deliveryLease, adminToken, adminSecureCookie, retryFor, retryFirstDelay, retryMaxDelay,
         tlsCertificate, tlsKey, backendToken, badgeLifetime, retention, apnsKeyFile, apnsKeyID, apnsTeamID, apnsTopic, apnsURL,
         apnsCAFile, apnsConnections, maxDevicesPerUser, deviceRegistrationsPerHour,

@@ -23,6 +23,14 @@ public protocol EndpointStore: Sendable {
     /// whose lease `owner` lost is skipped.
     func hold(_ responses: [HeldResponse], owner: String) async throws
 
+    /// From now on, hands each accepted response to its endpoints in the accept's own commit, as
+    /// `fanOut` plans (a store that does not leaves it to the delivery worker's fan-out).
+    func fanOutAtAccept(_ fanOut: AcceptFanOut) async
+
+    /// Resumes endpoint `id` if only a start without its `--forward` flag had paused it (as
+    /// versions before 11 did), letting its held deliveries go from `at`; whether it did.
+    func resumeIfPausedByMissingFlag(id: String, at: Date) async throws -> Bool
+
     /// Hands each claimed response to its endpoints: one pending delivery per endpoint id, due at
     /// `at`; the response then waits for them. A response whose lease `owner` lost is skipped.
     func fanOut(_ routes: [FanOut], owner: String, at: Date) async throws
@@ -43,6 +51,7 @@ public protocol EndpointStore: Sendable {
 }
 
 extension EndpointStore {
+
     /// Records one attempt's outcome (``finishDeliveries(_:owner:breaker:)``).
     public func finishDelivery(
         responseID: String, endpointID: String, owner: String, outcome: DeliveryOutcome, breaker: BreakerSettings, at: Date
@@ -55,6 +64,28 @@ extension EndpointStore {
     /// The endpoint with `id`.
     public func endpoint(id: String) async throws -> Endpoint? {
         try await endpoints().first { $0.id == id }
+    }
+}
+
+/// The deliveries a batch of just-accepted responses gets in the accept's own commit: for each,
+/// the endpoints whose filter takes it — none for one an in-process handler takes, or that no
+/// endpoint takes (the delivery worker holds it, visibly). No second claim stage: the endpoint
+/// workers find the deliveries at once.
+public struct AcceptFanOut: Sendable {
+    /// Whether an in-process handler takes category and action (it then takes precedence).
+    public var handledInProcess: @Sendable (_ category: String, _ action: String) -> Bool
+
+    public init(handledInProcess: @escaping @Sendable (_ category: String, _ action: String) -> Bool = { _, _ in false }) {
+        self.handledInProcess = handledInProcess
+    }
+
+    /// The endpoints (ids) each of `responses` goes to, among `endpoints`; empty where none.
+    public func plan(_ responses: [(category: String, action: String)], endpoints: [Endpoint]) -> [[String]] {
+        guard !endpoints.isEmpty else { return responses.map { _ in [] } }
+        return responses.map { response in
+            if handledInProcess(response.category, response.action) { return [] }
+            return endpoints.filter { $0.takes(category: response.category, action: response.action) }.map(\.id)
+        }
     }
 }
 
@@ -115,11 +146,10 @@ public struct EndpointDelivery: Hashable, Sendable {
     }
 
     /// The `webhook-id` (and `Idempotency-Key`) of every attempt of this delivery: the response
-    /// id and the endpoint's, so each endpoint de-duplicates its own deliveries.
-    public var webhookID: String { Self.webhookID(responseID: responseID, endpointID: endpointID) }
-
-    /// The `webhook-id` of response `responseID`'s delivery to `endpointID`.
-    public static func webhookID(responseID: String, endpointID: String) -> String { "\(responseID)_\(endpointID)" }
+    /// id, the same for every endpoint (one message, as Standard Webhooks and Svix send it), so
+    /// `GET /v1/actions/{id}` finds it; the endpoint goes in a header of its own
+    /// (`webhook-endpoint`).
+    public var webhookID: String { responseID }
 }
 
 /// A claimed delivery: the response, the delivery, and when to send it (its rate-limit slot).
@@ -137,7 +167,7 @@ public struct ClaimedDelivery: Hashable, Sendable {
     }
 
     /// This delivery's `webhook-id`.
-    public var webhookID: String { EndpointDelivery.webhookID(responseID: action.id, endpointID: endpointID) }
+    public var webhookID: String { action.id }
 }
 
 /// One attempt's outcome, to record (``EndpointStore/finishDeliveries(_:owner:breaker:)``).

@@ -121,6 +121,25 @@ public enum EndpointTable {
         """
     }
 
+    /// The statements of schema version 11: which endpoints a start without their `--forward`
+    /// flag paused (as versions before it did); those are resumed by the next start with the flag.
+    public static func version11(_ dialect: SQLDialect) -> [String] {
+        [
+            "ALTER TABLE endpoints ADD COLUMN paused_by_missing_flag INTEGER NOT NULL DEFAULT 0",
+            "UPDATE endpoints SET paused_by_missing_flag = 1 WHERE seeded = 1 AND paused = 1",
+        ]
+    }
+
+    /// Resumes an endpoint that only a start without its flag had paused; parameter 1 is its id.
+    public static func resumePausedByMissingFlag(_ dialect: SQLDialect) -> String {
+        "UPDATE endpoints SET paused = 0, paused_by_missing_flag = 0 WHERE id = \(dialect.parameter(1)) AND paused_by_missing_flag = 1"
+    }
+
+    /// Forgets why an endpoint was paused (an operator paused or resumed it); parameter 1 is its id.
+    public static func clearPausedByMissingFlag(_ dialect: SQLDialect) -> String {
+        "UPDATE endpoints SET paused_by_missing_flag = 0 WHERE id = \(dialect.parameter(1))"
+    }
+
     /// Lets every held response go, due at once (an endpoint was created or changed: the next
     /// round fans out what it takes and holds the rest again); parameter: now.
     public static func releaseHeld(_ dialect: SQLDialect) -> String {
@@ -128,6 +147,12 @@ public enum EndpointTable {
         UPDATE action_responses SET status = 'pending', next_attempt_at = \(dialect.parameter(1)), last_error = NULL
         WHERE status = 'held'
         """
+    }
+
+    /// Marks a response just accepted as handed to its endpoints (their deliveries are inserted in
+    /// the same transaction); parameter 1 is its id.
+    public static func markFannedOutAtAccept(_ dialect: SQLDialect) -> String {
+        "UPDATE action_responses SET fanned_out = 1 WHERE id = \(dialect.parameter(1)) AND fanned_out = 0"
     }
 
     /// A pending delivery; parameters: response id, endpoint id, due (and queued) at.

@@ -26,6 +26,11 @@ extension InMemoryActionStore: EndpointStore {
         }
     }
 
+    public func fanOutAtAccept(_ fanOut: AcceptFanOut) { acceptFanOut = fanOut }
+
+    /// Nothing in memory outlives a start: no endpoint was paused by an older version.
+    public func resumeIfPausedByMissingFlag(id: String, at: Date) -> Bool { false }
+
     public func hold(_ responses: [HeldResponse], owner: String) {
         for held in responses {
             guard let row = rows[held.responseID], row.leaseOwner == owner, row.action.status == .pending, !row.fannedOut else { continue }

@@ -27,6 +27,8 @@ public actor InMemoryActionStore: ActionStore {
     private var badgeEntries: [String: BadgeEntry] = [:]
     /// The devices by token (`InMemoryActionStore+Devices.swift`).
     var deviceTable: [String: Device] = [:]
+    /// How accepted responses are handed to their endpoints at once (`fanOutAtAccept`).
+    var acceptFanOut: AcceptFanOut?
     /// When each unregistered device was unregistered (for retention).
     var deviceUnregisteredAt: [String: Date] = [:]
     /// The notifications sent, and each device's copy (`InMemoryActionStore+Sends.swift`).
@@ -52,6 +54,19 @@ public actor InMemoryActionStore: ActionStore {
             answerableUntil: action.answerableUntil)
         byNotification[response.notificationID] = action.id
         order.append(action.id)
+        if let acceptFanOut {
+            let endpointIDs = acceptFanOut.plan(
+                [(response.category.rawValue, response.action.rawValue)], endpoints: Array(endpointTable.values))[0]
+            if !endpointIDs.isEmpty {
+                rows[action.id]?.fannedOut = true
+                for endpointID in endpointIDs.sorted() {
+                    endpointDeliveries[action.id, default: [:]][endpointID] = EndpointDeliveryRow(
+                        delivery: EndpointDelivery(
+                            responseID: action.id, endpointID: endpointID, status: .pending, attempts: 0, nextAttemptAt: action.receivedAt,
+                            queuedAt: action.receivedAt))
+                }
+            }
+        }
         if badgeEntries[response.notificationID] == nil {
             badgeEntries[response.notificationID] = BadgeEntry(user: response.user, sentAt: action.receivedAt, readAt: action.receivedAt)
         } else if badgeEntries[response.notificationID]?.readAt == nil {

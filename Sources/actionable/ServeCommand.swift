@@ -54,6 +54,7 @@ struct ServeCommand: AsyncParsableCommand {
     var maxConnectionsPerAddress: Int?
     @Option(name: .customLong(ServeSetting.forwardTimeout.key), help: help(.forwardTimeout)) var forwardTimeout: String?
     @Option(name: .customLong(ServeSetting.shutdownGrace.key), help: help(.shutdownGrace)) var shutdownGrace: String?
+    @Option(name: .customLong(ServeSetting.endpointConcurrency.key), help: help(.endpointConcurrency)) var endpointConcurrency: Int?
     @Option(name: .customLong(ServeSetting.maxDevicesPerUser.key), help: help(.maxDevicesPerUser)) var maxDevicesPerUser: Int?
     @Option(name: .customLong(ServeSetting.deviceRegistrationsPerHour.key), help: help(.deviceRegistrationsPerHour))
     var deviceRegistrationsPerHour: Int?
@@ -109,6 +110,7 @@ struct ServeCommand: AsyncParsableCommand {
         put(.maxConnectionsPerAddress, maxConnectionsPerAddress.map(ConfigContent.int))
         put(.forwardTimeout, forwardTimeout.map(ConfigContent.string))
         put(.shutdownGrace, shutdownGrace.map(ConfigContent.string))
+        put(.endpointConcurrency, endpointConcurrency.map(ConfigContent.int))
         put(.maxDevicesPerUser, maxDevicesPerUser.map(ConfigContent.int))
         put(.deviceRegistrationsPerHour, deviceRegistrationsPerHour.map(ConfigContent.int))
         put(.metricsAddress, metricsAddress.map(ConfigContent.string))

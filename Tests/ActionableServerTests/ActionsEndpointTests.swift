@@ -248,6 +248,8 @@ struct ActionsEndpointTests {
         func updateEndpoint(id: String, _ change: EndpointChange, at: Date) async throws -> Endpoint? { throw Down() }
         func fanOut(_ routes: [FanOut], owner: String, at: Date) async throws { throw Down() }
         func hold(_ responses: [HeldResponse], owner: String) async throws { throw Down() }
+        func fanOutAtAccept(_ fanOut: AcceptFanOut) async {}
+        func resumeIfPausedByMissingFlag(id: String, at: Date) async throws -> Bool { throw Down() }
         func claimDeliveries(
             endpointID: String, now: Date, limit: Int, lease: TimeInterval, owner: String, breaker: BreakerSettings
         ) async throws -> [ClaimedDelivery] { throw Down() }

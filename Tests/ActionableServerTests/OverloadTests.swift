@@ -56,6 +56,10 @@ struct OverloadTests {
         }
         func fanOut(_ routes: [FanOut], owner: String, at: Date) async throws { await inner.fanOut(routes, owner: owner, at: at) }
         func hold(_ responses: [HeldResponse], owner: String) async throws { await inner.hold(responses, owner: owner) }
+        func fanOutAtAccept(_ fanOut: AcceptFanOut) async { await inner.fanOutAtAccept(fanOut) }
+        func resumeIfPausedByMissingFlag(id: String, at: Date) async throws -> Bool {
+            await inner.resumeIfPausedByMissingFlag(id: id, at: at)
+        }
         func claimDeliveries(
             endpointID: String, now: Date, limit: Int, lease: TimeInterval, owner: String, breaker: BreakerSettings
         ) async throws -> [ClaimedDelivery] {

@@ -60,8 +60,7 @@ actor ScriptedUpstream {
         let router = Router()
         router.post("/rsvp") { request, _ -> Response in
             let body = try await request.body.collect(upTo: 1 << 20)
-            // Recorded by response id: the webhook-id is `<response id>_<endpoint id>`, and each
-            // test here forwards to one endpoint.
+            // Recorded by response id (the webhook-id).
             let webhookID = request.headers[HTTPField.Name("webhook-id")!] ?? ""
             let status = await upstream.take(Forwarded.responseID(of: webhookID), body: Data(buffer: body))
             return Response(status: .init(code: status))
@@ -73,13 +72,9 @@ actor ScriptedUpstream {
 
 /// The `webhook-id` of a delivery to an endpoint a `--forward` flag seeded.
 enum Forwarded {
-    /// The `webhook-id` of response `responseID`'s delivery to the endpoint of `--forward PATTERN=…`.
-    static func webhookID(_ responseID: String, pattern: String = "invite.*") -> String {
-        EndpointDelivery.webhookID(responseID: responseID, endpointID: ForwardRoute(pattern: pattern, url: "http://127.0.0.1/").endpointID)
-    }
+    /// The `webhook-id` of response `responseID`'s delivery to any endpoint: the response id.
+    static func webhookID(_ responseID: String) -> String { responseID }
 
-    /// The response id a `webhook-id` names (response ids never hold `_`).
-    static func responseID(of webhookID: String) -> String {
-        String(webhookID.prefix { $0 != "_" })
-    }
+    /// The response id a `webhook-id` names: itself.
+    static func responseID(of webhookID: String) -> String { webhookID }
 }

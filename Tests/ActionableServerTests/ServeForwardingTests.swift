@@ -1,10 +1,15 @@
 import ActionableDelivery
+import ActionableService
 import ActionableTestSupport
 import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 /// `actionable serve --forward`: an accepted tap reaches the upstream, signed, and the server
 /// still exits 0 on SIGTERM with its delivery worker running.
@@ -63,8 +68,10 @@ struct ServeForwardingTests {
             let id = try #require(accepted["id"] as? String)
 
             let (headers, body) = await inbox.next()
-            // Each endpoint's delivery has its own webhook-id: the response's and the endpoint's.
+            // The webhook-id is the response id (the same for every endpoint); the endpoint is named apart.
             let webhookID = Forwarded.webhookID(id)
+            #expect(webhookID == id)
+            #expect(headers[HTTPField.Name("webhook-endpoint")!] == ForwardRoute(pattern: "invite.*", url: "http://127.0.0.1/").endpointID)
             #expect(headers[HTTPField.Name("webhook-id")!] == webhookID)
             #expect(headers[HTTPField.Name("Idempotency-Key")!] == webhookID)
             #expect(body.contains(#""id":"\#(id)""#))
@@ -82,5 +89,33 @@ struct ServeForwardingTests {
         let run = try CommandLineRunner.run(["serve", "--forward", "invite.*=http://127.0.0.1:1/x"])
         #expect(run.status == 2)
         #expect(run.stderr.contains("--forward needs --forward-secret"))
+    }
+
+    /// A start without the `--forward` flag that seeded an endpoint leaves the endpoint as it
+    /// was — active — so one instance of a rolling deploy cannot stop delivery for the fleet; a
+    /// tap accepted by that start is still delivered there.
+    @Test(.timeLimit(.minutes(1)))
+    func aStartWithoutTheFlagLeavesItsEndpointActive() async throws {
+        let upstream = try HostileUpstream { _, _ in .answer(204) }
+        defer { upstream.stop() }
+        let directory = try CommandLineRunner.temporaryDirectory([:], exampleCategories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let admin = DeliveriesProcessTests.admin
+        let port = try ServeProcessTests.freePort()
+        let seeding = try await ServerProcess.serve(
+            in: directory, port: port,
+            extra: ["--forward", "invite.*=http://127.0.0.1:\(upstream.port)/rsvp", "--forward-secret", Self.secret, "--admin-token", admin])
+        #expect(await seeding.stop() == 0)
+        let without = try await ServerProcess.serve(
+            in: directory, port: port, extra: ["--forward-secret", Self.secret, "--admin-token", admin])
+        defer { without.signal() }
+        var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)/v1/endpoints")!)
+        request.setValue("Bearer \(admin)", forHTTPHeaderField: "Authorization")
+        let (data, _) = try await URLSession.shared.data(for: request)
+        let items = try #require((try JSONSerialization.jsonObject(with: data) as? [String: Any])?["items"] as? [[String: Any]])
+        #expect(items.map { $0["state"] as? String } == ["active"], "\(items)")
+        let id = try await DeliveriesProcessTests.tap("n-without-flag", in: directory, port: port)
+        await upstream.arrived(1, id: id)
+        #expect(await without.stop() == 0)
     }
 }

@@ -61,7 +61,7 @@ struct EndpointStoreConformanceTests {
         let a = try await store.claimDeliveries(endpointID: "a", now: Self.at(1_001), limit: 10, lease: 60, owner: "w", breaker: Self.breaker)
         let b = try await store.claimDeliveries(endpointID: "b", now: Self.at(1_001), limit: 10, lease: 60, owner: "w", breaker: Self.breaker)
         #expect(a.map(\.action.id) == ids && b.map(\.action.id) == ids)
-        #expect(a.first?.webhookID == "r-0_a" && b.first?.webhookID == "r-0_b")
+        #expect(a.first?.webhookID == "r-0" && b.first?.webhookID == "r-0")  // one message id for every endpoint
         #expect(a.first?.action.attempts == 1)
         #expect(a.first?.action.response == StoreConformanceTests.action("n-0").response)
         // Leased: nothing more for anyone.
@@ -277,5 +277,37 @@ struct EndpointStoreConformanceTests {
         let again = try await store.claimDeliveries(
             endpointID: "a", now: Self.at(time + 1), limit: 10, lease: 60, owner: "fresh", breaker: Self.breaker)
         #expect(again.map(\.action.expiredLeases) == [0])
+    }
+
+    /// With fan-out at accept on, a response's deliveries are written in the commit that accepts
+    /// it (no claim by the delivery worker first): one per endpoint that takes it, due at once; an
+    /// in-process handler keeps what it takes, and a response no endpoint takes is left for the
+    /// delivery worker (which holds it).
+    @Test(arguments: Driver.available)
+    func deliveriesAreWrittenInTheAcceptsCommit(driver: Driver) async throws {
+        let (store, cleanup) = try await StoreConformanceTests.makeStore(driver)
+        defer { cleanup() }
+        for (id, filter) in [("all", ["*"]), ("accepts", ["invite.accept"]), ("others", ["message.*"])] {
+            _ = try await store.createEndpoint(
+                Endpoint(id: id, url: "https://\(id).example/", filter: filter, secret: "whsec_one", createdAt: Self.at(1)))
+        }
+        await store.fanOutAtAccept(AcceptFanOut(handledInProcess: { category, _ in category == "local" }))
+        _ = try await store.accept(StoreConformanceTests.action("n-1", id: "r-accept", at: 1_000))
+        _ = try await store.accept(StoreConformanceTests.action("n-2", "decline", id: "r-decline", at: 1_000))
+        var local = StoreConformanceTests.action("n-3", id: "r-local", at: 1_000)
+        local.response.category = "local"
+        _ = try await store.accept(local)
+        #expect(try await store.endpointDeliveries(responseID: "r-accept").map(\.endpointID) == ["accepts", "all"])
+        #expect(try await store.endpointDeliveries(responseID: "r-decline").map(\.endpointID) == ["all"])
+        #expect(try await store.endpointDeliveries(responseID: "r-local").isEmpty)
+        // The delivery worker's claim finds only what no endpoint took.
+        #expect(try await store.claimDue(now: Self.at(2_000), limit: 10, lease: 60, owner: "router").map(\.id) == ["r-local"])
+        let claimed = try await store.claimDeliveries(
+            endpointID: "all", now: Self.at(1_000), limit: 10, lease: 60, owner: "w", breaker: Self.breaker)
+        #expect(Set(claimed.map(\.action.id)) == ["r-accept", "r-decline"])
+        #expect(claimed.allSatisfy { $0.action.attempts == 1 && $0.action.expiredLeases == 0 })
+        // The same answer again is a duplicate: no second delivery.
+        #expect(try await store.accept(StoreConformanceTests.action("n-1", id: "r-again", at: 1_001)) != .accepted(id: "r-again"))
+        #expect(try await store.endpointDeliveries(responseID: "r-again").isEmpty)
     }
 }

@@ -2,6 +2,7 @@ import ActionableCore
 import ActionablePostgres
 import ActionableTesting
 import Foundation
+import GRDB
 import Logging
 import Testing
 
@@ -196,6 +197,32 @@ struct StoreConformanceTests {
 }
 
 struct SQLiteStoreTests {
+    /// An endpoint that a start without its `--forward` flag paused (versions before 11 did; the
+    /// migration marks such endpoints) is resumed by the next start with the flag, its held
+    /// deliveries let go; an endpoint an operator paused is not, and an operator's pause or resume
+    /// forgets the mark.
+    @Test func anEndpointPausedByAMissingFlagIsResumedAndAnOperatorsPauseStays() async throws {
+        let (store, cleanup) = try await StoreConformanceTests.makeStore(.sqlite)
+        defer { cleanup() }
+        let sqlite = try #require(store as? SQLiteActionStore)
+        let at = Date(timeIntervalSince1970: 1_000)
+        for id in ["forward-flag", "forward-operator", "forward-changed"] {
+            _ = try await store.createEndpoint(
+                Endpoint(id: id, url: "https://\(id).example/", filter: ["*"], paused: true, seeded: true, createdAt: at))
+        }
+        // As the v11 migration marks what an older version paused.
+        try await sqlite.pool.write { db in
+            try db.execute(sql: "UPDATE endpoints SET paused_by_missing_flag = 1 WHERE id IN ('forward-flag', 'forward-changed')")
+        }
+        _ = try await store.updateEndpoint(id: "forward-changed", EndpointChange(paused: true), at: at)  // an operator's decision now
+        #expect(try await store.resumeIfPausedByMissingFlag(id: "forward-flag", at: at))
+        #expect(try await store.resumeIfPausedByMissingFlag(id: "forward-flag", at: at) == false)
+        #expect(try await store.resumeIfPausedByMissingFlag(id: "forward-operator", at: at) == false)
+        #expect(try await store.resumeIfPausedByMissingFlag(id: "forward-changed", at: at) == false)
+        let paused = try await store.endpoints().filter(\.paused).map(\.id)
+        #expect(paused == ["forward-changed", "forward-operator"])
+    }
+
     @Test func theWriterRunsWithSynchronousFullAndTheDatabaseIsSound() async throws {
         let (store, cleanup) = try await StoreConformanceTests.makeStore(.sqlite)
         defer { cleanup() }

@@ -1,0 +1,56 @@
+import ActionableCore
+import ActionableDelivery
+import ActionableStore
+import ActionableTestSupport
+import Foundation
+import Logging
+import NIOCore
+import Testing
+
+/// An endpoint keeps a window of attempts in flight, refilled as each answers: one stalled
+/// answer holds its own slot, never the deliveries behind it.
+struct EndpointWindowTests {
+    static let logger = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
+
+    @Test(.timeLimit(.minutes(1)))
+    func aStalledAnswerHoldsOnlyItsOwnSlot() async throws {
+        // r-0 stalls for longer than this test may run; every other delivery is answered 204.
+        let upstream = try HostileUpstream { id, _ in id == "r-0" ? .stall(Array("HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\n".utf8)) : .answer(204)
+        }
+        defer { upstream.stop() }
+        let store = InMemoryActionStore()
+        _ = await store.createEndpoint(
+            Endpoint(
+                id: "crm", url: "http://127.0.0.1:\(upstream.port)/hook", filter: ["*"], secret: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw",
+                createdAt: Date(timeIntervalSince1970: 0)))
+        await store.fanOutAtAccept(AcceptFanOut())
+        for index in 0..<6 {
+            _ = try await store.accept(
+                NewAction(
+                    id: "r-\(index)",
+                    response: ActionResponse(category: "invite", action: "accept", notificationID: "n-\(index)", user: "u"),
+                    receivedAt: Date().addingTimeInterval(TimeInterval(index) - 60)))
+        }
+        var worker = EndpointWorker(store: store, defaultSigner: nil, batchSize: 2, jitter: { 1 }, logger: Self.logger)
+        worker.forwarder = { url, signers in Forwarder(url: url, signers: signers, timeout: .seconds(120)) }
+        let drained = Task { await worker.drain("crm") }
+        // Five answered while r-0 still stalls in its slot (a batch of two would wait for it).
+        await upstream.arrived(6)
+        #expect(Set(upstream.arrivals) == Set((0..<6).map { "r-\($0)" }))
+        let statuses = await (1..<6).asyncMap { try? await store.action(id: "r-\($0)")?.status }
+        #expect(statuses.allSatisfy { $0 == .delivered || $0 == .pending })  // the last may still be recording
+        upstream.stop()  // the stalled answer ends: a failed attempt, retried later
+        #expect(await drained.value >= 6)  // r-0 again too, should its retry fall due before the drain ends
+        for index in 1..<6 { #expect(try await store.action(id: "r-\(index)")?.status == .delivered) }
+        let stalled = try await store.action(id: "r-0")
+        #expect(stalled?.status == .pending, "\(String(describing: stalled))")
+    }
+}
+
+extension Sequence where Element: Sendable {
+    fileprivate func asyncMap<T>(_ transform: (Element) async -> T) async -> [T] {
+        var results: [T] = []
+        for element in self { results.append(await transform(element)) }
+        return results
+    }
+}
