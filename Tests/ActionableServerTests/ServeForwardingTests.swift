@@ -106,15 +106,17 @@ struct ServeForwardingTests {
             in: directory, port: port,
             extra: ["--forward", "invite.*=http://127.0.0.1:\(upstream.port)/rsvp", "--forward-secret", Self.secret, "--admin-token", admin])
         #expect(await seeding.stop() == 0)
+        // A port of its own: another test may have taken the first one since it closed.
+        let second = try ServeProcessTests.freePort()
         let without = try await ServerProcess.serve(
-            in: directory, port: port, extra: ["--forward-secret", Self.secret, "--admin-token", admin])
+            in: directory, port: second, extra: ["--forward-secret", Self.secret, "--admin-token", admin])
         defer { without.signal() }
-        var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)/v1/endpoints")!)
+        var request = URLRequest(url: URL(string: "http://127.0.0.1:\(second)/v1/endpoints")!)
         request.setValue("Bearer \(admin)", forHTTPHeaderField: "Authorization")
         let (data, _) = try await URLSession.shared.data(for: request)
         let items = try #require((try JSONSerialization.jsonObject(with: data) as? [String: Any])?["items"] as? [[String: Any]])
         #expect(items.map { $0["state"] as? String } == ["active"], "\(items)")
-        let id = try await DeliveriesProcessTests.tap("n-without-flag", in: directory, port: port)
+        let id = try await DeliveriesProcessTests.tap("n-without-flag", in: directory, port: second)
         await upstream.arrived(1, id: id)
         #expect(await without.stop() == 0)
     }
