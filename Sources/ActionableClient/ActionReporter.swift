@@ -65,8 +65,9 @@ public actor ActionReporter {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = options.requestTimeout
         // The whole exchange, not only the wait between two bytes: a server that trickles its
-        // answer cannot hold a report (and the outbox's flush behind it) for long.
-        configuration.timeoutIntervalForResource = options.requestTimeout * 2
+        // answer cannot hold a report (and the outbox's flush behind it) for long (a minute with
+        // the default 15 s).
+        configuration.timeoutIntervalForResource = options.requestTimeout * 4
         self.session = session ?? URLSession(configuration: configuration, delegate: RedirectRefusal(), delegateQueue: nil)
         self.actionsURL = Self.url(under: self.endpoint, "v1/actions")
         for name in store.leftoverTemporaryFiles() { store.removeTemporary(name) }

@@ -16,7 +16,8 @@ struct ReporterStatusTests {
     static func reporter(port: Int, outbox: URL, clock: TestClock, log: LogLines = LogLines()) -> ActionReporter {
         ActionReporter(
             endpoint: URL(string: "http://127.0.0.1:\(port)")!, outbox: outbox,
-            options: .init(log: log.append, now: clock.read, random: { 0.5 }))
+            // A generous request time: some tests hold the server's answer while the suite runs beside them.
+            options: .init(requestTimeout: 120, log: log.append, now: clock.read, random: { 0.5 }))
     }
 
     @Test func a429sRetryAfterIsHonouredToTheSecond() async throws {
