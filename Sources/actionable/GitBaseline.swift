@@ -73,7 +73,9 @@ struct GitBaseline {
         archive.waitUntilExit()
         untar.waitUntilExit()
         guard archive.terminationStatus == 0, untar.terminationStatus == 0 else {
-            let output = errors.fileHandleForReading.availableData + untarErrors.fileHandleForReading.availableData
+            // readToEnd throws where availableData would stop the process (on EINTR, say).
+            let output =
+                ((try? errors.fileHandleForReading.readToEnd()) ?? Data()) + ((try? untarErrors.fileHandleForReading.readToEnd()) ?? Data())
             let message = String(decoding: output, as: UTF8.self)
             throw Failure(description: "--baseline: could not read \(tree) from git: \(message)")
         }
@@ -93,7 +95,7 @@ struct GitBaseline {
         } catch {
             throw Failure(description: "--baseline needs git on the PATH: \(error)")
         }
-        let data = output.fileHandleForReading.readDataToEndOfFile()
+        let data = (try? output.fileHandleForReading.readToEnd()) ?? Data()
         process.waitUntilExit()
         return (process.terminationStatus, String(decoding: data, as: UTF8.self))
     }

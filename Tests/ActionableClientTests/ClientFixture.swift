@@ -108,13 +108,21 @@ actor RecordingUpstream {
     }
 
     /// Every forwarded body, once at least `count` arrived.
-    func deliveries(count: Int) async -> [Forwarded] {
+    func deliveries(count: Int) async throws -> [Forwarded] {
+        try await within("\(count) deliveries") { await self.park(count: count) }
+    }
+
+    private func park(count: Int) async -> [Forwarded] {
         if received.count >= count { return received }
         return await withCheckedContinuation { countWaiters.append((count, $0)) }
     }
 
     /// The forwarded body of response `id`, once it arrives.
-    func delivery(of id: String) async -> Forwarded {
+    func delivery(of id: String) async throws -> Forwarded {
+        try await within("the delivery of \(id)") { await self.park(id: id) }
+    }
+
+    private func park(id: String) async -> Forwarded {
         if let body = received.first(where: { $0.id == id }) { return body }
         return await withCheckedContinuation { waiters.append((id, $0)) }
     }

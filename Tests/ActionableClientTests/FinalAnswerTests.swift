@@ -70,7 +70,7 @@ struct FinalAnswerTests {
                     Issue.record("\(result.id) must be delivered once fixed: \(result.outcome)")
                     continue
                 }
-                _ = await upstream.delivery(of: id)
+                _ = try await upstream.delivery(of: id)
                 #expect(await upstream.count(of: id) == 1)
             }
             #expect(await fixed.pendingReports().isEmpty)
@@ -103,7 +103,7 @@ struct FinalAnswerTests {
                 Issue.record("expected a first delivery, got \(results)")
                 return
             }
-            _ = await upstream.delivery(of: id)
+            _ = try await upstream.delivery(of: id)
         }
     }
 
@@ -124,7 +124,7 @@ struct FinalAnswerTests {
                 Issue.record("a report that cannot be saved must still be sent")
                 return
             }
-            _ = await upstream.delivery(of: id)
+            _ = try await upstream.delivery(of: id)
             #expect(log.all.contains { $0.contains("could not be saved") })
             // With the server down as well, the outcome says the report is not kept anywhere.
             let down = ActionReporter(endpoint: URL(string: "http://127.0.0.1:9/")!, outbox: blocker, options: .init(log: { _ in }))

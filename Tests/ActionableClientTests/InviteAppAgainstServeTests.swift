@@ -31,7 +31,7 @@ struct InviteAppAgainstServeTests {
             #expect(await delegate.reporter.pendingReports().isEmpty)
             #expect(delegate.answers.map(\.action) == taps.map(\.action))
 
-            let forwarded = await upstream.deliveries(count: taps.count)
+            let forwarded = try await upstream.deliveries(count: taps.count)
             let byNotification = Dictionary(grouping: forwarded) { $0["notificationId"] as? String ?? "" }
             #expect(byNotification.keys.sorted() == taps.indices.map { "n-app-\($0)" })
             for (index, tap) in taps.enumerated() {

@@ -42,7 +42,7 @@ struct ReporterAgainstServeTests {
             }
             #expect(!duplicate)
             #expect(await later.pendingReports().isEmpty)
-            let forwarded = await upstream.delivery(of: id)
+            let forwarded = try await upstream.delivery(of: id)
             #expect(forwarded["action"] as? String == "accept")
             #expect(forwarded["notificationId"] as? String == "n-offline")
             #expect((forwarded["payload"] as? [String: Any])?["inviteId"] as? String == "42")
@@ -69,7 +69,7 @@ struct ReporterAgainstServeTests {
                 return
             }
             #expect(again == id)
-            _ = await upstream.delivery(of: id)
+            _ = try await upstream.delivery(of: id)
             // The server records the delivery once the upstream's answer is back: read the status
             // until it leaves pending (each read a real request; bounded).
             #expect(try await ClientFixture.statusAfterPending(id, port: port) == "delivered")
@@ -158,7 +158,7 @@ struct ReporterAgainstServeTests {
             let again = await reporter.flush()
             #expect(again.first?.outcome == .delivered(responseID: id, duplicate: true))
             #expect(await reporter.pendingReports().isEmpty)
-            let forwarded = await upstream.delivery(of: id)
+            let forwarded = try await upstream.delivery(of: id)
             #expect(forwarded["action"] as? String == "maybe")
             #expect(await upstream.count(of: id) == 1)
         }
@@ -187,7 +187,7 @@ struct ReporterAgainstServeTests {
                 Issue.record("with the app's token the report must be delivered")
                 return
             }
-            _ = await upstream.delivery(of: responseID)
+            _ = try await upstream.delivery(of: responseID)
         }
     }
 }
@@ -251,7 +251,7 @@ extension ReporterAgainstServeTests {
                     Issue.record("a genuine tap was not accepted: \(report)")
                     continue
                 }
-                _ = await upstream.delivery(of: id)
+                _ = try await upstream.delivery(of: id)
             }
             #expect(await reporter.pendingReports().isEmpty)
         }

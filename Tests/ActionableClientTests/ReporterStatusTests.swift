@@ -114,10 +114,10 @@ struct ReporterStatusTests {
             let ids = [try await reporter.save(Self.report), try await reporter.save(Self.report)]
             await server.hold()
             let first = Task { await reporter.flush() }
-            await server.arrivals(1)  // the first flush is sending the first report, and waits
+            try await server.arrivals(1)  // the first flush is sending the first report, and waits
             // Another flush, and a direct send, skip the report in flight and take the next.
             let second = Task { await reporter.flush() }
-            await server.arrivals(2)
+            try await server.arrivals(2)
             #expect(await reporter.send(id: ids[0]) == nil)
             #expect(await reporter.send(id: ids[1]) == nil)
             await server.release()

@@ -1,3 +1,4 @@
+import ActionableTestSupport
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -39,7 +40,11 @@ actor ScriptedServer {
     }
 
     /// Returns once `count` requests have arrived.
-    func arrivals(_ count: Int) async {
+    func arrivals(_ count: Int) async throws {
+        try await within("\(count) requests") { await self.park(count) }
+    }
+
+    private func park(_ count: Int) async {
         if requests.count >= count { return }
         await withCheckedContinuation { arrivalWaiters.append((count, $0)) }
     }

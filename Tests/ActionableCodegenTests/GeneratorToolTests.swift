@@ -14,7 +14,7 @@ struct GeneratorToolTests {
         let errors = Pipe()
         process.standardError = errors
         try process.run()
-        let data = errors.fileHandleForReading.readDataToEndOfFile()
+        let data = PipeReading.toEnd(errors.fileHandleForReading.fileDescriptor)
         process.waitUntilExit()
         return (process.terminationStatus, String(decoding: data, as: UTF8.self))
     }

@@ -2,6 +2,7 @@ import ActionableCore
 import ActionableDelivery
 import ActionableRouter
 import ActionableStore
+import ActionableTestSupport
 import ActionableTesting
 import Foundation
 import Logging
@@ -71,7 +72,10 @@ struct DeliveryWorkerTests {
             await withCheckedContinuation { waiting = $0 }
         }
 
-        func untilEntered() async {
+        func untilEntered() async throws {
+            try await within("the handler entered") { await self.park() }
+        }
+        private func park() async {
             if hasEntered { return }
             await withCheckedContinuation { entered = $0 }
         }
@@ -94,7 +98,7 @@ struct DeliveryWorkerTests {
         let worker = DeliveryWorker(store: store, router: try builder.build(), owner: "w", logger: Self.logger)
         try await accept(store)
         let running = Task { await worker.run() }
-        await gate.untilEntered()
+        try await gate.untilEntered()
         running.cancel()  // graceful shutdown
         await gate.open()
         await running.value

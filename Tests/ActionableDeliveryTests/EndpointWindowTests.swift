@@ -35,7 +35,7 @@ struct EndpointWindowTests {
         worker.forwarder = { url, signers in Forwarder(url: url, signers: signers, timeout: .seconds(120)) }
         let drained = Task { await worker.drain("crm") }
         // Five answered while r-0 still stalls in its slot (a batch of two would wait for it).
-        await upstream.arrived(6)
+        try await upstream.arrived(6)
         #expect(Set(upstream.arrivals) == Set((0..<6).map { "r-\($0)" }))
         let statuses = await (1..<6).asyncMap { try? await store.action(id: "r-\($0)")?.status }
         #expect(statuses.allSatisfy { $0 == .delivered || $0 == .pending })  // the last may still be recording

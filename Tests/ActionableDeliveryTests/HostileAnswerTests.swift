@@ -63,7 +63,7 @@ struct HostileAnswerTests {
     /// Garbage status lines and headers, a head then a stall, an endless body, a reset mid-body,
     /// silence: each attempt ends within the deadline, as a retry (never a trap, never a hang).
     @Test(
-        .timeLimit(.minutes(1)),
+        .timeLimit(.minutes(2)),
         arguments: [
             ("garbage status line", HostileUpstream.Behavior.bytes(Array("HTTP/1.1 abc Nope\r\n\r\n".utf8))),
             ("not HTTP", .bytes(Array("\u{0}\u{1}\u{2}garbage\r\n\r\n".utf8))),
@@ -84,8 +84,9 @@ struct HostileAnswerTests {
         case .success(.fail(let reason)): #expect(reason.contains("not retried"), "\(name): \(reason)")  // a 999 status
         case .success(.retry), .failure: break  // a failed attempt, retried on the schedule
         }
-        // Bounded by the 2 s deadline (and a margin for two busy cores), not by the upstream.
-        #expect(ContinuousClock.now - started < .seconds(20), "\(name)")
+        // Bounded by the 2 s deadline, not by the upstream, which never ends (the margin is for a
+        // loaded machine: the suite runs beside it).
+        #expect(ContinuousClock.now - started < .seconds(45), "\(name)")
     }
 
     /// An endless 2xx body: the answer's status stands (the body is read up to 64 KiB and cut),

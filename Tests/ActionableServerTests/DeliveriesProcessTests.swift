@@ -67,7 +67,7 @@ struct DeliveriesProcessTests {
                 ])
             defer { server.signal() }
             let id = try await Self.tap("n-outage", in: directory, port: port)
-            await upstream.delivered(id)
+            try await upstream.delivered(id)
             #expect(await upstream.tries(of: id) == 26)
             // A graceful stop records the delivery in flight; then storage says what happened.
             #expect(await server.stop() == 0)
@@ -101,13 +101,13 @@ struct DeliveriesProcessTests {
             let one = try CommandLineRunner.run(["deliveries", "retry", id, "--url", "http://127.0.0.1:\(port)", "--admin-token", Self.admin])
             #expect(one.status == 0, "\(one.stderr)")
             #expect(one.stdout == "queued \(id)\n")
-            await upstream.delivered(id)
+            try await upstream.delivered(id)
             #expect(await upstream.statuses(of: id) == [410, 204])  // the same webhook-id both times
 
             let rest = try CommandLineRunner.run(
                 ["deliveries", "retry", "--state", "dead", "--url", "http://127.0.0.1:\(port)", "--admin-token", Self.admin])
             #expect(rest.stdout == "queued 1\n")
-            await upstream.delivered(other)
+            try await upstream.delivered(other)
 
             // A pending or unknown response, or no token: a clear error and exit 1 or 2.
             let unknown = try CommandLineRunner.run(["deliveries", "retry", "nope", "--url", "http://127.0.0.1:\(port)", "--admin-token", Self.admin])
@@ -142,7 +142,7 @@ struct DeliveriesProcessTests {
             async let a = BadgeLoad.post("/v1/deliveries/\(id)/retry", body: "{}", bearer: Self.admin, port: port)
             async let b = BadgeLoad.post("/v1/deliveries/\(id)/retry", body: "{}", bearer: Self.admin, port: otherPort)
             #expect(await [a, b].sorted() == [202, 409])
-            await upstream.delivered(id)
+            try await upstream.delivered(id)
             // Delivered once per re-queue. Stopping both instances lets every delivery in flight
             // finish (a graceful stop), so any second delivery would be recorded by now.
             first.signal()

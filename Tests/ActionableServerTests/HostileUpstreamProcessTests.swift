@@ -89,7 +89,7 @@ struct HostileUpstreamProcessTests {
         }
         // Each delivery got its hostile answer, its attempt ended (within the forward timeout)
         // and was recorded, and it was tried again: the second try is answered 204.
-        for id in ids { await upstream.arrived(2, id: Forwarded.webhookID(id)) }
+        for id in ids { try await upstream.arrived(2, id: Forwarded.webhookID(id)) }
         #expect(try await Self.status("/healthz", port: port) == 200)
         for id in ids {
             let item = try await DeliveriesProcessTests.item(id, port: port)
@@ -100,7 +100,7 @@ struct HostileUpstreamProcessTests {
             try ServeProcessTests.acceptTap(notificationID: "n-genuine", in: directory), port: port)
         #expect(status == 202)
         let genuine = try #require(body["id"] as? String)
-        await upstream.arrived(1, id: Forwarded.webhookID(genuine))
+        try await upstream.arrived(1, id: Forwarded.webhookID(genuine))
         #expect(await server.stop() == 0)
         #expect(server.terminationReason == .exit)
     }
@@ -121,12 +121,12 @@ struct HostileUpstreamProcessTests {
             try ServeProcessTests.acceptTap(notificationID: "n-stalled", in: directory), port: port)
         #expect(status == 202)
         let id = try #require(body["id"] as? String)
-        await upstream.arrived(1, id: Forwarded.webhookID(id))
+        try await upstream.arrived(1, id: Forwarded.webhookID(id))
         #expect(await server.stop() == 0)
 
         let (restarted, _) = try await Self.serve(in: directory, upstream: upstream.port, extra: extra)
         defer { restarted.signal(SIGKILL) }
-        await upstream.arrived(2, id: Forwarded.webhookID(id))
+        try await upstream.arrived(2, id: Forwarded.webhookID(id))
         #expect(await restarted.stop() == 0)
     }
 
@@ -147,7 +147,7 @@ struct HostileUpstreamProcessTests {
         #expect(status == 202)
         let id = try #require(body["id"] as? String)
         for attempt in 1...3 {
-            await upstream.arrived(attempt, id: Forwarded.webhookID(id))
+            try await upstream.arrived(attempt, id: Forwarded.webhookID(id))
             server.signal(SIGKILL)  // the attempt "stopped the process"
             await server.exit()
             (server, port) = try await Self.serve(in: directory, upstream: upstream.port, extra: extra)
@@ -163,7 +163,7 @@ struct HostileUpstreamProcessTests {
         let (next, nextBody) = try await ServeProcessTests.post(
             try ServeProcessTests.acceptTap(notificationID: "n-after-poison", in: directory), port: port)
         #expect(next == 202)
-        await upstream.arrived(1, id: Forwarded.webhookID(try #require(nextBody["id"] as? String)))
+        try await upstream.arrived(1, id: Forwarded.webhookID(try #require(nextBody["id"] as? String)))
     }
 
     /// 64 sockets that send nothing, from 127.0.0.2: eight are let in (the per-address limit),

@@ -141,7 +141,7 @@ extension MetricsEndpointTests {
         #expect(await stale.value() == 2)
         // Stale at once: the next scrape answers the last value at once and starts a read behind it.
         #expect(await stale.value() == 2)
-        await reads.waitFor(3)
+        try await reads.waitFor(3)
     }
 }
 
@@ -157,7 +157,11 @@ actor ReadCounter {
         return count
     }
 
-    func waitFor(_ target: Int) async {
+    func waitFor(_ target: Int) async throws {
+        try await within("\(target) arrivals") { await self.parkUntil(target) }
+    }
+
+    private func parkUntil(_ target: Int) async {
         guard count < target else { return }
         await withCheckedContinuation { waiters.append((target, $0)) }
     }

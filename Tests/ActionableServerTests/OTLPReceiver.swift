@@ -1,3 +1,4 @@
+import ActionableTestSupport
 import Foundation
 import Hummingbird
 import HummingbirdTesting
@@ -36,8 +37,12 @@ actor OTLPReceiver {
         }
     }
 
-    /// The spans received, once `condition` holds for them (the suite's time limit bounds it).
-    func spans(until condition: @escaping @Sendable ([Span]) -> Bool) async -> [Span] {
+    /// The spans received, once `condition` holds for them (``within(_:limit:_:)`` bounds it).
+    func spans(until condition: @escaping @Sendable ([Span]) -> Bool) async throws -> [Span] {
+        try await within("the spans expected") { await self.park(until: condition) }
+    }
+
+    private func park(until condition: @escaping @Sendable ([Span]) -> Bool) async -> [Span] {
         if condition(spans) { return spans }
         return await withCheckedContinuation { waiters.append((condition, $0)) }
     }

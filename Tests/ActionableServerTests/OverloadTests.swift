@@ -1,6 +1,7 @@
 import ActionableCore
 import ActionableHTTP
 import ActionableStore
+import ActionableTestSupport
 import ActionableTesting
 import ActionableTokens
 import ActionableWire
@@ -18,7 +19,10 @@ struct OverloadTests {
         var gated = true
         var didArrive = false
 
-        func waitForArrival() async {
+        func waitForArrival() async throws {
+            try await within("the request at the gate") { await self.park() }
+        }
+        private func park() async {
             guard !didArrive else { return }  // the request may reach the gate first
             await withCheckedContinuation { arrived = $0 }
         }
@@ -128,7 +132,7 @@ struct OverloadTests {
                 uri: "/v1/actions", method: .post, headers: ActionsEndpointTests.json,
                 body: ByteBuffer(string: first)
             ) { $0.status }
-            await store.waitForArrival()  // the first request holds the only place
+            try await store.waitForArrival()  // the first request holds the only place
             try await client.execute(
                 uri: "/v1/actions", method: .post, headers: ActionsEndpointTests.json,
                 body: ByteBuffer(string: second)

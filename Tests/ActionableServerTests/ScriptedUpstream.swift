@@ -1,5 +1,6 @@
 import ActionableService
 import ActionableStore
+import ActionableTestSupport
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -44,7 +45,11 @@ actor ScriptedUpstream {
     }
 
     /// Returns once `id` was answered 2xx at least `times` times.
-    func delivered(_ id: String, times: Int = 1) async {
+    func delivered(_ id: String, times: Int = 1) async throws {
+        try await within("\(id) delivered \(times) times") { await self.parkUntilDelivered(id, times: times) }
+    }
+
+    private func parkUntilDelivered(_ id: String, times: Int) async {
         if calls.filter({ $0.id == id && (200..<300).contains($0.status) }).count >= times { return }
         await withCheckedContinuation { waiters.append((id, times, $0)) }
     }

@@ -65,7 +65,10 @@ struct SendLoadTests {
             for waiter in waiters { waiter.resume() }
             waiters = []
         }
-        func reached() async {
+        func reached() async throws {
+            try await within("halfway") { await self.park() }
+        }
+        private func park() async {
             if done { return }
             await withCheckedContinuation { waiters.append($0) }
         }
@@ -86,7 +89,7 @@ struct SendLoadTests {
             let halfway = Halfway()
             let standIn = harness.standIn
             async let killer: Void = {
-                await halfway.reached()
+                try await halfway.reached()
                 await harness.standIn.received.wait(untilDelivered: 20)
                 server.signal(SIGKILL)
             }()
@@ -106,7 +109,7 @@ struct SendLoadTests {
                     }
                 }
             }
-            await killer
+            try await killer
             await server.exit()
             #expect(server.terminationReason == .uncaughtSignal)
             let sent = await acknowledged.sent

@@ -77,7 +77,7 @@ struct SendProcessTests {
                 let accepted = try await SendHarness.call("POST", "/v1/actions", port: port, bearer: try await SendHarness.appJWT("alice"), json: tap)
                 #expect(accepted.status == 202)
                 let answer = try JSONDecoder().decode(ActionAnswer.self, from: accepted.body)
-                await upstream.delivered(answer.id)
+                try await upstream.delivered(answer.id)
                 let forwarded = try Self.json(try #require(await upstream.bodies[answer.id]))
                 let forwardedPayload = try #require(forwarded["payload"] as? [String: Any])
                 #expect(forwardedPayload["inviteId"] as? String == "42" && forwardedPayload["eventName"] as? String == "Dinner")

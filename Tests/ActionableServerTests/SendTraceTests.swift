@@ -24,7 +24,7 @@ struct SendTraceTests {
                 #expect(sent.status == 202)
                 await harness.standIn.received.wait(untilDelivered: 1)
 
-                let spans = await receiver.spans { spans in
+                let spans = try await receiver.spans { spans in
                     spans.contains { $0.name == "actionable.apns.send" && $0.attributes["actionable.outcome"] != nil }
                 }
                 let send = try #require(spans.first { $0.name == "actionable.apns.send" })

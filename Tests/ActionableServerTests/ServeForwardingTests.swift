@@ -28,7 +28,10 @@ struct ServeForwardingTests {
                 received = (headers, body)
             }
         }
-        func next() async -> (HTTPFields, String) {
+        func next() async throws -> (HTTPFields, String) {
+            try await within("a forwarded call") { await self.park() }
+        }
+        private func park() async -> (HTTPFields, String) {
             if let received { return received }
             return await withCheckedContinuation { waiter = $0 }
         }
@@ -67,7 +70,7 @@ struct ServeForwardingTests {
             #expect(status == 202)
             let id = try #require(accepted["id"] as? String)
 
-            let (headers, body) = await inbox.next()
+            let (headers, body) = try await inbox.next()
             // The webhook-id is the response id (the same for every endpoint); the endpoint is named apart.
             let webhookID = Forwarded.webhookID(id)
             #expect(webhookID == id)
@@ -117,7 +120,7 @@ struct ServeForwardingTests {
         let items = try #require((try JSONSerialization.jsonObject(with: data) as? [String: Any])?["items"] as? [[String: Any]])
         #expect(items.map { $0["state"] as? String } == ["active"], "\(items)")
         let id = try await DeliveriesProcessTests.tap("n-without-flag", in: directory, port: second)
-        await upstream.arrived(1, id: id)
+        try await upstream.arrived(1, id: id)
         #expect(await without.stop() == 0)
     }
 }

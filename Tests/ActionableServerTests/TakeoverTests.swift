@@ -34,7 +34,10 @@ struct TakeoverTests {
         }
 
         /// Returns once `count` deliveries arrived.
-        func waitFor(_ count: Int) async {
+        func waitFor(_ count: Int) async throws {
+            try await within("\(count) deliveries") { await self.park(count) }
+        }
+        private func park(_ count: Int) async {
             if ids.count >= count { return }
             await withCheckedContinuation { waiters.append((count, $0)) }
         }
@@ -77,14 +80,19 @@ struct TakeoverTests {
                 #"{"category":"invite","action":"maybe","actionToken":"\#(token)","payload":{"inviteId":"9"}}"#, port: firstPort)
             #expect(status == 202)
             let id = try #require(json["id"] as? String)
-            await upstream.waitFor(1)  // the first instance is delivering it now
+            try await upstream.waitFor(1)  // the first instance is delivering it now
             first.signal(SIGKILL)
             await first.exit()
 
             let secondPort = try ServeProcessTests.freePort()
             let second = try await ServerProcess.serve(in: directory, port: secondPort, extra: extra)
             defer { second.signal() }
-            await upstream.waitFor(2)  // the lease ran out; the second instance took the claim over
+            do {
+                try await upstream.waitFor(2)  // the lease ran out; the second instance took the claim over
+            } catch {
+                await upstream.release()  // the held request, so the upstream can shut down
+                throw error
+            }
             await upstream.release()
             // The same webhook-id both times, so the upstream can de-duplicate.
             #expect(await upstream.ids == [Forwarded.webhookID(id), Forwarded.webhookID(id)])

@@ -25,7 +25,10 @@ struct TwoInstancesTests {
             waiter?.resume()
             waiter = nil
         }
-        func first() async {
+        func first() async throws {
+            try await within("a first delivery") { await self.park() }
+        }
+        private func park() async {
             if !ids.isEmpty { return }
             await withCheckedContinuation { waiter = $0 }
         }
@@ -65,7 +68,7 @@ struct TwoInstancesTests {
             let ids = Set(replies.compactMap { $0.1["id"] as? String })
             #expect(ids.count == 1)
 
-            await deliveries.first()
+            try await deliveries.first()
             // Both instances keep running; the claim is leased, so neither delivers it again.
             first.signal()
             second.signal()
@@ -106,7 +109,7 @@ struct TwoInstancesTests {
         request.httpBody = Data(#"{"id":"late","url":"http://127.0.0.1:\#(upstream.port)/hook","filter":["invite.*"]}"#.utf8)
         let (_, created) = try await URLSession.shared.data(for: request)
         #expect((created as? HTTPURLResponse)?.statusCode == 201)
-        await upstream.arrived(1)
+        try await upstream.arrived(1)
         #expect(upstream.arrivals.allSatisfy { $0.hasPrefix(id) })
     }
 }

@@ -39,7 +39,7 @@ struct TypeScriptGuardTests {
             }
             var bodies: [String] = []
             for id in ids {
-                await upstream.delivered(id)
+                try await upstream.delivered(id)
                 bodies.append(String(decoding: try #require(await upstream.bodies[id]), as: UTF8.self))
             }
             let captured = directory.appendingPathComponent("bodies.json")

@@ -35,9 +35,12 @@ public enum CommandLineRunner {
         process.standardOutput = out
         process.standardError = err
         try process.run()
-        // Read both pipes to the end before waiting, so a full pipe cannot block the child.
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        // Both pipes are drained at once, before waiting, so a full pipe cannot block the child.
+        let group = DispatchGroup()
+        nonisolated(unsafe) var outData = Data()
+        DispatchQueue.global().async(group: group) { outData = PipeReading.toEnd(out.fileHandleForReading.fileDescriptor) }
+        let errData = PipeReading.toEnd(err.fileHandleForReading.fileDescriptor)
+        group.wait()
         process.waitUntilExit()
         return Run(
             status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
@@ -75,8 +78,8 @@ public enum CommandLineRunner {
         // Both pipes are drained at once, so a chatty tool cannot fill one and stall.
         let group = DispatchGroup()
         nonisolated(unsafe) var outData = Data()
-        DispatchQueue.global().async(group: group) { outData = out.fileHandleForReading.readDataToEndOfFile() }
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        DispatchQueue.global().async(group: group) { outData = PipeReading.toEnd(out.fileHandleForReading.fileDescriptor) }
+        let errData = PipeReading.toEnd(err.fileHandleForReading.fileDescriptor)
         group.wait()
         process.waitUntilExit()
         return Run(

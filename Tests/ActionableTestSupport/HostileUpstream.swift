@@ -84,8 +84,13 @@ public final class HostileUpstream: @unchecked Sendable {
     /// Every request's `webhook-id`, in arrival order.
     public var arrivals: [String] { state.withLock { $0.arrivals } }
 
-    /// Returns once `count` requests arrived (with `webhook-id` `id`, when given).
-    public func arrived(_ count: Int, id: String? = nil) async {
+    /// Returns once `count` requests arrived (with `webhook-id` `id`, when given); throws if they
+    /// never do (``within(_:limit:_:)``).
+    public func arrived(_ count: Int, id: String? = nil) async throws {
+        try await within("\(count) requests\(id.map { " with webhook-id \($0)" } ?? "")") { await self.parkUntilArrived(count, id: id) }
+    }
+
+    private func parkUntilArrived(_ count: Int, id: String?) async {
         await withCheckedContinuation { continuation in
             let ready = state.withLock { state -> Bool in
                 if state.arrivals.filter({ id == nil || $0 == id }).count >= count { return true }

@@ -57,7 +57,7 @@ public final class ServerProcess: Sendable {
         let reader = pipe.fileHandleForReading
         Thread {
             while true {
-                let chunk = reader.availableData
+                let chunk = PipeReading.chunk(reader.fileDescriptor) ?? Data()
                 let (ready, failed) = state.withLock {
                     state -> ([(CheckedContinuation<String, any Error>, String)], [CheckedContinuation<String, any Error>]) in
                     if chunk.isEmpty {
@@ -105,8 +105,17 @@ public final class ServerProcess: Sendable {
     }
 
     /// All output so far, once it contains `text` at least `times` times (the process's own
-    /// signal, not a timer). Throws if the process closes its output first.
-    public func output(containing text: String, times: Int = 1) async throws -> String {
+    /// signal, not a timer). Throws if the process closes its output first, and after `limit`
+    /// (a guard against a hang, with the output so far) or when the test's task is cancelled.
+    public func output(containing text: String, times: Int = 1, limit: Duration = .seconds(180)) async throws -> String {
+        do {
+            return try await within("\"\(text)\" in the output", limit: limit) { try await self.parkForOutput(containing: text, times: times) }
+        } catch let error as NeverHappened {
+            throw Silent(waitedFor: error, log: state.withLock { String(decoding: $0.output, as: UTF8.self) })
+        }
+    }
+
+    private func parkForOutput(containing text: String, times: Int) async throws -> String {
         try await withCheckedThrowingContinuation { continuation in
             let result: Result<String, any Error>? = state.withLock { state in
                 let output = String(decoding: state.output, as: UTF8.self)
@@ -120,8 +129,16 @@ public final class ServerProcess: Sendable {
     }
 
     /// Waits for the process to end; returns its exit status (or the signal that ended it).
+    /// A process still running after `limit`, or when the test's task is cancelled, is killed
+    /// (SIGKILL), so the status then is never a clean exit and no test waits forever.
     @discardableResult
-    public func exit() async -> Int32 {
+    public func exit(limit: Duration = .seconds(120)) async -> Int32 {
+        if let status = try? await within("the process to exit", limit: limit, { await self.parkForExit() }) { return status }
+        kill(process.processIdentifier, SIGKILL)
+        return await parkForExit()
+    }
+
+    private func parkForExit() async -> Int32 {
         await withCheckedContinuation { continuation in
             let status: Int32? = state.withLock { state in
                 if state.status == nil { state.exitWaiters.append(continuation) }
@@ -145,6 +162,13 @@ public final class ServerProcess: Sendable {
     public func stop() async -> Int32 {
         signal(SIGTERM)
         return await exit()
+    }
+
+    /// The process never printed what a test waited for.
+    public struct Silent: Error, CustomStringConvertible {
+        public let waitedFor: NeverHappened
+        public let log: String
+        public var description: String { "\(waitedFor); the process printed:\n\(log)" }
     }
 
     public struct Exited: Error, CustomStringConvertible {
