@@ -107,7 +107,7 @@ let package = Package(
         .target(
             name: "ActionableDelivery",
             dependencies: [
-                "ActionableCore", "ActionableStore", "ActionableRouter", "ActionableWire",
+                "ActionableCore", "ActionableStore", "ActionableRouter", "ActionableWire", "ActionableAPNs",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

@@ -76,22 +76,36 @@ extension PostgresActionStore {
     }
 
     public func finishSend(notificationID: String, token: String, owner: String, outcome: SendOutcome, at: Date) async throws {
-        let (state, status, reason, next) = SendTable.finishing(outcome)
+        try await finishSends([FinishedSend(notificationID: notificationID, token: token, outcome: outcome, at: at)], owner: owner)
+    }
+
+    public func finishSends(_ sends: [FinishedSend], owner: String) async throws {
+        guard !sends.isEmpty else { return }
         let logger = self.logger
         do {
             try await client.withTransaction(logger: logger) { connection in
-                let finished = try await connection.query(
-                    PostgresQuery(
-                        unsafeSQL: SendTable.finish(.postgres) + " RETURNING token",
-                        binds: try Self.sendBindings([
-                            state.rawValue, status, reason, next?.timeIntervalSince1970, notificationID, token, owner,
-                        ])), logger: logger)
-                var changed = false
-                for try await _ in finished { changed = true }
-                if changed, state == .sent {
-                    try await connection.query(
+                // One lock order for every instance sharing the database: the copies sorted by
+                // notification and token, then the devices they date sorted by token (instances
+                // finishing copies of different notifications for the same devices at once would
+                // otherwise lock those devices in opposite orders, and deadlock).
+                var sentAt: [String: Double] = [:]
+                for send in sends.sorted(by: { ($0.notificationID, $0.token) < ($1.notificationID, $1.token) }) {
+                    let (state, status, reason, next) = SendTable.finishing(send.outcome)
+                    let finished = try await connection.query(
                         PostgresQuery(
-                            unsafeSQL: SendTable.markDeviceSent(.postgres), binds: try Self.bindings(at.timeIntervalSince1970, token)),
+                            unsafeSQL: SendTable.finish(.postgres) + " RETURNING token",
+                            binds: try Self.sendBindings([
+                                state.rawValue, status, reason, next?.timeIntervalSince1970, send.notificationID, send.token, owner,
+                            ])), logger: logger)
+                    var changed = false
+                    for try await _ in finished { changed = true }
+                    if changed, state == .sent {
+                        sentAt[send.token] = max(sentAt[send.token] ?? 0, send.at.timeIntervalSince1970)
+                    }
+                }
+                for token in sentAt.keys.sorted() {
+                    try await connection.query(
+                        PostgresQuery(unsafeSQL: SendTable.markDeviceSent(.postgres), binds: try Self.bindings(sentAt[token] ?? 0, token)),
                         logger: logger)
                 }
             }

@@ -56,13 +56,20 @@ extension SQLiteActionStore {
     }
 
     public func finishSend(notificationID: String, token: String, owner: String, outcome: SendOutcome, at: Date) async throws {
-        let (state, status, reason, next) = SendTable.finishing(outcome)
+        try await finishSends([FinishedSend(notificationID: notificationID, token: token, outcome: outcome, at: at)], owner: owner)
+    }
+
+    public func finishSends(_ finished: [FinishedSend], owner: String) async throws {
+        guard !finished.isEmpty else { return }
         try await pool.write { db in
-            try db.execute(
-                sql: SendTable.finish(.sqlite),
-                arguments: [state.rawValue, status, reason, next?.timeIntervalSince1970, notificationID, token, owner])
-            if db.changesCount > 0, state == .sent {
-                try db.execute(sql: SendTable.markDeviceSent(.sqlite), arguments: [at.timeIntervalSince1970, token])
+            for send in finished {
+                let (state, status, reason, next) = SendTable.finishing(send.outcome)
+                try db.execute(
+                    sql: SendTable.finish(.sqlite),
+                    arguments: [state.rawValue, status, reason, next?.timeIntervalSince1970, send.notificationID, send.token, owner])
+                if db.changesCount > 0, state == .sent {
+                    try db.execute(sql: SendTable.markDeviceSent(.sqlite), arguments: [send.at.timeIntervalSince1970, send.token])
+                }
             }
         }
     }

@@ -1,4 +1,5 @@
 import ActionableAPNs
+import ActionableDelivery
 import ActionableStore
 import Foundation
 import JWTKit

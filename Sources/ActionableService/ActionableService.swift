@@ -249,7 +249,8 @@ public struct ActionableService: Service {
                 // On graceful shutdown it claims nothing more; sends in flight get their answers
                 // and are recorded, then the connections close.
                 group.addTask {
-                    await cancelWhenGracefulShutdown { await sender.worker.run(signal: sender.signal) }
+                    let signal = sender.signal
+                    await cancelWhenGracefulShutdown { await sender.worker.run(wake: { limit in await signal.wait(upTo: limit) }) }
                     try? await sender.worker.client.shutdown()
                 }
             }

@@ -51,6 +51,12 @@ extension InMemoryActionStore {
         return claimed
     }
 
+    public func finishSends(_ finished: [FinishedSend], owner: String) {
+        for send in finished {
+            finishSend(notificationID: send.notificationID, token: send.token, owner: owner, outcome: send.outcome, at: send.at)
+        }
+    }
+
     public func finishSend(notificationID: String, token: String, owner: String, outcome: SendOutcome, at: Date) {
         guard var row = sendTable[notificationID]?[token], row.leaseOwner == owner, row.send.state == .pending else { return }
         row.leaseOwner = nil

@@ -109,6 +109,22 @@ public enum NotificationRecordResult: Hashable, Sendable {
 }
 
 /// A device's copy claimed for an attempt.
+/// How one attempt at a copy ended, to record (``SendQueue/finishSends(_:owner:)``).
+public struct FinishedSend: Hashable, Sendable {
+    public var notificationID: String
+    public var token: String
+    public var outcome: SendOutcome
+    /// When the attempt ended.
+    public var at: Date
+
+    public init(notificationID: String, token: String, outcome: SendOutcome, at: Date) {
+        self.notificationID = notificationID
+        self.token = token
+        self.outcome = outcome
+        self.at = at
+    }
+}
+
 public struct ClaimedSend: Hashable, Sendable {
     /// The notification.
     public var notification: NewNotification
@@ -156,6 +172,10 @@ public protocol SendQueue: Sendable {
     /// Records how `owner`'s attempt at `token`'s copy of `notificationID` ended (a copy not
     /// leased by `owner` any more is left alone). A sent copy dates its device's last send.
     func finishSend(notificationID: String, token: String, owner: String, outcome: SendOutcome, at: Date) async throws
+
+    /// Records how `owner`'s attempts ended, as ``finishSend(notificationID:token:owner:outcome:at:)``
+    /// does each, in one transaction: the outbox records a batch of sends with one write.
+    func finishSends(_ finished: [FinishedSend], owner: String) async throws
 
     /// A notification and its copies.
     func notification(id: String) async throws -> StoredNotification?

@@ -242,6 +242,7 @@ struct ActionsEndpointTests {
         func finishSend(notificationID: String, token: String, owner: String, outcome: SendOutcome, at: Date) async throws {
             throw Down()
         }
+        func finishSends(_ finished: [FinishedSend], owner: String) async throws { throw Down() }
         func notification(id: String) async throws -> StoredNotification? { throw Down() }
         func endpoints() async throws -> [Endpoint] { throw Down() }
         func createEndpoint(_ endpoint: Endpoint) async throws -> Bool { throw Down() }

@@ -90,6 +90,7 @@ struct OverloadTests {
         func finishSend(notificationID: String, token: String, owner: String, outcome: SendOutcome, at: Date) async throws {
             await inner.finishSend(notificationID: notificationID, token: token, owner: owner, outcome: outcome, at: at)
         }
+        func finishSends(_ finished: [FinishedSend], owner: String) async throws { await inner.finishSends(finished, owner: owner) }
         func notification(id: String) async throws -> StoredNotification? { await inner.notification(id: id) }
         func shareProviderToken(
             keyID: String, candidate: String, issuedAt: Date, reuseIfIssuedAfter: Date

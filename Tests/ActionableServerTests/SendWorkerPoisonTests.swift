@@ -1,5 +1,6 @@
 import ActionableAPNs
 import ActionableAPNsTesting
+import ActionableDelivery
 import ActionableService
 import ActionableStore
 import Foundation

@@ -159,3 +159,35 @@ struct SendQueueConformanceTests {
         }
     }
 }
+
+extension SendQueueConformanceTests {
+    /// A batch of outcomes is recorded as each alone would be, in one call: a sent copy dates its
+    /// device, a retry is due again at its time, and a copy another owner holds is left alone.
+    @Test(arguments: Driver.available)
+    func aBatchOfOutcomesIsRecordedAsEachAloneWouldBe(driver: Driver) async throws {
+        let (store, cleanup) = try await StoreConformanceTests.makeStore(driver)
+        defer { cleanup() }
+        let devices = try await Self.devices(store)
+        _ = try await store.recordNotification(Self.notification("n-1"), devices: devices)
+        _ = try await store.recordNotification(Self.notification("n-2", at: 200), devices: [devices[0]])
+        let mine = try await store.claimDueSends(now: Self.at(150), limit: 2, lease: 1_000, owner: "w1")
+        #expect(mine.map(\.notification.notificationID) == ["n-1", "n-1"])
+        let theirs = try await store.claimDueSends(now: Self.at(250), limit: 10, lease: 1_000, owner: "w2")
+        #expect(theirs.map(\.notification.notificationID) == ["n-2"])
+        try await store.finishSends(
+            [
+                FinishedSend(notificationID: "n-1", token: Self.phone, outcome: .sent(status: 200), at: Self.at(160)),
+                FinishedSend(
+                    notificationID: "n-1", token: Self.tablet, outcome: .retry(at: Self.at(400), status: 503, reason: "busy"), at: Self.at(160)),
+                FinishedSend(notificationID: "n-2", token: Self.phone, outcome: .failed(status: 400, reason: "w1's word"), at: Self.at(160)),
+            ], owner: "w1")
+        let first = try #require(try await store.notification(id: "n-1"))
+        #expect(first.sends.map(\.state) == [.sent, .pending])
+        #expect(first.sends.map(\.status) == [200, 503])
+        #expect(try await store.devices(of: "alice").first { $0.token == Self.phone }?.lastSentAt == Self.at(160))
+        #expect(try await store.notification(id: "n-2")?.sends.map(\.state) == [.pending])  // w2's lease stands
+        #expect(try await store.claimDueSends(now: Self.at(399), limit: 10, lease: 60, owner: "w3").isEmpty)
+        #expect(try await store.claimDueSends(now: Self.at(401), limit: 10, lease: 60, owner: "w3").map(\.token) == [Self.tablet])
+        try await store.finishSends([], owner: "w1")  // nothing to record: no write, no error
+    }
+}

@@ -1,0 +1,145 @@
+import ActionableStore
+import CoreMetrics
+import Foundation
+import Logging
+
+/// The outbox's one loop, the same for every ``Transport``: up to ``concurrency`` attempts in
+/// flight, claimed as slots free up (a slow or stalled answer holds its own slot, never the
+/// others); poison work — whose leases ran out without an outcome ``LeasePolicy/poisonAfter``
+/// times — set aside unattempted; outcomes recorded in batches (whatever finished while the
+/// previous batch was being written, in one call of ``Transport/record(_:)``); and a stop that
+/// lets every attempt in flight finish and be recorded.
+///
+/// Each attempt is counted in `actionable_outbox_attempts_total{transport, outcome}`.
+public struct OutboxLoop<T: Transport>: Sendable {
+    public let transport: T
+    /// The most attempts in flight (`--endpoint-concurrency` for an endpoint).
+    public let concurrency: Int
+    public let logger: Logger
+    /// Where the attempt counts go; none when `nil`.
+    public var metricsFactory: (any MetricsFactory)?
+
+    public init(transport: T, concurrency: Int, logger: Logger, metricsFactory: (any MetricsFactory)? = nil) {
+        self.transport = transport
+        self.concurrency = max(1, concurrency)
+        self.logger = logger
+        self.metricsFactory = metricsFactory
+    }
+
+    /// Attempts what is due until nothing is (or `proceed` says stop), then returns once every
+    /// attempt it started is recorded; returns how many pieces it claimed. A failed claim ends
+    /// the drain (logged); the next drain tries again.
+    @discardableResult
+    public func drain(while proceed: @Sendable () -> Bool = { true }) async -> Int {
+        let window = AttemptWindow(limit: concurrency)
+        let recorder = BatchRecorder(transport: transport)
+        var total = 0
+        while proceed() {
+            guard window.room > 0 else {
+                await window.waitForRoom()
+                continue
+            }
+            let claimed: [T.Work]
+            do {
+                claimed = try await transport.claim(limit: window.room, now: Date())
+            } catch {
+                logger.error("could not claim \(transport.name) work", metadata: ["error": "\(error)"])
+                break
+            }
+            guard !claimed.isEmpty else {
+                // Nothing due now: once an attempt in flight ends there may be more (a retry, a
+                // freed rate slot); with none in flight, the drain is done.
+                if window.inFlight == 0 { break }
+                await window.waitForNextEnd()
+                continue
+            }
+            total += claimed.count
+            start(claimed, in: window, recordingWith: recorder)
+        }
+        await window.waitUntilEmpty()
+        return total
+    }
+
+    /// Runs until cancelled: claims into the window as slots free up, and when nothing is due
+    /// waits for `wake` (new work recorded) or `idle`. Cancelling stops the claims, not the
+    /// attempts in flight: they end (each within its transport's deadline) and are recorded
+    /// before this returns.
+    public func run(wake: (@Sendable (Duration) async -> Void)? = nil, idle: Duration = .milliseconds(500)) async {
+        let window = AttemptWindow(limit: concurrency)
+        let recorder = BatchRecorder(transport: transport)
+        let rounds = WorkerRounds(idle: idle, what: transport.name, logger: logger)
+        await rounds.run(wake: wake) {
+            guard window.room > 0 else {
+                await window.waitForRoom()
+                return 1  // a slot is free: claim again at once
+            }
+            let claimed = try await transport.claim(limit: window.room, now: Date())
+            start(claimed, in: window, recordingWith: recorder)
+            return claimed.count
+        }
+        await window.waitUntilEmpty()
+    }
+
+    /// Starts an attempt per piece, each in a slot of `window` freed once its outcome is recorded.
+    private func start(_ claimed: [T.Work], in window: AttemptWindow, recordingWith recorder: BatchRecorder<T>) {
+        for work in claimed {
+            window.take()
+            // Not a child task: the loop's end or cancellation must not cut an attempt short.
+            Task {
+                await recorder.record(Finished(work: work, answer: await attempt(work)))
+                window.release()
+            }
+        }
+    }
+
+    /// One attempt, or the set-aside answer for poison work; counted.
+    func attempt(_ work: T.Work) async -> T.Answer {
+        let expired = transport.expiredLeases(of: work)
+        let answer: T.Answer
+        if expired >= LeasePolicy.poisonAfter {
+            logger.error(
+                "\(transport.workName) set aside: its leases ran out without an outcome \(expired) times", metadata: transport.metadata(of: work))
+            answer = transport.setAside(work, reason: LeasePolicy.poisonReason(expired))
+        } else {
+            answer = await transport.attempt(work)
+        }
+        if let metricsFactory {
+            Counter(
+                label: "actionable_outbox_attempts_total",
+                dimensions: [("transport", transport.name), ("outcome", transport.outcome(of: answer).rawValue)], factory: metricsFactory
+            ).increment()
+        }
+        return answer
+    }
+}
+
+/// Records finished attempts in batches: whatever finished while the previous batch was being
+/// written goes in the next, one ``Transport/record(_:)`` each, so a busy transport costs one
+/// write per batch, not one per attempt; ``record(_:)`` returns once its attempt is recorded.
+actor BatchRecorder<T: Transport> {
+    private let transport: T
+    private var pending: [(Finished<T.Work, T.Answer>, CheckedContinuation<Void, Never>)] = []
+    private var writing = false
+
+    init(transport: T) { self.transport = transport }
+
+    func record(_ finished: Finished<T.Work, T.Answer>) async {
+        await withCheckedContinuation { continuation in
+            pending.append((finished, continuation))
+            if !writing {
+                writing = true
+                Task { await self.write() }
+            }
+        }
+    }
+
+    private func write() async {
+        while !pending.isEmpty {
+            let batch = pending
+            pending = []
+            await transport.record(batch.map(\.0))
+            for (_, continuation) in batch { continuation.resume() }
+        }
+        writing = false
+    }
+}

@@ -1,0 +1,102 @@
+import ActionableAPNs
+import ActionableStore
+import CoreMetrics
+import Foundation
+import Logging
+import Synchronization
+import Tracing
+
+/// Sends the notifications `POST /v1/send` recorded: claims the due copies under a lease, sends
+/// each to APNs (``APNsClient``), and records the answer.
+///
+/// - 200 → `sent` (the device's last send is dated);
+/// - 410 → `unregistered`, and the device unregistered unless it registered again after
+///   Apple's timestamp;
+/// - `BadDeviceToken` / `DeviceTokenNotForTopic` → `failed`, the device unregistered, and the
+///   log names the likely environment mismatch;
+/// - 429, 500, 503, or no answer → tried again on the deliveries' schedule (``RetryPolicy``),
+///   honouring `Retry-After`, and `failed` once the window has passed;
+/// - anything else → `failed` with Apple's reason.
+///
+/// A copy's `apns-id` is derived from its notification and device, so a copy sent again after a
+/// crash (its lease ran out before the answer was recorded) is dropped by APNs as a duplicate.
+public struct SendWorker: Sendable {
+    public let store: any SendQueue & DeviceRegistry
+    public let client: APNsClient
+    public let policy: RetryPolicy
+    /// This worker's name in leases: unique per process.
+    public let owner: String
+    /// How long a claim is held before another worker may take it over.
+    public let lease: TimeInterval
+    /// The most copies claimed (and sent concurrently) at once.
+    public let batchSize: Int
+    /// The random draw in `0..<1` for the jitter (injectable for tests).
+    public let jitter: @Sendable () -> Double
+    public let logger: Logger
+    /// Where send metrics go (attempts by outcome); none when `nil`.
+    public var metricsFactory: (any MetricsFactory)?
+
+    /// A worker sending what `store` holds through `client`.
+    public init(
+        store: any SendQueue & DeviceRegistry, client: APNsClient, policy: RetryPolicy = RetryPolicy(),
+        owner: String = "sender-\(UUID().uuidString.prefix(8))", lease: TimeInterval = 60, batchSize: Int = 256,
+        jitter: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }, logger: Logger
+    ) {
+        self.store = store
+        self.client = client
+        self.policy = policy
+        self.owner = owner
+        self.lease = lease
+        self.batchSize = batchSize
+        self.jitter = jitter
+        self.logger = logger
+    }
+
+    /// Sends what is due at `now`; returns how many copies it sent (or tried).
+    @discardableResult
+    public func sendDue(now: Date = Date()) async throws -> Int {
+        let transport = APNsTransport(worker: self)
+        let loop = OutboxLoop(transport: transport, concurrency: batchSize, logger: logger, metricsFactory: metricsFactory)
+        let claimed = try await transport.claim(limit: batchSize, now: now)
+        await withTaskGroup(of: Void.self) { group in
+            for claim in claimed {
+                group.addTask { await transport.record([Finished(work: claim, answer: await loop.attempt(claim))]) }
+            }
+        }
+        return claimed.count
+    }
+
+    /// Runs until cancelled: the outbox's loop (``OutboxLoop``) over ``APNsTransport``, up to
+    /// ``batchSize`` sends in flight, claiming more as each answers — one slow or stalled stream
+    /// holds its own slot (until its deadline), never the others — and waiting for `wake` (a
+    /// notification recorded) or `idle` when nothing is due. Cancelling stops the claims, not the
+    /// sends in flight: they get their answers (each within the APNs client's deadline) and are
+    /// recorded before this returns.
+    public func run(wake: (@Sendable (Duration) async -> Void)? = nil, idle: Duration = .milliseconds(500)) async {
+        await OutboxLoop(transport: APNsTransport(worker: self), concurrency: batchSize, logger: logger, metricsFactory: metricsFactory)
+            .run(wake: wake, idle: idle)
+    }
+
+    /// The next attempt on the retry schedule, or `failed` once the window has passed.
+    func retry(_ claim: ClaimedSend, now: Date, reason: String, after: TimeInterval?) -> SendOutcome {
+        guard
+            let next = policy.nextAttempt(
+                afterAttempt: claim.attempts, queuedAt: claim.notification.createdAt, now: now, unit: jitter(), requested: after)
+        else {
+            return .failed(status: 0, reason: "gave up after \(claim.attempts) attempts; last: \(reason)")
+        }
+        return .retry(at: next, status: nil, reason: reason)
+    }
+
+    func count(_ outcome: SendOutcome) {
+        guard let metricsFactory else { return }
+        let label: String
+        switch outcome {
+        case .sent: label = "sent"
+        case .failed: label = "failed"
+        case .unregistered: label = "unregistered"
+        case .retry: label = "retry"
+        }
+        Counter(label: "actionable_apns_sends_total", dimensions: [("outcome", label)], factory: metricsFactory).increment()
+    }
+}

@@ -1,0 +1,159 @@
+import ActionableCore
+import ActionableRouter
+import ActionableStore
+import CoreMetrics
+import Foundation
+import Logging
+
+/// The outbox's transport to one webhook endpoint: claims the endpoint's due deliveries (what
+/// its pause, breaker and rate limit allow), POSTs each signed (``Forwarder``), and records the
+/// outcomes of a batch in one transaction (``EndpointStore/finishDeliveries(_:owner:breaker:)``),
+/// which also moves the endpoint's breaker.
+public struct WebhookTransport: Transport {
+    /// A claimed delivery and its endpoint as it was read with the claim (`nil`: removed since).
+    public struct Work: Sendable {
+        public var delivery: ClaimedDelivery
+        public var endpoint: Endpoint?
+    }
+
+    let worker: EndpointWorker
+    /// The endpoint this transport delivers to.
+    public let endpointID: String
+
+    public var name: String { "webhook" }
+    public var workName: String { "delivery" }
+
+    public func metadata(of work: Work) -> Logger.Metadata {
+        ["response.id": "\(work.delivery.action.id)", "endpoint": "\(endpointID)"]
+    }
+
+    public func claim(limit: Int, now: Date) async throws -> [Work] {
+        let claimed = try await worker.store.claimDeliveries(
+            endpointID: endpointID, now: now, limit: limit, lease: worker.lease, owner: worker.owner, breaker: worker.breaker)
+        guard !claimed.isEmpty else { return [] }
+        // Read again per claim: a change through the API (a new URL or secret) takes effect at once.
+        let endpoint = try? await worker.store.endpoint(id: endpointID)
+        return claimed.map { Work(delivery: $0, endpoint: endpoint) }
+    }
+
+    public func expiredLeases(of work: Work) -> Int { work.delivery.action.expiredLeases }
+
+    public func setAside(_ work: Work, reason: String) -> FinishedAttempt {
+        FinishedAttempt(responseID: work.delivery.action.id, endpointID: endpointID, outcome: .setAside(reason), at: Date())
+    }
+
+    public func outcome(of answer: FinishedAttempt) -> AttemptOutcome {
+        switch answer.outcome {
+        case .delivered: .delivered
+        case .rejected, .setAside: .failed
+        case .failed(_, let retryAt): retryAt == nil ? .failed : .retry
+        }
+    }
+
+    /// Waits for the delivery's send slot, POSTs it (in its attempt span, whose `traceparent`
+    /// goes with it), and says how it went.
+    public func attempt(_ work: Work) async -> FinishedAttempt {
+        let delivery = work.delivery
+        let wait = delivery.sendAt.timeIntervalSinceNow
+        if wait > 0 { try? await Task.sleep(for: .seconds(wait)) }  // the rate limit's slot
+        return await AttemptSpan.run(delivery.action, endpointID: delivery.endpointID) { span in
+            let finished = await post(delivery, to: work.endpoint)
+            switch finished.outcome {
+            case .delivered: AttemptSpan.record("delivered", reason: nil, on: span)
+            case .rejected(let reason), .setAside(let reason): AttemptSpan.record("dead", reason: reason, on: span)
+            case .failed(let reason, let retryAt): AttemptSpan.record(retryAt == nil ? "dead" : "retry", reason: reason, on: span)
+            }
+            return finished
+        }
+    }
+
+    /// POSTs the delivery to `endpoint` and says how it went.
+    private func post(_ delivery: ClaimedDelivery, to endpoint: Endpoint?) async -> FinishedAttempt {
+        let action = delivery.action
+        var outcome: HandlerOutcome
+        var failure: String?
+        if let endpoint {
+            do {
+                let forwarder = worker.forwarder(endpoint.url, try worker.signers(of: endpoint))
+                let context = ActionContext(
+                    responseID: action.id, attempt: action.attempts, receivedAt: action.receivedAt, logger: logger(for: delivery))
+                outcome = try await forwarder.forward(
+                    action.response, context: context, webhookID: delivery.webhookID,
+                    headers: [("webhook-endpoint", delivery.endpointID)] + TraceParent.headers())
+            } catch {
+                outcome = .retry(after: nil)
+                failure = "\(error)"
+            }
+        } else {
+            outcome = .fail(reason: "endpoint \(delivery.endpointID) no longer exists")
+        }
+        let now = Date()
+        let result: DeliveryOutcome
+        switch outcome {
+        case .done:
+            result = .delivered
+        case .fail(let reason):
+            result = .rejected(reason)
+        case .retry(let after):
+            let reason = failure ?? "the upstream asked to retry"
+            let next = worker.policy.nextAttempt(
+                afterAttempt: action.attempts, queuedAt: action.queuedAt, now: now, unit: worker.jitter(), requested: after?.timeInterval)
+            let window = DeliveryWorker.describe(now.timeIntervalSince(action.queuedAt))
+            result = .failed(next == nil ? "gave up after \(action.attempts) attempts over \(window); last: \(reason)" : reason, retryAt: next)
+        }
+        return FinishedAttempt(responseID: action.id, endpointID: delivery.endpointID, outcome: result, at: now)
+    }
+
+    private func logger(for delivery: ClaimedDelivery) -> Logger {
+        var logger = worker.logger
+        logger[metadataKey: "response.id"] = .string(delivery.action.id)
+        logger[metadataKey: "endpoint"] = .string(delivery.endpointID)
+        return logger
+    }
+
+    /// Records the outcomes in one transaction, then counts and reports each.
+    public func record(_ finished: [Finished<Work, FinishedAttempt>]) async {
+        let fates: [EndpointGate.Fate?]
+        do {
+            fates = try await worker.store.finishDeliveries(finished.map(\.answer), owner: worker.owner, breaker: worker.breaker)
+        } catch {
+            // The leases run out and another round (or instance) takes the deliveries over.
+            worker.logger.error("could not record delivery outcomes", metadata: ["error": "\(error)", "count": "\(finished.count)"])
+            return
+        }
+        for (attempt, fate) in zip(finished, fates) {
+            guard let fate else { continue }
+            await report(fate, of: attempt.work.delivery, attempt.answer)
+        }
+    }
+
+    private func report(_ fate: EndpointGate.Fate, of delivery: ClaimedDelivery, _ finished: FinishedAttempt) async {
+        let label: String
+        switch fate {
+        case .delivered: label = "delivered"
+        case .retry: label = "retry"
+        case .held: label = "held"
+        case .dead: label = "dead"
+        }
+        if let metricsFactory = worker.metricsFactory {
+            Counter(
+                label: "actionable_endpoint_attempts_total", dimensions: [("endpoint", delivery.endpointID), ("outcome", label)],
+                factory: metricsFactory
+            ).increment()
+        }
+        switch fate {
+        case .held:
+            logger(for: delivery).warning(
+                "the endpoint's circuit breaker is open: its deliveries are held", metadata: ["error": "\(finished.outcome.error ?? "")"])
+        case .dead(let reason):
+            logger(for: delivery).warning("delivery is dead", metadata: ["reason": "\(reason)"])
+            if let metricsFactory = worker.metricsFactory {
+                Counter(label: "actionable_deliveries_dead_total", dimensions: [("endpoint", delivery.endpointID)], factory: metricsFactory)
+                    .increment()
+            }
+            await worker.onDead?(DeadDelivery(action: delivery.action, endpointID: delivery.endpointID, reason: reason, at: finished.at))
+        default:
+            break
+        }
+    }
+}

@@ -1,0 +1,140 @@
+import ActionableDelivery
+import ActionableStore
+import ActionableTestSupport
+import Foundation
+import Logging
+import Testing
+
+/// The outbox's one loop over a transport of the test's own: the window, poison work, the records.
+@Suite(.timeLimit(.minutes(1)))
+struct OutboxLoopTests {
+    /// A queue of numbered pieces whose attempts park until the test lets them end.
+    actor Queue {
+        var due: [(id: Int, expiredLeases: Int)]
+        private(set) var claimLimits: [Int] = []
+        private(set) var started: [Int] = []
+        private(set) var recorded: [(id: Int, answer: String)] = []
+        private(set) var inFlight = 0
+        private(set) var mostInFlight = 0
+        private var parked: [Int: CheckedContinuation<Void, Never>] = [:]
+        private var open = false
+        private var startWaiters: [(Int, CheckedContinuation<Void, Never>)] = []
+
+        init(_ due: [(id: Int, expiredLeases: Int)]) { self.due = due }
+
+        func claim(limit: Int) -> [(id: Int, expiredLeases: Int)] {
+            claimLimits.append(limit)
+            let taken = Array(due.prefix(limit))
+            due.removeFirst(taken.count)
+            return taken
+        }
+
+        func attempt(_ id: Int) async {
+            started.append(id)
+            inFlight += 1
+            mostInFlight = max(mostInFlight, inFlight)
+            startWaiters.removeAll { waiter in
+                guard started.count >= waiter.0 else { return false }
+                waiter.1.resume()
+                return true
+            }
+            if !open { await withCheckedContinuation { parked[id] = $0 } }
+            inFlight -= 1
+        }
+
+        func record(_ items: [(Int, String)]) { recorded += items.map { (id: $0.0, answer: $0.1) } }
+
+        /// Lets attempt `id` end.
+        func release(_ id: Int) { parked.removeValue(forKey: id)?.resume() }
+
+        /// Lets every attempt end, now and later.
+        func openAll() {
+            open = true
+            for continuation in parked.values { continuation.resume() }
+            parked = [:]
+        }
+
+        func untilStarted(_ count: Int) async throws {
+            try await within("\(count) attempts started") { await self.park(count) }
+        }
+        private func park(_ count: Int) async {
+            if started.count >= count { return }
+            await withCheckedContinuation { startWaiters.append((count, $0)) }
+        }
+    }
+
+    struct Numbers: Transport {
+        struct Work: Sendable {
+            var id: Int
+            var expiredLeases: Int
+        }
+        let queue: Queue
+        var name: String { "numbers" }
+        var workName: String { "number" }
+        func metadata(of work: Work) -> Logger.Metadata { ["id": "\(work.id)"] }
+        func claim(limit: Int, now: Date) async throws -> [Work] {
+            await queue.claim(limit: limit).map { Work(id: $0.id, expiredLeases: $0.expiredLeases) }
+        }
+        func expiredLeases(of work: Work) -> Int { work.expiredLeases }
+        func attempt(_ work: Work) async -> String {
+            await queue.attempt(work.id)
+            return "delivered"
+        }
+        func setAside(_ work: Work, reason: String) -> String { "set aside: \(reason)" }
+        func outcome(of answer: String) -> AttemptOutcome { answer == "delivered" ? .delivered : .failed }
+        func record(_ finished: [Finished<Work, String>]) async { await queue.record(finished.map { ($0.work.id, $0.answer) }) }
+    }
+
+    static let logger = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
+
+    /// Seven pieces, a window of three: three are claimed and attempted; when one ends, one more
+    /// is claimed at once (not a batch of three once all three end); never more than three at a
+    /// time, and every piece is recorded once before the drain returns.
+    @Test func theWindowHoldsItsConcurrencyAndRefillsAsEachAttemptEnds() async throws {
+        let queue = Queue((0..<7).map { (id: $0, expiredLeases: 0) })
+        let loop = OutboxLoop(transport: Numbers(queue: queue), concurrency: 3, logger: Self.logger)
+        let drain = Task { await loop.drain() }
+        try await queue.untilStarted(3)
+        #expect(await queue.claimLimits == [3])
+        #expect(await queue.inFlight == 3)
+        let first = try #require(await queue.started.first)
+        await queue.release(first)  // the other two still hold their slots
+        try await queue.untilStarted(4)
+        #expect(await queue.claimLimits.last == 1)
+        #expect(await queue.inFlight == 3)
+        await queue.openAll()
+        #expect(await drain.value == 7)
+        #expect(await queue.mostInFlight == 3)
+        let recorded = await queue.recorded
+        #expect(recorded.map(\.id).sorted() == Array(0..<7))
+        #expect(recorded.allSatisfy { $0.answer == "delivered" })
+    }
+
+    /// A piece whose leases ran out three times without an outcome is recorded as set aside with
+    /// the reason, never attempted; the piece beside it is attempted as usual.
+    @Test func poisonWorkIsSetAsideUnattempted() async throws {
+        let queue = Queue([(id: 1, expiredLeases: LeasePolicy.poisonAfter), (id: 2, expiredLeases: LeasePolicy.poisonAfter - 1)])
+        await queue.openAll()
+        let loop = OutboxLoop(transport: Numbers(queue: queue), concurrency: 4, logger: Self.logger)
+        #expect(await loop.drain() == 2)
+        #expect(await queue.started == [2])
+        let recorded = await queue.recorded.sorted { $0.id < $1.id }
+        #expect(recorded.map(\.id) == [1, 2])
+        #expect(recorded[0].answer == "set aside: \(LeasePolicy.poisonReason(LeasePolicy.poisonAfter))")
+        #expect(recorded[1].answer == "delivered")
+    }
+
+    /// Cancelling `run` stops the claims, not the attempt in flight: it ends and is recorded
+    /// before `run` returns, and nothing more is claimed.
+    @Test func cancellingTheRunLetsTheAttemptInFlightFinishAndBeRecorded() async throws {
+        let queue = Queue([(id: 1, expiredLeases: 0), (id: 2, expiredLeases: 0)])
+        let loop = OutboxLoop(transport: Numbers(queue: queue), concurrency: 1, logger: Self.logger)
+        let running = Task { await loop.run(idle: .milliseconds(10)) }
+        try await queue.untilStarted(1)
+        running.cancel()
+        await queue.release(1)
+        await running.value
+        #expect(await queue.recorded.map(\.id) == [1])
+        #expect(await queue.started == [1])
+    }
+}
