@@ -1,5 +1,4 @@
 import ActionableCore
-import ActionableRouter
 import ActionableWire
 import AsyncHTTPClient
 import Foundation
@@ -65,11 +64,6 @@ public struct Forwarder: Sendable {
         self.now = now
     }
 
-    /// A router handler that forwards.
-    public var handler: ActionHandler {
-        { response, context in try await self.forward(response, context: context) }
-    }
-
     /// The JSON body (``ForwardedResponse``): id, category, action, notificationId, user, userText,
     /// payload, receivedAt. `receivedAt` is Unix seconds (with a fraction), as everywhere in the
     /// HTTP API.
@@ -77,18 +71,20 @@ public struct Forwarder: Sendable {
         ForwardedResponse.bytes(of: response, id: id, receivedAt: receivedAt)
     }
 
-    /// POSTs `response` as one attempt of the delivery whose `webhook-id` (and `Idempotency-Key`)
-    /// is `webhookID` (the response id when `nil`), with `headers` added (a `traceparent`).
+    /// POSTs response `id` (received at `receivedAt`) as one attempt of its delivery: `webhook-id`
+    /// and `Idempotency-Key` are `webhookID` (the response id when `nil`), with `headers` added (a
+    /// `traceparent`). Throws ``UpstreamFailure`` for an attempt that got no usable answer.
     public func forward(
-        _ response: ActionResponse, context: ActionContext, webhookID: String? = nil, headers: [(String, String)] = []
-    ) async throws -> HandlerOutcome {
-        let body = Self.body(response, id: context.responseID, receivedAt: context.receivedAt)
-        return try await post(body, webhookID: webhookID ?? context.responseID, headers: headers, logger: context.logger)
+        _ response: ActionResponse, id: String, receivedAt: Date, webhookID: String? = nil, headers: [(String, String)] = [],
+        logger: Logger
+    ) async throws -> UpstreamAnswer {
+        let body = Self.body(response, id: id, receivedAt: receivedAt)
+        return try await post(body, webhookID: webhookID ?? id, headers: headers, logger: logger)
     }
 
     /// POSTs `body`, signed, as one attempt of delivery `webhookID`, and reads the answer as
     /// described above.
-    public func post(_ body: [UInt8], webhookID: String, headers: [(String, String)] = [], logger: Logger) async throws -> HandlerOutcome {
+    public func post(_ body: [UInt8], webhookID: String, headers: [(String, String)] = [], logger: Logger) async throws -> UpstreamAnswer {
         let timestamp = Int(now().timeIntervalSince1970)
         var request = HTTPClientRequest(url: url)
         request.method = .POST
@@ -134,10 +130,10 @@ public struct Forwarder: Sendable {
     /// What the upstream's answer means (`status`, and its `Retry-After` and `Location`) for a
     /// delivery: never a trap, whatever the numbers (the fuzz target `fuzz-upstream-answers` feeds
     /// it arbitrary ones).
-    public func outcome(status: Int, headers: HTTPHeaders, now: Date) throws -> HandlerOutcome {
+    public func outcome(status: Int, headers: HTTPHeaders, now: Date) throws -> UpstreamAnswer {
         switch status {
         case 200..<300:
-            return .done
+            return .delivered
         case 300..<400:
             // Not followed: the response stays pending and is retried with backoff, so that it
             // is delivered once the forward URL is fixed. lastError names where it was sent.
@@ -150,7 +146,7 @@ public struct Forwarder: Sendable {
         case 408, 429, 500..<600:
             return .retry(after: headers.first(name: "Retry-After").flatMap { Self.retryAfter($0, now: now) })
         case 400..<500:
-            return .fail(reason: "the upstream \(UpstreamAddress.redacted(url)) answered HTTP \(status), which is not retried")
+            return .refused(reason: "the upstream \(UpstreamAddress.redacted(url)) answered HTTP \(status), which is not retried")
         default:
             // Not an answer HTTP defines (1xx as a final answer, 600 and up): a failed attempt,
             // retried, never a reason to give the response up.

@@ -64,7 +64,7 @@ public struct OpsNotifier: Sendable {
         let id = "dead_\(dead.action.id)_\(dead.endpointID)"
         for attempt in 1...max(1, tries) {
             do {
-                if case .done = try await forwarder.post(Array(body), webhookID: id, logger: logger) { return true }
+                if case .delivered = try await forwarder.post(Array(body), webhookID: id, logger: logger) { return true }
             } catch {
                 logger.warning("the ops endpoint could not be reached", metadata: ["error": "\(error)", "attempt": "\(attempt)"])
             }

@@ -1,5 +1,4 @@
 import ActionableCore
-import ActionableRouter
 import ActionableStore
 import CoreMetrics
 import Foundation
@@ -70,29 +69,27 @@ public struct WebhookTransport: Transport {
     /// POSTs the delivery to `endpoint` and says how it went.
     private func post(_ delivery: ClaimedDelivery, to endpoint: Endpoint?) async -> FinishedAttempt {
         let action = delivery.action
-        var outcome: HandlerOutcome
+        var answer: UpstreamAnswer
         var failure: String?
         if let endpoint {
             do {
                 let forwarder = worker.forwarder(endpoint.url, try worker.signers(of: endpoint))
-                let context = ActionContext(
-                    responseID: action.id, attempt: action.attempts, receivedAt: action.receivedAt, logger: logger(for: delivery))
-                outcome = try await forwarder.forward(
-                    action.response, context: context, webhookID: delivery.webhookID,
-                    headers: [("webhook-endpoint", delivery.endpointID)] + TraceParent.headers())
+                answer = try await forwarder.forward(
+                    action.response, id: action.id, receivedAt: action.receivedAt, webhookID: delivery.webhookID,
+                    headers: [("webhook-endpoint", delivery.endpointID)] + TraceParent.headers(), logger: logger(for: delivery))
             } catch {
-                outcome = .retry(after: nil)
+                answer = .retry(after: nil)
                 failure = "\(error)"
             }
         } else {
-            outcome = .fail(reason: "endpoint \(delivery.endpointID) no longer exists")
+            answer = .refused(reason: "endpoint \(delivery.endpointID) no longer exists")
         }
         let now = Date()
         let result: DeliveryOutcome
-        switch outcome {
-        case .done:
+        switch answer {
+        case .delivered:
             result = .delivered
-        case .fail(let reason):
+        case .refused(let reason):
             result = .rejected(reason)
         case .retry(let after):
             let reason = failure ?? "the upstream asked to retry"

@@ -51,17 +51,14 @@ struct ForwarderTests {
         category: "invite", action: "comment", notificationID: "n-1", user: "alice",
         userText: "late", payload: [("inviteId", .string("42"))])
 
-    func context(_ id: String = "resp-1") -> ActionContext {
-        ActionContext(
-            responseID: id, attempt: 1, receivedAt: Date(timeIntervalSince1970: 1_800_000_000),
-            logger: Logger(label: "t", factory: { _ in SwiftLogNoOpLogHandler() }))
-    }
+    static let receivedAt = Date(timeIntervalSince1970: 1_800_000_000)
+    static let logger = Logger(label: "t", factory: { _ in SwiftLogNoOpLogHandler() })
 
     @Test func aDeliveredResponseIsSignedAndCarriesItsIdAsIdempotencyKey() async throws {
         try await Self.withUpstream([(.noContent, [:])]) { upstream, port in
             let signer = try WebhookSigner(secret: Self.secret)
             let forwarder = Forwarder(url: "http://127.0.0.1:\(port)/hook", signer: signer)
-            #expect(try await forwarder.handler(Self.response, context()) == .done)
+            #expect(try await forwarder.forward(Self.response, id: "resp-1", receivedAt: Self.receivedAt, logger: Self.logger) == .delivered)
             let received = try #require(await upstream.received.first)
             #expect(received.headers[HTTPField.Name("webhook-id")!] == "resp-1")
             #expect(received.headers[HTTPField.Name("Idempotency-Key")!] == "resp-1")
@@ -83,13 +80,15 @@ struct ForwarderTests {
         ]
         try await Self.withUpstream(script) { _, port in
             let forwarder = Forwarder(url: "http://127.0.0.1:\(port)/hook", signer: try WebhookSigner(secret: Self.secret))
-            var outcomes: [HandlerOutcome] = []
-            for _ in script { outcomes.append(try await forwarder.handler(Self.response, context())) }
+            var outcomes: [UpstreamAnswer] = []
+            for _ in script {
+                outcomes.append(try await forwarder.forward(Self.response, id: "resp-1", receivedAt: Self.receivedAt, logger: Self.logger))
+            }
             #expect(outcomes[0] == .retry(after: .seconds(7)))
             #expect(outcomes[1] == .retry(after: nil))
             #expect(outcomes[2] == .retry(after: nil))
             for outcome in outcomes[3...] {
-                guard case .fail(let reason) = outcome else {
+                guard case .refused(let reason) = outcome else {
                     Issue.record("\(outcome) should be dead")
                     continue
                 }
@@ -105,7 +104,9 @@ struct ForwarderTests {
         let forwarder = Forwarder(
             url: "http://127.0.0.1:9/hook", signer: try WebhookSigner(secret: Self.secret),
             timeout: .seconds(2))
-        let error = await #expect(throws: (any Error).self) { try await forwarder.handler(Self.response, context()) }
+        let error = await #expect(throws: (any Error).self) {
+            try await forwarder.forward(Self.response, id: "resp-1", receivedAt: Self.receivedAt, logger: Self.logger)
+        }
         // What goes to the log and to lastError names the upstream without its path.
         #expect("\(error.map { "\($0)" } ?? "")".contains("http://127.0.0.1:9 could not be reached"))
         #expect(!"\(error.map { "\($0)" } ?? "")".contains("/hook"))
@@ -116,7 +117,16 @@ struct ForwarderTests {
         try await Self.withUpstream(down) { upstream, port in
             let catalog = try Catalog(yaml: "category: invite\npayload: { inviteId: string }\nactions: [{ id: comment, title: C, input: {} }]\n")
             var builder = RouterBuilder(catalog: catalog)
-            builder.onAny(Forwarder(url: "http://127.0.0.1:\(port)/hook", signer: try WebhookSigner(secret: Self.secret)).handler)
+            // An in-process handler of the test's own that forwards (the forwarder is the outbox's
+            // transport, not a handler): the worker's retries and the webhook-id on each.
+            let forwarder = Forwarder(url: "http://127.0.0.1:\(port)/hook", signer: try WebhookSigner(secret: Self.secret))
+            builder.onAny { response, context in
+                switch try await forwarder.forward(response, id: context.responseID, receivedAt: context.receivedAt, logger: context.logger) {
+                case .delivered: .done
+                case .retry(let after): .retry(after: after)
+                case .refused(let reason): .fail(reason: reason)
+                }
+            }
             let store = InMemoryActionStore()
             let worker = DeliveryWorker(
                 store: store, router: try builder.build(), owner: "w", jitter: { 0 },
@@ -155,13 +165,15 @@ struct ForwarderTests {
         let redirect = HTTPResponse.Status(code: status)
         try await Self.withUpstream([(redirect, [.location: "/hook?moved=1"])]) { upstream, port in
             let forwarder = Forwarder(url: "http://127.0.0.1:\(port)/hook", signer: try WebhookSigner(secret: Self.secret))
-            let error = await #expect(throws: (any Error).self) { try await forwarder.handler(Self.response, context()) }
+            let error = await #expect(throws: (any Error).self) {
+                try await forwarder.forward(Self.response, id: "resp-1", receivedAt: Self.receivedAt, logger: Self.logger)
+            }
             let text = error.map { "\($0)" } ?? ""
             #expect(text.contains("answered HTTP \(status), a redirect to http://127.0.0.1:\(port)"), "\(text)")
             #expect(!text.contains("/hook"), "\(text)")
             #expect(await upstream.received.count == 1)
             // The next attempt, once the upstream answers 2xx, delivers.
-            #expect(try await forwarder.handler(Self.response, context()) == .done)
+            #expect(try await forwarder.forward(Self.response, id: "resp-1", receivedAt: Self.receivedAt, logger: Self.logger) == .delivered)
             #expect(await upstream.received.count == 2)
         }
     }

@@ -15,20 +15,17 @@ struct HostileAnswerTests {
     static let secret = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
     static let response = ActionResponse(category: "invite", action: "accept", notificationID: "n-1", user: "alice")
 
-    static func context() -> ActionContext {
-        ActionContext(
-            responseID: "resp-1", attempt: 1, receivedAt: Date(timeIntervalSince1970: 1_800_000_000),
-            logger: Logger(label: "t", factory: { _ in SwiftLogNoOpLogHandler() }))
-    }
+    static let receivedAt = Date(timeIntervalSince1970: 1_800_000_000)
+    static let logger = Logger(label: "t", factory: { _ in SwiftLogNoOpLogHandler() })
 
     /// One attempt against an upstream that behaves as `behavior`: its outcome, or what it threw.
-    static func attempt(_ behavior: HostileUpstream.Behavior, timeout: TimeAmount = .seconds(2)) async throws -> Result<HandlerOutcome, any Error> {
+    static func attempt(_ behavior: HostileUpstream.Behavior, timeout: TimeAmount = .seconds(2)) async throws -> Result<UpstreamAnswer, any Error> {
         let upstream = try HostileUpstream { _, _ in behavior }
         defer { upstream.stop() }
         let forwarder = Forwarder(
             url: "http://127.0.0.1:\(upstream.port)/hook", signer: try WebhookSigner(secret: secret), timeout: timeout)
         do {
-            return .success(try await forwarder.handler(response, context()))
+            return .success(try await forwarder.forward(response, id: "resp-1", receivedAt: receivedAt, logger: logger))
         } catch {
             return .failure(error)
         }
@@ -80,8 +77,8 @@ struct HostileAnswerTests {
         let started = ContinuousClock.now
         let outcome = try await Self.attempt(behavior)
         switch outcome {
-        case .success(.done): Issue.record("\(name): a broken answer was taken for a delivery")
-        case .success(.fail(let reason)): #expect(reason.contains("not retried"), "\(name): \(reason)")  // a 999 status
+        case .success(.delivered): Issue.record("\(name): a broken answer was taken for a delivery")
+        case .success(.refused(let reason)): #expect(reason.contains("not retried"), "\(name): \(reason)")  // a 999 status
         case .success(.retry), .failure: break  // a failed attempt, retried on the schedule
         }
         // Bounded by the 2 s deadline, not by the upstream, which never ends (the margin is for a
@@ -96,9 +93,9 @@ struct HostileAnswerTests {
         let outcome = try await Self.attempt(
             .endless(head: Array("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n".utf8)), timeout: .seconds(30))
         // Chunked framing of "x…" is garbage: a failed attempt; either way, it ended.
-        if case .success(.done) = outcome { Issue.record("garbage chunks were taken for a delivery") }
+        if case .success(.delivered) = outcome { Issue.record("garbage chunks were taken for a delivery") }
         let counted = try await Self.attempt(.endless(head: Array("HTTP/1.1 204 No Content\r\n\r\n".utf8)), timeout: .seconds(30))
-        #expect((try? counted.get()) == .done)
+        #expect((try? counted.get()) == .delivered)
         // A 500 with a body that never ends: read up to 64 KiB, then the status stands.
         let failing = try await Self.attempt(
             .endless(head: Array("HTTP/1.1 500 Oops\r\nContent-Length: 999999999\r\n\r\n".utf8)), timeout: .seconds(30))
