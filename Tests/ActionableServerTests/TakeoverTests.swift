@@ -70,7 +70,10 @@ struct TakeoverTests {
                 user: "eve", notificationID: "n-\(UUID())", category: "invite", payload: ActionsEndpointTests.inviteDigest("9"))
             let extra = [
                 "--storage", url, "--forward", "invite.*=http://127.0.0.1:\(upstreamPort)/rsvp",
-                "--forward-secret", secret, "--delivery-lease", "3", "--forward-timeout", "2s",
+                // The first instance's attempt is held by the upstream until the instance is
+                // killed: its deadline (5 s) must outlast the moment the kill takes on a loaded
+                // machine, or it records a retry and tries again itself.
+                "--forward-secret", secret, "--delivery-lease", "6", "--forward-timeout", "5s",
             ]
 
             let firstPort = try ServeProcessTests.freePort()
