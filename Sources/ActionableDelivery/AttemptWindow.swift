@@ -6,7 +6,7 @@ import Synchronization
 public final class AttemptWindow: Sendable {
     private struct State {
         var inFlight = 0
-        var roomWaiters: [CheckedContinuation<Void, Never>] = []
+        var roomWaiters: [(room: Int, continuation: CheckedContinuation<Void, Never>)] = []
         var endWaiters: [CheckedContinuation<Void, Never>] = []
         var emptyWaiters: [CheckedContinuation<Void, Never>] = []
     }
@@ -30,9 +30,14 @@ public final class AttemptWindow: Sendable {
     public func release() {
         let (room, empty) = state.withLock { state -> ([CheckedContinuation<Void, Never>], [CheckedContinuation<Void, Never>]) in
             state.inFlight -= 1
-            let room = state.roomWaiters + state.endWaiters
-            state.roomWaiters = []
+            let free = limit - state.inFlight
+            var room = state.endWaiters
             state.endWaiters = []
+            state.roomWaiters.removeAll { waiter in
+                guard free >= waiter.room || state.inFlight == 0 else { return false }
+                room.append(waiter.continuation)
+                return true
+            }
             guard state.inFlight == 0 else { return (room, []) }
             defer { state.emptyWaiters = [] }
             return (room, state.emptyWaiters)
@@ -40,12 +45,13 @@ public final class AttemptWindow: Sendable {
         for waiter in room + empty { waiter.resume() }
     }
 
-    /// Returns once a slot is free.
-    public func waitForRoom() async {
+    /// Returns once `slots` slots are free (at most ``limit``), or none is in flight.
+    public func waitForRoom(_ slots: Int = 1) async {
+        let slots = min(max(1, slots), limit)
         await withCheckedContinuation { continuation in
             let free = state.withLock { state -> Bool in
-                guard state.inFlight >= limit else { return true }
-                state.roomWaiters.append(continuation)
+                guard limit - state.inFlight < slots, state.inFlight > 0 else { return true }
+                state.roomWaiters.append((slots, continuation))
                 return false
             }
             if free { continuation.resume() }

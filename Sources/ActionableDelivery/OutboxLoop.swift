@@ -26,6 +26,12 @@ public struct OutboxLoop<T: Transport>: Sendable {
         self.metricsFactory = metricsFactory
     }
 
+    /// How many free slots a claim waits for while attempts are in flight: a quarter of the
+    /// window. A claim is a write (the lease), so the window is refilled several slots at a time,
+    /// not one claim per answer; the attempts in flight go on meanwhile, and a slow one still holds
+    /// only its own slot.
+    var refill: Int { max(1, concurrency / 4) }
+
     /// Attempts what is due until nothing is (or `proceed` says stop), then returns once every
     /// attempt it started is recorded; returns how many pieces it claimed. A failed claim ends
     /// the drain (logged); the next drain tries again.
@@ -35,8 +41,8 @@ public struct OutboxLoop<T: Transport>: Sendable {
         let recorder = BatchRecorder(transport: transport)
         var total = 0
         while proceed() {
-            guard window.room > 0 else {
-                await window.waitForRoom()
+            guard window.room >= refill || window.inFlight == 0 else {
+                await window.waitForRoom(refill)
                 continue
             }
             let claimed: [T.Work]
@@ -69,9 +75,9 @@ public struct OutboxLoop<T: Transport>: Sendable {
         let recorder = BatchRecorder(transport: transport)
         let rounds = WorkerRounds(idle: idle, what: transport.name, logger: logger)
         await rounds.run(wake: wake) {
-            guard window.room > 0 else {
-                await window.waitForRoom()
-                return 1  // a slot is free: claim again at once
+            guard window.room >= refill || window.inFlight == 0 else {
+                await window.waitForRoom(refill)
+                return 1  // room enough: claim again at once
             }
             let claimed = try await transport.claim(limit: window.room, now: Date())
             start(claimed, in: window, recordingWith: recorder)

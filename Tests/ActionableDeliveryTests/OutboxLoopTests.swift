@@ -110,6 +110,24 @@ struct OutboxLoopTests {
         #expect(recorded.allSatisfy { $0.answer == "delivered" })
     }
 
+    /// A window of eight is refilled two slots at a time (a claim is a write): one attempt ending
+    /// claims nothing yet, the second claims two; the six still in flight are never held up.
+    @Test func aWideWindowIsRefilledAQuarterAtATime() async throws {
+        let queue = Queue((0..<12).map { (id: $0, expiredLeases: 0) })
+        let loop = OutboxLoop(transport: Numbers(queue: queue), concurrency: 8, logger: Self.logger)
+        let drain = Task { await loop.drain() }
+        try await queue.untilStarted(8)
+        #expect(await queue.claimLimits == [8])
+        await queue.release(0)
+        await queue.release(1)
+        try await queue.untilStarted(10)
+        #expect(await queue.claimLimits == [8, 2])
+        await queue.openAll()
+        #expect(await drain.value == 12)
+        #expect(await queue.mostInFlight == 8)
+        #expect(await queue.recorded.map(\.id).sorted() == Array(0..<12))
+    }
+
     /// A piece whose leases ran out three times without an outcome is recorded as set aside with
     /// the reason, never attempted; the piece beside it is attempted as usual.
     @Test func poisonWorkIsSetAsideUnattempted() async throws {
