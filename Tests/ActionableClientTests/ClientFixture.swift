@@ -42,8 +42,13 @@ final class ClientFixture: Sendable {
     }
 
     /// A reporter for the server on `port` with this fixture's outbox.
+    /// A reporter to `port`. A test that leaves the request timeout at its default gets a minute:
+    /// on a loaded CI machine a loopback answer once took longer than the 15 s default, and the
+    /// test was about the answer, not the time.
     func reporter(port: Int, options: ActionReporter.Options = .init(log: { _ in })) -> ActionReporter {
-        ActionReporter(endpoint: URL(string: "http://127.0.0.1:\(port)/")!, outbox: outbox, options: options)
+        var options = options
+        if options.requestTimeout == ActionReporter.Options(log: { _ in }).requestTimeout { options.requestTimeout = 60 }
+        return ActionReporter(endpoint: URL(string: "http://127.0.0.1:\(port)/")!, outbox: outbox, options: options)
     }
 
     /// `actionable serve` on `port`, forwarding every answer to `upstream`.
