@@ -15,9 +15,7 @@ duration="${1:-10}"
 rounds="${2:-3}"
 command -v wrk >/dev/null || { echo "badge-load.sh needs wrk: apt-get install wrk" >&2; exit 1; }
 
-actionable="${ACTIONABLE_BINARY:-$root/.build/release/actionable}"
-[ -n "${ACTIONABLE_BINARY:-}" ] || (cd "$root" && swift build -c release --product actionable >&2)
-(cd "$here" && swift build -c release --product action-bodies >&2)
+build_release action-bodies
 
 work="$(mktemp -d "$root/.build/badge-load.XXXXXX")"
 pid=""

@@ -28,10 +28,7 @@ for tool in wrk nginx; do
     command -v "$tool" >/dev/null || { echo "end-to-end.sh needs $tool (apt-get install wrk nginx-light)" >&2; exit 1; }
 done
 
-echo "building (release)..." >&2
-actionable="${ACTIONABLE_BINARY:-$root/.build/release/actionable}"
-[ -n "${ACTIONABLE_BINARY:-}" ] || (cd "$root" && swift build -c release --product actionable >&2)
-(cd "$here" && swift build -c release --product action-bodies >&2)
+build_release action-bodies
 
 work="$(mktemp -d /tmp/actionable-e2e.XXXXXX)"
 pids=()

@@ -23,10 +23,7 @@ connections=64
 
 command -v wrk >/dev/null || { echo "endpoints-load.sh needs wrk: apt-get install wrk" >&2; exit 1; }
 
-echo "building (release)..." >&2
-actionable="${ACTIONABLE_BINARY:-$root/.build/release/actionable}"
-[ -n "${ACTIONABLE_BINARY:-}" ] || (cd "$root" && swift build -c release --product actionable >&2)
-(cd "$here" && swift build -c release --product ceiling-server >&2 && swift build -c release --product action-bodies >&2)
+build_release ceiling-server action-bodies
 ceiling="$here/.build/release/ceiling-server"
 
 work="$(mktemp -d /tmp/actionable-endpoints.XXXXXX)"

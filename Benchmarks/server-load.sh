@@ -25,12 +25,9 @@ connections=64
 command -v wrk >/dev/null || { echo "server-load.sh needs wrk: apt-get install wrk" >&2; exit 1; }
 command -v python3 >/dev/null || { echo "server-load.sh needs python3 (to read wrk's figures)" >&2; exit 1; }
 
-echo "building (release)..." >&2
 # ACTIONABLE_BINARY measures another build of actionable (e.g. the commit before a change) against
 # the same ceiling and bodies.
-actionable="${ACTIONABLE_BINARY:-$root/.build/release/actionable}"
-[ -n "${ACTIONABLE_BINARY:-}" ] || (cd "$root" && swift build -c release --product actionable >&2)
-(cd "$here" && swift build -c release --product ceiling-server >&2 && swift build -c release --product action-bodies >&2)
+build_release ceiling-server action-bodies
 ceiling="$here/.build/release/ceiling-server"
 
 work="$(mktemp -d /tmp/actionable-load.XXXXXX)"

@@ -16,3 +16,14 @@ wait_ready() {
     echo "the server on port $1 did not become ready" >&2
     return 1
 }
+
+# build_release PRODUCT… : builds `actionable` in release into $actionable (unless
+# ACTIONABLE_BINARY names a binary to measure instead) and each PRODUCT of the Benchmarks
+# package. Needs $root and $here (the repository and Benchmarks/).
+build_release() {
+    echo "building (release)..." >&2
+    actionable="${ACTIONABLE_BINARY:-$root/.build/release/actionable}"
+    [ -n "${ACTIONABLE_BINARY:-}" ] || (cd "$root" && swift build -c release --product actionable >&2)
+    local product
+    for product in "$@"; do (cd "$here" && swift build -c release --product "$product" >&2); done
+}

@@ -158,7 +158,7 @@ public final class APNsClient: Sendable {
         // The deadline covers the stream whole, head and body: a stream that stalls after its
         // head is an unanswered send when the time is up, never a send held forever.
         let (status, headers, body) = try await withDeadline(timeout, what: "APNs' answer") {
-            let response = try await client.execute(prepared, timeout: TimeAmount.nanoseconds(timeout.nanoseconds), logger: logger)
+            let response = try await client.execute(prepared, timeout: TimeAmount.nanoseconds(timeout.saturatingNanoseconds), logger: logger)
             // A body past 64 KiB (or cut short) is not APNs' document: the status still stands.
             let body = (try? await response.body.collect(upTo: 64 * 1024)) ?? ByteBuffer()
             return (response.status, response.headers, Array(buffer: body))
@@ -190,12 +190,3 @@ private final class Counter: Sendable {
     }
 }
 
-extension Duration {
-    /// The duration in nanoseconds, held within what an `Int64` holds.
-    fileprivate var nanoseconds: Int64 {
-        let (seconds, attoseconds) = components
-        let (whole, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
-        guard !overflow else { return seconds < 0 ? .min : .max }
-        return whole.addingReportingOverflow(attoseconds / 1_000_000_000).overflow ? .max : whole + attoseconds / 1_000_000_000
-    }
-}

@@ -1,3 +1,4 @@
+import ActionableWire
 import HummingbirdCore
 import Logging
 import NIOCore
@@ -193,15 +194,8 @@ final class CloseWhenActive: ChannelInboundHandler, RemovableChannelHandler {
 }
 
 extension TimeAmount {
-    /// `duration` as NIO's time amount (nanoseconds).
+    /// `duration` as NIO's time amount (nanoseconds, saturating).
     init(_ duration: Duration) {
-        let (seconds, attoseconds) = duration.components
-        let (whole, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
-        guard !overflow else {
-            self = .nanoseconds(seconds < 0 ? .min : .max)
-            return
-        }
-        let (sum, overflowAgain) = whole.addingReportingOverflow(attoseconds / 1_000_000_000)
-        self = .nanoseconds(overflowAgain ? .max : sum)
+        self = .nanoseconds(duration.saturatingNanoseconds)
     }
 }

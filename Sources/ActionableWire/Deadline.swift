@@ -85,3 +85,16 @@ private final class DeadlineRace<T: Sendable>: Sendable {
         continuation?.resume(with: result)
     }
 }
+
+extension Duration {
+    /// The duration in whole nanoseconds, held within what an `Int64` holds: a configured or a
+    /// peer's duration handed to a clock that counts in nanoseconds (NIO's `TimeAmount`) never
+    /// traps, however large (`--forward-timeout 400000d`).
+    public var saturatingNanoseconds: Int64 {
+        let (seconds, attoseconds) = components
+        let (whole, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+        guard !overflow else { return seconds < 0 ? .min : .max }
+        let (sum, overflowAgain) = whole.addingReportingOverflow(attoseconds / 1_000_000_000)
+        return overflowAgain ? (seconds < 0 ? .min : .max) : sum
+    }
+}

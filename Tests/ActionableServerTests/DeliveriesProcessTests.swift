@@ -46,10 +46,7 @@ struct DeliveriesProcessTests {
     }
 
     static func item(_ id: String, port: Int) async throws -> [String: Any] {
-        var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)/v1/actions/\(id)")!)
-        request.setValue("Bearer \(admin)", forHTTPHeaderField: "Authorization")
-        let (data, _) = try await URLSession.shared.data(for: request)
-        return (try JSONSerialization.jsonObject(with: data) as? [String: Any]) ?? [:]
+        try await LoopbackCall.send("/v1/actions/\(id)", port: port, bearer: admin).json
     }
 
     @Test func anUpstreamDownForMoreThanTheOldFifteenTriesStillEndsDelivered() async throws {

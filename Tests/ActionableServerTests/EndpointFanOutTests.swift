@@ -91,15 +91,8 @@ struct EndpointFanOutTests {
     }
 
     static func request(_ method: String, _ path: String, _ body: String?, port: Int) async throws -> (Int, [String: Any]) {
-        var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)")!)
-        request.httpMethod = method
-        request.setValue("Bearer \(admin)", forHTTPHeaderField: "Authorization")
-        if let body {
-            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-            request.httpBody = Data(body.utf8)
-        }
-        let (data, response) = try await URLSession.shared.data(for: request)
-        return ((response as? HTTPURLResponse)?.statusCode ?? 0, (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:])
+        let answer = try await LoopbackCall.send(path, method: method, port: port, bearer: admin, json: body)
+        return (answer.status, answer.json)
     }
 
     static var postgresURL: String? { ProcessInfo.processInfo.environment["ACTIONABLE_TEST_POSTGRES_URL"] }

@@ -156,9 +156,7 @@ struct HostileRequestTests {
     }
 
     static func get(_ path: String, port: Int) async throws -> (Int, [String: Any]) {
-        var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)")!)
-        request.setValue("Bearer \(admin)", forHTTPHeaderField: "Authorization")
-        let (data, response) = try await URLSession.shared.data(for: request)
-        return ((response as? HTTPURLResponse)?.statusCode ?? 0, (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:])
+        let answer = try await LoopbackCall.send(path, port: port, bearer: admin)
+        return (answer.status, answer.json)
     }
 }

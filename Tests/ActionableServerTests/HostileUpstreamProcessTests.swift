@@ -60,10 +60,7 @@ struct HostileUpstreamProcessTests {
     }
 
     static func status(_ path: String, port: Int) async throws -> Int {
-        var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)")!)
-        request.setValue("Bearer \(admin)", forHTTPHeaderField: "Authorization")
-        let (_, response) = try await URLSession.shared.data(for: request)
-        return (response as? HTTPURLResponse)?.statusCode ?? 0
+        try await LoopbackCall.send(path, port: port, bearer: admin).status
     }
 
     @Test(.timeLimit(.minutes(3)))

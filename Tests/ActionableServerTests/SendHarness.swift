@@ -79,16 +79,8 @@ struct SendHarness: Sendable {
         _ method: String, _ path: String, port: Int, bearer: String? = backendToken, json: String? = nil,
         headers: [String: String] = [:]
     ) async throws -> (status: Int, body: Data) {
-        var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)")!)
-        request.httpMethod = method
-        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
-        if let bearer { request.setValue("Bearer \(bearer)", forHTTPHeaderField: "Authorization") }
-        if let json {
-            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-            request.httpBody = Data(json.utf8)
-        }
-        let (data, response) = try await URLSession.shared.data(for: request)
-        return ((response as? HTTPURLResponse)?.statusCode ?? 0, data)
+        let answer = try await LoopbackCall.send(path, method: method, port: port, bearer: bearer, json: json, headers: headers)
+        return (answer.status, answer.body)
     }
 
     /// Registers `token` for `user` through the app's endpoint.

@@ -114,10 +114,7 @@ struct ServeForwardingTests {
         let without = try await ServerProcess.serve(
             in: directory, port: second, extra: ["--forward-secret", Self.secret, "--admin-token", admin])
         defer { without.signal() }
-        var request = URLRequest(url: URL(string: "http://127.0.0.1:\(second)/v1/endpoints")!)
-        request.setValue("Bearer \(admin)", forHTTPHeaderField: "Authorization")
-        let (data, _) = try await URLSession.shared.data(for: request)
-        let items = try #require((try JSONSerialization.jsonObject(with: data) as? [String: Any])?["items"] as? [[String: Any]])
+        let items = try #require(try await LoopbackCall.send("/v1/endpoints", port: second, bearer: admin).json["items"] as? [[String: Any]])
         #expect(items.map { $0["state"] as? String } == ["active"], "\(items)")
         let id = try await DeliveriesProcessTests.tap("n-without-flag", in: directory, port: second)
         try await upstream.arrived(1, id: id)

@@ -102,13 +102,10 @@ struct TwoInstancesTests {
         #expect(held["status"] as? String == "held", "\(held)")
         #expect((held["lastError"] as? String)?.contains("no endpoint takes invite.accept") == true, "\(held)")
 
-        var request = URLRequest(url: URL(string: "http://127.0.0.1:\(ports[1])/v1/endpoints")!)
-        request.httpMethod = "POST"
-        request.setValue("Bearer \(admin)", forHTTPHeaderField: "Authorization")
-        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        request.httpBody = Data(#"{"id":"late","url":"http://127.0.0.1:\#(upstream.port)/hook","filter":["invite.*"]}"#.utf8)
-        let (_, created) = try await URLSession.shared.data(for: request)
-        #expect((created as? HTTPURLResponse)?.statusCode == 201)
+        let created = try await LoopbackCall.send(
+            "/v1/endpoints", method: "POST", port: ports[1], bearer: admin,
+            json: #"{"id":"late","url":"http://127.0.0.1:\#(upstream.port)/hook","filter":["invite.*"]}"#)
+        #expect(created.status == 201)
         try await upstream.arrived(1)
         #expect(upstream.arrivals.allSatisfy { $0.hasPrefix(id) })
     }

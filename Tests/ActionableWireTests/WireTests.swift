@@ -116,3 +116,21 @@ struct NullableTests {
         #expect(try JSONDecoder().decode(Delivery.self, from: Data(present.utf8)).lastError == "HTTP 500")
     }
 }
+
+/// Durations handed to a clock that counts in nanoseconds hold within an `Int64`, never trap.
+struct SaturatingNanosecondsTests {
+    @Test(arguments: [
+        (Duration.seconds(10), Int64(10_000_000_000)),
+        (.milliseconds(1_500), 1_500_000_000),
+        (.nanoseconds(-7), -7),
+        (.seconds(Int64.max), .max),
+        (.seconds(Int64.min), .min),
+        (.seconds(9_223_372_036), 9_223_372_036_000_000_000),
+        (.seconds(9_223_372_036) + .nanoseconds(854_775_807), .max),
+        (.seconds(9_223_372_036) + .milliseconds(900), .max),
+        (.seconds(-9_223_372_036) - .milliseconds(900), .min),
+    ])
+    func holdsWithinAnInt64(duration: Duration, nanoseconds: Int64) {
+        #expect(duration.saturatingNanoseconds == nanoseconds)
+    }
+}
