@@ -189,4 +189,3 @@ private final class Counter: Sendable {
         }
     }
 }
-

@@ -11,7 +11,7 @@ enum AttemptSpan {
 
     /// Runs `body` inside the attempt span of `action` (to `endpointID`, or to an in-process
     /// handler when `nil`).
-    static func run<T>(_ action: StoredAction, endpointID: String?, _ body: (any Span) async throws -> T) async rethrows -> T {
+    static func run<T>(_ action: AcceptedResponse, endpointID: String?, _ body: (any Span) async throws -> T) async rethrows -> T {
         try await withSpan(name, context: TraceParent.context(action.traceParent), ofKind: endpointID == nil ? .internal : .client) { span in
             span.attributes["actionable.response_id"] = action.id
             span.attributes["actionable.attempt"] = action.attempts

@@ -120,13 +120,13 @@ public struct EndpointWorker: Sendable {
 /// A delivery that went dead: what `delivery.dead` reports.
 public struct DeadDelivery: Hashable, Sendable {
     /// The response (its attempts are this delivery's).
-    public var action: StoredAction
+    public var action: AcceptedResponse
     public var endpointID: String
     public var reason: String
     public var at: Date
 
     /// `action`'s delivery to `endpointID`, dead at `at` for `reason`.
-    public init(action: StoredAction, endpointID: String, reason: String, at: Date) {
+    public init(action: AcceptedResponse, endpointID: String, reason: String, at: Date) {
         self.action = action
         self.endpointID = endpointID
         self.reason = reason

@@ -5,7 +5,7 @@ import CoreMetrics
 import Foundation
 import Logging
 
-/// The outbox's transport to the in-process handlers (``DeliveryWorker``): claims due responses,
+/// The outbox's transport to the in-process handlers (``HandlerWorker``): claims due responses,
 /// runs the handler routed for each in its attempt span, and records the outcome — delivered,
 /// rescheduled on the retry policy, or dead.
 ///
@@ -16,7 +16,7 @@ public struct HandlerTransport: Transport {
     /// A claimed response, and the time its claim was made (its attempt's backoff counts from
     /// that time plus the time the attempt took).
     public struct Work: Sendable {
-        public var action: StoredAction
+        public var action: AcceptedResponse
         public var claimedAt: Date
     }
 
@@ -27,7 +27,7 @@ public struct HandlerTransport: Transport {
         public var error: String?
     }
 
-    let worker: DeliveryWorker
+    let worker: HandlerWorker
 
     public var name: String { "handler" }
     public var workName: String { "response" }
@@ -117,7 +117,7 @@ public struct HandlerTransport: Transport {
         }
     }
 
-    private func record(_ answer: Answer, for action: StoredAction) async {
+    private func record(_ answer: Answer, for action: AcceptedResponse) async {
         let (outcome, now, error) = (answer.outcome, answer.end, answer.error)
         // A retry's next time, drawn once: the metric and the schedule agree.
         var next: Date?
@@ -146,7 +146,7 @@ public struct HandlerTransport: Transport {
             case .retry:
                 let reason = error ?? "the handler asked to retry"
                 guard let next else {
-                    let window = DeliveryWorker.describe(now.timeIntervalSince(action.queuedAt))
+                    let window = HandlerWorker.describe(now.timeIntervalSince(action.queuedAt))
                     try await store.markDead(
                         id: action.id, owner: owner, reason: "gave up after \(action.attempts) attempts over \(window); last: \(reason)")
                     worker.logger.warning("response is dead", metadata: ["response.id": "\(action.id)", "reason": "\(reason)"])

@@ -95,7 +95,7 @@ public struct WebhookTransport: Transport {
             let reason = failure ?? "the upstream asked to retry"
             let next = worker.policy.nextAttempt(
                 afterAttempt: action.attempts, queuedAt: action.queuedAt, now: now, unit: worker.jitter(), requested: after?.timeInterval)
-            let window = DeliveryWorker.describe(now.timeIntervalSince(action.queuedAt))
+            let window = HandlerWorker.describe(now.timeIntervalSince(action.queuedAt))
             result = .failed(next == nil ? "gave up after \(action.attempts) attempts over \(window); last: \(reason)" : reason, retryAt: next)
         }
         return FinishedAttempt(responseID: action.id, endpointID: delivery.endpointID, outcome: result, at: now)

@@ -1,6 +1,6 @@
 import Logging
 
-/// The loop of a worker that claims what is due and runs it (``DeliveryWorker``, and the server's
+/// The loop of a worker that claims what is due and runs it (``HandlerWorker``, and the server's
 /// send worker): a round claims and runs; when it ran nothing, the loop waits — `idle`, or until
 /// `wake` says there is work — before the next. A failed round is logged and tried again after
 /// `idle`.

@@ -16,7 +16,7 @@ import Synchronization
 /// duplicate and conflict, as the single-row path did.
 final class PostgresAcceptBatcher: Sendable {
     private struct Entry: Sendable {
-        var action: NewAction
+        var action: NewResponse
         var payload: String
         var continuation: CheckedContinuation<AcceptResult, any Error>
     }
@@ -45,7 +45,7 @@ final class PostgresAcceptBatcher: Sendable {
         self.logger = logger
     }
 
-    func submit(_ action: NewAction) async throws -> AcceptResult {
+    func submit(_ action: NewResponse) async throws -> AcceptResult {
         let payload = action.response.payloadJSON
         return try await withCheckedThrowingContinuation { continuation in
             let start = state.withLock { state -> Bool in

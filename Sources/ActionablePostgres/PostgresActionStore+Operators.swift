@@ -10,7 +10,7 @@ extension PostgresActionStore {
     public func deliveries(matching filter: DeliveryFilter, after cursor: DeliveryCursor?, limit: Int) async throws -> DeliveryPage {
         let (sql, values) = ActionTable.page(filter, after: cursor, limit: limit, .postgres)
         let rows = try await client.query(PostgresQuery(unsafeSQL: sql, binds: try Self.sqlBindings(values)), logger: logger)
-        var items: [StoredAction] = []
+        var items: [AcceptedResponse] = []
         for try await row in rows { items.append(try Self.decode(row)) }
         let more = items.count > limit
         items = Array(items.prefix(limit))

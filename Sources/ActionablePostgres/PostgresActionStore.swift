@@ -217,11 +217,11 @@ public final class PostgresActionStore: ActionStore {
 
     /// Stores `action` once: batched with the accepts arriving meanwhile (see
     /// `PostgresAcceptBatcher`).
-    public func accept(_ action: NewAction) async throws -> AcceptResult {
+    public func accept(_ action: NewResponse) async throws -> AcceptResult {
         try await batcher.submit(action)
     }
 
-    public func action(id: String) async throws -> StoredAction? {
+    public func action(id: String) async throws -> AcceptedResponse? {
         let rows = try await client.query(
             PostgresQuery(unsafeSQL: Self.selectByID, binds: Self.binds(id)),
             logger: logger)
@@ -229,7 +229,7 @@ public final class PostgresActionStore: ActionStore {
         return nil
     }
 
-    public func claimDue(now: Date, limit: Int, lease: TimeInterval, owner: String) async throws -> [StoredAction] {
+    public func claimDue(now: Date, limit: Int, lease: TimeInterval, owner: String) async throws -> [AcceptedResponse] {
         let time = now.timeIntervalSince1970
         let rows = try await client.query(
             """
@@ -242,7 +242,7 @@ public final class PostgresActionStore: ActionStore {
                 FOR UPDATE SKIP LOCKED)
             RETURNING \(unescaped: ActionTable.columns)
             """, logger: logger)
-        var claimed: [StoredAction] = []
+        var claimed: [AcceptedResponse] = []
         for try await row in rows { claimed.append(try Self.decode(row)) }
         return claimed.sorted { $0.nextAttemptAt < $1.nextAttemptAt }
     }
@@ -287,7 +287,7 @@ public final class PostgresActionStore: ActionStore {
         return bindings
     }
 
-    static func decode(_ row: PostgresRow) throws -> StoredAction {
+    static func decode(_ row: PostgresRow) throws -> AcceptedResponse {
         try ActionTable.decode(PostgresActionRow(columns: row.makeRandomAccess()))
     }
 }

@@ -20,7 +20,7 @@ final class GroupCommitter: @unchecked Sendable {
     /// A write waiting for its batch. An accept's payload is serialized by the caller, so the
     /// writer's time goes to SQLite.
     private enum Entry {
-        case accept(NewAction, payload: String, CheckedContinuation<AcceptResult, any Error>)
+        case accept(NewResponse, payload: String, CheckedContinuation<AcceptResult, any Error>)
         case record(SentNotification, countingSince: Date, CheckedContinuation<BadgeRecordResult, any Error>)
 
         /// What a job produced inside the transaction, handed to its caller after the commit.
@@ -71,7 +71,7 @@ final class GroupCommitter: @unchecked Sendable {
     /// Hands accepted responses to their endpoints in the accept's commit, as `fanOut` plans.
     func fanOutAtAccept(_ fanOut: AcceptFanOut) { acceptFanOut.withLock { $0 = fanOut } }
 
-    func submit(_ action: NewAction) async throws -> AcceptResult {
+    func submit(_ action: NewResponse) async throws -> AcceptResult {
         let payload = action.response.payloadJSON
         return try await withCheckedThrowingContinuation { continuation in
             enqueue(.accept(action, payload: payload, continuation))
@@ -137,7 +137,7 @@ final class GroupCommitter: @unchecked Sendable {
 
     /// The responses of `batch` accepted now get their deliveries, in the same transaction.
     private static func handToEndpoints(_ batch: [Entry], _ outcomes: [Entry.Outcome], _ fanOut: AcceptFanOut, in db: Database) throws {
-        var accepted: [NewAction] = []
+        var accepted: [NewResponse] = []
         for (entry, outcome) in zip(batch, outcomes) {
             if case .accept(let action, _, _) = entry, case .accepted(.accepted) = outcome { accepted.append(action) }
         }
@@ -179,7 +179,7 @@ final class GroupCommitter: @unchecked Sendable {
     private static let countSQL = BadgeTable.count(.sqlite)
 
     /// Inserts one response, or reports the answer already stored for its notification.
-    fileprivate static func insert(_ action: NewAction, payload: String, in db: Database) throws -> AcceptResult {
+    fileprivate static func insert(_ action: NewResponse, payload: String, in db: Database) throws -> AcceptResult {
         let response = action.response
         let received = action.receivedAt.timeIntervalSince1970
         // Cached statements: compiled once per connection, not per insert.

@@ -101,11 +101,11 @@ public final class SQLiteActionStore: ActionStore {
         try await pool.read { db in try String.fetchOne(db, sql: "PRAGMA integrity_check") ?? "" }
     }
 
-    public func accept(_ action: NewAction) async throws -> AcceptResult {
+    public func accept(_ action: NewResponse) async throws -> AcceptResult {
         try await committer.submit(action)
     }
 
-    public func action(id: String) async throws -> StoredAction? {
+    public func action(id: String) async throws -> AcceptedResponse? {
         try await pool.read { db in
             try Row.fetchOne(db, sql: ActionTable.selectByID(.sqlite), arguments: [id]).map(Self.decode)
         }
@@ -113,7 +113,7 @@ public final class SQLiteActionStore: ActionStore {
 
     /// One statement: the due rows are leased and returned by one `UPDATE … RETURNING`, as on
     /// PostgreSQL, not selected and then updated one by one.
-    public func claimDue(now: Date, limit: Int, lease: TimeInterval, owner: String) async throws -> [StoredAction] {
+    public func claimDue(now: Date, limit: Int, lease: TimeInterval, owner: String) async throws -> [AcceptedResponse] {
         let time = now.timeIntervalSince1970
         let claimed = try await relaxedWrite { db in
             try Row.fetchAll(
@@ -281,7 +281,7 @@ public final class SQLiteActionStore: ActionStore {
         }
     }
 
-    static func decode(_ row: Row) throws -> StoredAction { try ActionTable.decode(SQLiteRow(row: row)) }
+    static func decode(_ row: Row) throws -> AcceptedResponse { try ActionTable.decode(SQLiteRow(row: row)) }
 }
 
 /// A GRDB row read by ``ActionTable``.

@@ -258,8 +258,8 @@ public struct ActionableService: Service {
     }
 
     /// The delivery worker over the opened `store`.
-    private func deliveryWorker(over store: any ActionStore, router: ActionRouter?) -> DeliveryWorker {
-        var worker = DeliveryWorker(
+    private func deliveryWorker(over store: any ActionStore, router: ActionRouter?) -> HandlerWorker {
+        var worker = HandlerWorker(
             store: store, router: router, policy: configuration.retryPolicy, lease: configuration.deliveryLease.timeInterval,
             logger: logger)
         worker.endpoints = store

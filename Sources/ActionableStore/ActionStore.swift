@@ -16,15 +16,15 @@ public protocol ActionQueue: Sendable {
     /// Stores `action` unless its notification was answered already, and marks the notification
     /// read in the badge ledger in the same transaction (a crash never leaves one without the
     /// other). Returns only after the row is committed durably.
-    func accept(_ action: NewAction) async throws -> AcceptResult
+    func accept(_ action: NewResponse) async throws -> AcceptResult
 
     /// The stored response with `id`.
-    func action(id: String) async throws -> StoredAction?
+    func action(id: String) async throws -> AcceptedResponse?
 
     /// Claims up to `limit` pending responses due at `now` whose lease is free or expired:
     /// each gets a lease for `owner` until `now + lease`, and its attempt count goes up by one.
     /// A claim whose owner dies is taken over by another owner once its lease runs out.
-    func claimDue(now: Date, limit: Int, lease: TimeInterval, owner: String) async throws -> [StoredAction]
+    func claimDue(now: Date, limit: Int, lease: TimeInterval, owner: String) async throws -> [AcceptedResponse]
 
     /// Marks a claimed response delivered. Does nothing if `owner` no longer holds its lease.
     func markDelivered(id: String, owner: String, at: Date) async throws

@@ -2,7 +2,7 @@ import ActionableCore
 import Foundation
 
 /// The `action_responses` table as every SQL driver stores it: its schema, the statements whose
-/// text does not depend on the driver, and the decoding of a row into a ``StoredAction``.
+/// text does not depend on the driver, and the decoding of a row into a ``AcceptedResponse``.
 ///
 /// A driver keeps only what is its own: how it connects, how it batches accepts, how it claims.
 public enum ActionTable {
@@ -33,7 +33,7 @@ public enum ActionTable {
         ]
     }
 
-    /// The columns a ``StoredAction`` is decoded from, in the order ``decode(_:)`` reads them.
+    /// The columns a ``AcceptedResponse`` is decoded from, in the order ``decode(_:)`` reads them.
     public static let columns = """
         id, notification_id, category, action, user_id, user_text, payload, received_at, status, attempts, \
         next_attempt_at, last_error, queued_at, trace_parent, expired_leases
@@ -126,13 +126,13 @@ public enum ActionTable {
     public static let pendingCount = "SELECT CAST(COUNT(*) AS INTEGER) FROM action_responses WHERE status = 'pending'"
 
     /// Decodes a row of ``columns``.
-    public static func decode(_ row: some ActionRow) throws -> StoredAction {
+    public static func decode(_ row: some ActionRow) throws -> AcceptedResponse {
         // Kept as the text it was stored as: parsed only if a handler reads the payload.
         let response = ActionResponse(
             category: CategoryID(try row.string("category")), action: ActionID(try row.string("action")),
             notificationID: try row.string("notification_id"), user: try row.string("user_id"),
             userText: try row.optionalString("user_text"), payloadJSON: try row.string("payload"))
-        return StoredAction(
+        return AcceptedResponse(
             id: try row.string("id"), response: response,
             receivedAt: Date(timeIntervalSince1970: try row.double("received_at")),
             status: DeliveryStatus(rawValue: try row.string("status")) ?? .pending, attempts: try row.int("attempts"),

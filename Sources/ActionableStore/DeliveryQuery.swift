@@ -49,11 +49,11 @@ public struct DeliveryCursor: Hashable, Sendable {
 
 /// One page of deliveries, newest first.
 public struct DeliveryPage: Hashable, Sendable {
-    public var items: [StoredAction]
+    public var items: [AcceptedResponse]
     /// Where the next page starts; nil on the last page.
     public var next: DeliveryCursor?
 
-    public init(items: [StoredAction], next: DeliveryCursor?) {
+    public init(items: [AcceptedResponse], next: DeliveryCursor?) {
         self.items = items
         self.next = next
     }

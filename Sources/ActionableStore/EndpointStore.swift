@@ -155,12 +155,12 @@ public struct EndpointDelivery: Hashable, Sendable {
 /// A claimed delivery: the response, the delivery, and when to send it (its rate-limit slot).
 public struct ClaimedDelivery: Hashable, Sendable {
     /// The response, with this delivery's attempts and retry window.
-    public var action: StoredAction
+    public var action: AcceptedResponse
     public var endpointID: String
     /// Not before this time: the endpoint's rate limit.
     public var sendAt: Date
 
-    public init(action: StoredAction, endpointID: String, sendAt: Date) {
+    public init(action: AcceptedResponse, endpointID: String, sendAt: Date) {
         self.action = action
         self.endpointID = endpointID
         self.sendAt = sendAt

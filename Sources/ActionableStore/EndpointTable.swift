@@ -303,7 +303,7 @@ public enum EndpointTable {
     /// The claimed `deliveries` (in their order, each at its slot of `plan`) with their
     /// `responses`, read in one statement (``ActionTable/selectByIDs(_:count:)``); a delivery
     /// whose response is gone is left out (its lease runs out).
-    public static func claimed(_ deliveries: [EndpointDelivery], responses: [StoredAction], plan: EndpointGate.Plan) -> [ClaimedDelivery] {
+    public static func claimed(_ deliveries: [EndpointDelivery], responses: [AcceptedResponse], plan: EndpointGate.Plan) -> [ClaimedDelivery] {
         let byID = Dictionary(responses.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         var claimed: [ClaimedDelivery] = []
         for (index, delivery) in deliveries.enumerated() {
@@ -314,7 +314,7 @@ public enum EndpointTable {
     }
 
     /// The response as its claimed delivery sees it: attempts, window and error of the delivery.
-    public static func claimed(_ response: StoredAction, delivery: EndpointDelivery, sendAt: Date) -> ClaimedDelivery {
+    public static func claimed(_ response: AcceptedResponse, delivery: EndpointDelivery, sendAt: Date) -> ClaimedDelivery {
         var action = response
         action.status = delivery.status
         action.attempts = delivery.attempts

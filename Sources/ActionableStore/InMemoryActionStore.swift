@@ -5,7 +5,7 @@ import Foundation
 /// same conformance suite), nothing written to disk.
 public actor InMemoryActionStore: ActionStore {
     struct Row {
-        var action: StoredAction
+        var action: AcceptedResponse
         /// Handed to its endpoints: its status summarizes their deliveries.
         var fannedOut = false
         var leaseOwner: String?
@@ -41,14 +41,14 @@ public actor InMemoryActionStore: ActionStore {
     /// An empty store.
     public init() {}
 
-    public func accept(_ action: NewAction) throws -> AcceptResult {
+    public func accept(_ action: NewResponse) throws -> AcceptResult {
         let response = action.response
         if let existingID = byNotification[response.notificationID], let existing = rows[existingID] {
             let stored = existing.action.response
             return .answered(response, byID: existingID, action: stored.action, text: stored.userText)
         }
         rows[action.id] = Row(
-            action: StoredAction(
+            action: AcceptedResponse(
                 id: action.id, response: response, receivedAt: action.receivedAt,
                 status: .pending, attempts: 0, nextAttemptAt: action.receivedAt, lastError: nil, traceParent: action.traceParent),
             answerableUntil: action.answerableUntil)
@@ -75,9 +75,9 @@ public actor InMemoryActionStore: ActionStore {
         return .accepted(id: action.id)
     }
 
-    public func action(id: String) -> StoredAction? { rows[id]?.action }
+    public func action(id: String) -> AcceptedResponse? { rows[id]?.action }
 
-    public func claimDue(now: Date, limit: Int, lease: TimeInterval, owner: String) -> [StoredAction] {
+    public func claimDue(now: Date, limit: Int, lease: TimeInterval, owner: String) -> [AcceptedResponse] {
         let due = order.compactMap { rows[$0] }.filter { row in
             row.action.status == .pending && !row.fannedOut && row.action.nextAttemptAt <= now
                 && (row.leaseUntil.map { $0 < now } ?? true)
@@ -193,7 +193,7 @@ public actor InMemoryActionStore: ActionStore {
         return PurgeCount(responses: responses.count, badgeEntries: entries.count, devices: devices.count, notifications: notifications.count)
     }
 
-    private static func matches(_ action: StoredAction, _ filter: DeliveryFilter) -> Bool {
+    private static func matches(_ action: AcceptedResponse, _ filter: DeliveryFilter) -> Bool {
         if let status = filter.status, action.status != status { return false }
         if let category = filter.category, action.response.category.rawValue != category { return false }
         if let since = filter.since, action.receivedAt < since { return false }

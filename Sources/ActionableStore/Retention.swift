@@ -4,7 +4,7 @@ import Foundation
 ///
 /// - A response is deleted once it is delivered or dead, its last change (received, queued
 ///   again, delivered, last attempt) is before ``responsesBefore``, and its notification can
-///   no longer be answered (``NewAction/answerableUntil`` is past): a replayed action token
+///   no longer be answered (``NewResponse/answerableUntil`` is past): a replayed action token
 ///   then meets the stored answer, never an empty table that would accept it a second time.
 ///   A pending response is never deleted.
 /// - A badge entry is deleted once it was sent, and read if it was, before
@@ -19,7 +19,7 @@ public struct PurgeCutoff: Hashable, Sendable {
     public var responsesBefore: Date
     /// Badge entries sent (and read) earlier are deleted.
     public var badgeEntriesBefore: Date
-    /// The time now, against which a notification's ``NewAction/answerableUntil`` is compared.
+    /// The time now, against which a notification's ``NewResponse/answerableUntil`` is compared.
     public var now: Date
     /// Notifications sent earlier, none of their copies pending, are deleted: the retention, and
     /// at least ``notificationTokenLifetime`` (their action tokens' lifetime).

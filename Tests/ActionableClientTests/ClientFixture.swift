@@ -51,13 +51,17 @@ final class ClientFixture: Sendable {
         return ActionReporter(endpoint: URL(string: "http://127.0.0.1:\(port)/")!, outbox: outbox, options: options)
     }
 
-    /// `actionable serve` on `port`, forwarding every answer to `upstream`.
+    /// `actionable serve` on `port`, forwarding every answer to `upstream`. The upstream runs in
+    /// the test process, beside the rest of the suite: it gets 30 s to answer (not the 10 s
+    /// default), so that a loaded machine never turns a slow answer into a second call and the
+    /// tests can count calls exactly.
     func serve(port: Int, upstream: Int, extra: [String] = []) async throws -> ServerProcess {
         try await ServerProcess.serve(
             in: directory, port: port,
             extra: [
                 "--forward", "*=http://127.0.0.1:\(upstream)/taps", "--forward-secret", "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw",
-                "--admin-token", "operator-token-0123456789abcdefghijkl",
+                "--admin-token", "operator-token-0123456789abcdefghijkl", "--forward-timeout", "30s", "--delivery-lease", "40",
+                "--shutdown-grace", "45s",
             ] + extra)
     }
 

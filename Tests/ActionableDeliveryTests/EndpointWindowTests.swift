@@ -26,7 +26,7 @@ struct EndpointWindowTests {
         await store.fanOutAtAccept(AcceptFanOut())
         for index in 0..<6 {
             _ = try await store.accept(
-                NewAction(
+                NewResponse(
                     id: "r-\(index)",
                     response: ActionResponse(category: "invite", action: "accept", notificationID: "n-\(index)", user: "u"),
                     receivedAt: Date().addingTimeInterval(TimeInterval(index) - 60)))

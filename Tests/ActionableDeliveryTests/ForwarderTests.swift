@@ -128,12 +128,12 @@ struct ForwarderTests {
                 }
             }
             let store = InMemoryActionStore()
-            let worker = DeliveryWorker(
+            let worker = HandlerWorker(
                 store: store, router: try builder.build(), owner: "w", jitter: { 0 },
                 logger: Logger(label: "t", factory: { _ in SwiftLogNoOpLogHandler() }))
             for index in 0..<2 {
                 _ = try await store.accept(
-                    NewAction(
+                    NewResponse(
                         id: "r\(index)",
                         response: ActionResponse(
                             category: "invite",

@@ -209,9 +209,9 @@ struct ActionsEndpointTests {
 
     struct FailingStore: ActionStore {
         struct Down: Error {}
-        func accept(_ action: NewAction) async throws -> AcceptResult { throw Down() }
-        func action(id: String) async throws -> StoredAction? { throw Down() }
-        func claimDue(now: Date, limit: Int, lease: TimeInterval, owner: String) async throws -> [StoredAction] { throw Down() }
+        func accept(_ action: NewResponse) async throws -> AcceptResult { throw Down() }
+        func action(id: String) async throws -> AcceptedResponse? { throw Down() }
+        func claimDue(now: Date, limit: Int, lease: TimeInterval, owner: String) async throws -> [AcceptedResponse] { throw Down() }
         func markDelivered(id: String, owner: String, at: Date) async throws { throw Down() }
         func reschedule(id: String, owner: String, at: Date, error: String) async throws { throw Down() }
         func markDead(id: String, owner: String, reason: String) async throws { throw Down() }

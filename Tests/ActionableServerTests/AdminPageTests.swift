@@ -123,7 +123,7 @@ struct AdminPageTests {
     @Test func textFromStorageAndTheCatalogIsEscaped() async throws {
         let store = InMemoryActionStore()
         _ = try await store.accept(
-            NewAction(
+            NewResponse(
                 id: "r-x", response: ActionResponse(category: "invite", action: "accept", notificationID: "n-x", user: "<b>mallory</b>")))
         let claimed = try await store.claimDue(now: Date().addingTimeInterval(1), limit: 1, lease: 60, owner: "w")
         try await store.markDead(id: try #require(claimed.first?.id), owner: "w", reason: #"<script>alert("x")</script>"#)

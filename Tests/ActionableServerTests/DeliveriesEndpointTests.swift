@@ -19,7 +19,7 @@ struct DeliveriesEndpointTests {
         let store = InMemoryActionStore()
         for index in 0..<10 {
             _ = try await store.accept(
-                NewAction(
+                NewResponse(
                     id: String(format: "r-%03d", index),
                     response: ActionResponse(
                         category: index < 8 ? "invite" : "message", action: index < 8 ? "accept" : "read", notificationID: "n-\(index)",
@@ -76,7 +76,7 @@ struct DeliveriesEndpointTests {
             cursor = reply.json["nextCursor"] as? String
             if seen.count == 3 {
                 _ = try await store.accept(
-                    NewAction(id: "r-new", response: ActionResponse(category: "invite", action: "accept", notificationID: "n-new", user: "u")))
+                    NewResponse(id: "r-new", response: ActionResponse(category: "invite", action: "accept", notificationID: "n-new", user: "u")))
             }
         } while cursor != nil
         #expect(seen == (0..<10).reversed().map { String(format: "r-%03d", $0) })

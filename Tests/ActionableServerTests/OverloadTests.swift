@@ -31,7 +31,7 @@ struct OverloadTests {
             gate = nil
         }
 
-        func accept(_ action: NewAction) async throws -> AcceptResult {
+        func accept(_ action: NewResponse) async throws -> AcceptResult {
             if gated {
                 gated = false
                 await withCheckedContinuation { continuation in
@@ -43,8 +43,8 @@ struct OverloadTests {
             }
             return try await inner.accept(action)
         }
-        func action(id: String) async throws -> StoredAction? { await inner.action(id: id) }
-        func claimDue(now: Date, limit: Int, lease: TimeInterval, owner: String) async throws -> [StoredAction] {
+        func action(id: String) async throws -> AcceptedResponse? { await inner.action(id: id) }
+        func claimDue(now: Date, limit: Int, lease: TimeInterval, owner: String) async throws -> [AcceptedResponse] {
             await inner.claimDue(now: now, limit: limit, lease: lease, owner: owner)
         }
         func markDelivered(id: String, owner: String, at: Date) async throws { await inner.markDelivered(id: id, owner: owner, at: at) }

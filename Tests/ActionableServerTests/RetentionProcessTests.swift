@@ -17,7 +17,7 @@ struct RetentionProcessTests {
         try await withThrowingTaskGroup(of: Void.self) { group in
             for index in 0..<3_400 {
                 group.addTask {
-                    let action = NewAction(
+                    let action = NewResponse(
                         id: "r-\(index)",
                         response: ActionResponse(category: "invite", action: "accept", notificationID: "n-\(index)", user: "u", payload: []),
                         receivedAt: index < 3_200 ? old : recent)

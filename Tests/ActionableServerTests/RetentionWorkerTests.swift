@@ -14,7 +14,7 @@ struct RetentionWorkerTests {
     static func delivered(_ count: Int, at: Date, in store: InMemoryActionStore) async throws {
         for index in 0..<count {
             _ = try await store.accept(
-                NewAction(
+                NewResponse(
                     id: "r-\(index)",
                     response: ActionResponse(category: "invite", action: "accept", notificationID: "n-\(index)", user: "u", payload: []),
                     receivedAt: at))

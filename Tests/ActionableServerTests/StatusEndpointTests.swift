@@ -12,7 +12,7 @@ struct StatusEndpointTests {
     @Test func operatorsSeeADeadResponseAndItsReasonWithTheAdminToken() async throws {
         let store = InMemoryActionStore()
         _ = try await store.accept(
-            NewAction(
+            NewResponse(
                 id: "r1",
                 response: ActionResponse(
                     category: "invite", action: "accept",

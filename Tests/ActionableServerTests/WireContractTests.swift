@@ -77,7 +77,7 @@ struct WireContractTests {
             "DeliveryDeadEvent",
             DeliveryDeadEvent(
                 DeadDelivery(
-                    action: StoredAction(
+                    action: AcceptedResponse(
                         id: "0193",
                         response: ActionResponse(
                             category: "invite", action: "accept", notificationID: "n1", user: "alice", payload: [("inviteId", .string("42"))]),

@@ -13,8 +13,8 @@ struct BadgeLedgerConformanceTests {
         SentNotification(notificationID: id, user: user, category: "invite", sentAt: Date(timeIntervalSince1970: seconds))
     }
 
-    static func tap(_ id: String, user: String = "alice", action: ActionID = "accept", at seconds: TimeInterval = 1_100) -> NewAction {
-        NewAction(
+    static func tap(_ id: String, user: String = "alice", action: ActionID = "accept", at seconds: TimeInterval = 1_100) -> NewResponse {
+        NewResponse(
             id: UUID().uuidString,
             response: ActionResponse(category: "invite", action: action, notificationID: id, user: user, payload: [("inviteId", .string("1"))]),
             receivedAt: Date(timeIntervalSince1970: seconds))

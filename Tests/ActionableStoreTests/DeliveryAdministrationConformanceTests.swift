@@ -12,7 +12,7 @@ struct DeliveryAdministrationConformanceTests {
     static func fill(_ store: any ActionStore, count: Int, from start: Int = 0, category: CategoryID = "invite") async throws {
         for index in start..<(start + count) {
             _ = try await store.accept(
-                NewAction(
+                NewResponse(
                     id: String(format: "r-%03d", index),
                     response: ActionResponse(
                         category: category, action: "accept", notificationID: "n-\(index)", user: "u", payload: []),

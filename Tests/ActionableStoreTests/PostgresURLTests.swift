@@ -73,7 +73,7 @@ struct PostgresURLTests {
 /// Response ids: time-ordered version-7 UUIDs, lowercased.
 struct ResponseIDTests {
     @Test func idsAreVersionSevenUUIDsAndDistinct() throws {
-        let ids = (0..<1000).map { _ in NewAction.makeID() }
+        let ids = (0..<1000).map { _ in NewResponse.makeID() }
         #expect(Set(ids).count == ids.count)
         for id in ids {
             let uuid = try #require(UUID(uuidString: id))
@@ -86,7 +86,7 @@ struct ResponseIDTests {
     @Test func idsMadeLaterSortLaterAndCarryTheirMillisecond() throws {
         let start = Date(timeIntervalSince1970: 1_800_000_000.123)
         let times = (0..<50).map { start.addingTimeInterval(Double($0) * 0.001 + 0.0001) }
-        let ids = times.map { NewAction.makeID(now: $0) }
+        let ids = times.map { NewResponse.makeID(now: $0) }
         #expect(ids == ids.sorted())
         let first = try #require(UUID(uuidString: ids[0])).uuid
         let milliseconds = [first.0, first.1, first.2, first.3, first.4, first.5].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }

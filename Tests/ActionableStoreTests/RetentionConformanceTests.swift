@@ -10,8 +10,8 @@ struct RetentionConformanceTests {
 
     static func at(_ seconds: TimeInterval) -> Date { Date(timeIntervalSince1970: seconds) }
 
-    static func action(_ id: String, at seconds: TimeInterval, answerableUntil: TimeInterval? = nil) -> NewAction {
-        NewAction(
+    static func action(_ id: String, at seconds: TimeInterval, answerableUntil: TimeInterval? = nil) -> NewResponse {
+        NewResponse(
             id: id,
             response: ActionResponse(category: "invite", action: "accept", notificationID: "n-\(id)", user: "u", payload: []),
             receivedAt: at(seconds), answerableUntil: answerableUntil.map(at))
@@ -36,7 +36,7 @@ struct RetentionConformanceTests {
     func onlyOldDeliveredAndDeadResponsesGoNeverPendingOrStillAnswerableOnes(driver: Driver) async throws {
         let (store, cleanup) = try await StoreConformanceTests.makeStore(driver)
         defer { cleanup() }
-        let responses: [(NewAction, DeliveryStatus?, TimeInterval)] = [
+        let responses: [(NewResponse, DeliveryStatus?, TimeInterval)] = [
             (Self.action("old-pending", at: 1_000), nil, 0),
             (Self.action("old-delivered", at: 1_000), .delivered, 1_010),
             (Self.action("old-dead", at: 1_000), .dead, 1_020),

@@ -51,8 +51,8 @@ struct StoreConformanceTests {
     static func action(
         _ notification: String, _ action: ActionID = "accept", text: String? = nil, id: String = UUID().uuidString,
         at time: TimeInterval = 1_000
-    ) -> NewAction {
-        NewAction(
+    ) -> NewResponse {
+        NewResponse(
             id: id,
             response: ActionResponse(
                 category: "invite", action: action, notificationID: notification,

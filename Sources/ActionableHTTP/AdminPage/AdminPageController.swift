@@ -213,7 +213,7 @@ struct AdminPageController: Sendable {
                 try await store.deliveries(matching: DeliveryFilter(status: .held), after: nil, limit: Self.listed).items
             )
         }
-        func row(_ action: StoredAction) -> Row {
+        func row(_ action: AcceptedResponse) -> Row {
             Row(
                 id: action.id, category: action.response.category.rawValue, action: action.response.action.rawValue,
                 user: action.response.user, received: Timestamp.iso8601(action.receivedAt), attempts: action.attempts,

@@ -41,7 +41,7 @@ extension ActionAnswer {
 
 extension StoredResponse {
     /// `GET /v1/actions/{id}` for `action`.
-    init(_ action: StoredAction) {
+    init(_ action: AcceptedResponse) {
         self.init(
             id: action.id, status: action.status.rawValue, attempts: action.attempts,
             nextAttemptAt: action.nextAttemptAt.timeIntervalSince1970, lastError: action.lastError,
@@ -53,7 +53,7 @@ extension StoredResponse {
 
 extension Delivery {
     /// An item of `GET /v1/deliveries` for `action`: `nextAttemptAt` only while it is pending.
-    init(_ action: StoredAction) {
+    init(_ action: AcceptedResponse) {
         self.init(
             id: action.id, category: action.response.category.rawValue, action: action.response.action.rawValue,
             notificationId: action.response.notificationID, user: action.response.user, state: action.status.rawValue,

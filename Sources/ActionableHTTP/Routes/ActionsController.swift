@@ -95,7 +95,7 @@ struct ActionsController: Sendable {
         do {
             // Kept at least until the token can no longer pass, whatever the retention.
             let answerableUntil = token.map { $0.expiresAt.addingTimeInterval(ActionTokens.leeway) }
-            let action = NewAction(response: response, answerableUntil: answerableUntil, traceParent: TraceParent.current())
+            let action = NewResponse(response: response, answerableUntil: answerableUntil, traceParent: TraceParent.current())
             span.attributes["actionable.notification_id"] = notificationID
             span.attributes["actionable.category"] = response.category.rawValue
             span.attributes["actionable.action"] = response.action.rawValue

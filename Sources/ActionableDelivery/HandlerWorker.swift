@@ -6,19 +6,18 @@ import Foundation
 import Logging
 import Tracing
 
-/// Delivers accepted responses: claims the due ones under a lease, runs the handler routed for
-/// each (a Swift handler in this process), or hands it to every endpoint whose filter takes it
-/// (``EndpointStore/fanOut(_:owner:at:)``; the ``EndpointWorker`` delivers to each), and records
-/// the outcome. Every response runs at least once; the response id is the idempotency key.
-///
-/// While neither a handler nor an endpoint exists, responses are left pending: an endpoint
-/// created later takes them.
+/// Runs the in-process handlers for accepted responses: the outbox's loop over
+/// ``HandlerTransport``, which claims the due responses under a lease, runs the handler routed for
+/// each (a Swift handler in this process), and records the outcome. A response no handler takes is
+/// handed to the endpoints that take it (one accepted before they existed) or held until one does;
+/// the ``EndpointWorker`` delivers to endpoints. Every response runs at least once; the response id
+/// is the idempotency key.
 ///
 /// - `done` → delivered;
 /// - `retry(after:)` or a thrown error → tried again after the handler's delay or the policy's
 ///   backoff, and dead once ``RetryPolicy/retryFor`` has passed since it was queued;
 /// - `fail(reason:)`, or no route at all → dead, with the reason.
-public struct DeliveryWorker: Sendable {
+public struct HandlerWorker: Sendable {
     public let store: any ActionQueue
     /// The in-process handlers; `nil` when there are none.
     public let router: ActionRouter?
@@ -82,7 +81,7 @@ public struct DeliveryWorker: Sendable {
 
     /// Runs the handler of `action`: its outcome, when the attempt ended (backoff counts from the
     /// end: `now` plus the time the attempt took), and what it threw.
-    func handle(_ action: StoredAction, now: Date) async -> (HandlerOutcome, Date, String?) {
+    func handle(_ action: AcceptedResponse, now: Date) async -> (HandlerOutcome, Date, String?) {
         var logger = self.logger
         logger[metadataKey: "response.id"] = .string(action.id)
         let context = ActionContext(
@@ -112,3 +111,7 @@ public struct DeliveryWorker: Sendable {
         }
     }
 }
+
+/// The name ``HandlerWorker`` had when it also fanned responses out to endpoints.
+@available(*, deprecated, renamed: "HandlerWorker")
+public typealias DeliveryWorker = HandlerWorker

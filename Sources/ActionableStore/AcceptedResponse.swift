@@ -3,7 +3,7 @@ import Foundation
 
 /// An action response to store: its id (the idempotency key of every delivery attempt), the
 /// response, and when the server received it.
-public struct NewAction: Hashable, Sendable {
+public struct NewResponse: Hashable, Sendable {
     /// The response id.
     public var id: String
     /// What the app sent, validated.
@@ -20,7 +20,7 @@ public struct NewAction: Hashable, Sendable {
 
     /// Creates a record to store.
     public init(
-        id: String = NewAction.makeID(), response: ActionResponse, receivedAt: Date = Date(), answerableUntil: Date? = nil,
+        id: String = NewResponse.makeID(), response: ActionResponse, receivedAt: Date = Date(), answerableUntil: Date? = nil,
         traceParent: String? = nil
     ) {
         self.id = id
@@ -31,7 +31,7 @@ public struct NewAction: Hashable, Sendable {
     }
 }
 
-extension NewAction {
+extension NewResponse {
     /// A new time-ordered UUID (version 7, RFC 9562), lowercased: 48 bits of Unix milliseconds,
     /// then 74 random bits from the system generator (`getrandom`; Foundation's `UUID()` opens
     /// and reads `/dev/urandom` on every call).
@@ -56,7 +56,7 @@ extension NewAction {
 }
 
 /// A stored action response with its delivery state.
-public struct StoredAction: Hashable, Sendable {
+public struct AcceptedResponse: Hashable, Sendable {
     /// The response id.
     public var id: String
     /// What the app sent.
@@ -165,3 +165,11 @@ public enum AcceptResult: Hashable, Sendable {
         return .conflict(existingID: existingID, existingAction: existingAction)
     }
 }
+
+/// The name ``NewResponse`` had before it said what it holds.
+@available(*, deprecated, renamed: "NewResponse")
+public typealias NewAction = NewResponse
+
+/// The name ``AcceptedResponse`` had before it said what it holds.
+@available(*, deprecated, renamed: "AcceptedResponse")
+public typealias StoredAction = AcceptedResponse

@@ -8,7 +8,7 @@ import Foundation
 import Logging
 import Testing
 
-struct DeliveryWorkerTests {
+struct HandlerWorkerTests {
     static let catalog = try! Catalog(
         yaml: "category: invite\nactions: [{ id: accept, title: A }, { id: decline, title: D }]\n",
         "category: orphan\nactions: [{ id: x, title: X }]\n")
@@ -30,12 +30,12 @@ struct DeliveryWorkerTests {
     func setUp(
         _ script: Script, policy: RetryPolicy = RetryPolicy(maximumAttempts: 4)
     )
-        async throws -> (InMemoryActionStore, DeliveryWorker)
+        async throws -> (InMemoryActionStore, HandlerWorker)
     {
         var builder = RouterBuilder(catalog: Self.catalog)
         builder.on(category: "invite") { _, context in try await script.next(context) }
         let store = InMemoryActionStore()
-        let worker = DeliveryWorker(
+        let worker = HandlerWorker(
             store: store, router: try builder.build(), policy: policy, owner: "w",
             jitter: { 0.5 }, logger: Self.logger)
         return (store, worker)
@@ -43,7 +43,7 @@ struct DeliveryWorkerTests {
 
     func accept(_ store: InMemoryActionStore, _ category: CategoryID = "invite", id: String = "r1") async throws {
         _ = try await store.accept(
-            NewAction(
+            NewResponse(
                 id: id,
                 response: ActionResponse(
                     category: category, action: category == "invite" ? "accept" : "x",
@@ -95,7 +95,7 @@ struct DeliveryWorkerTests {
             return .done
         }
         let store = InMemoryActionStore()
-        let worker = DeliveryWorker(store: store, router: try builder.build(), owner: "w", logger: Self.logger)
+        let worker = HandlerWorker(store: store, router: try builder.build(), owner: "w", logger: Self.logger)
         try await accept(store)
         let running = Task { await worker.run() }
         try await gate.untilEntered()
@@ -160,7 +160,7 @@ struct DeliveryWorkerTests {
     /// the reason; an endpoint created later receives it (its delivery is made on the next round).
     @Test func aResponseNoEndpointTakesIsHeldThenDeliveredToANewEndpoint() async throws {
         let store = InMemoryActionStore()
-        var worker = DeliveryWorker(store: store, router: nil, owner: "w", jitter: { 0.5 }, logger: Self.logger)
+        var worker = HandlerWorker(store: store, router: nil, owner: "w", jitter: { 0.5 }, logger: Self.logger)
         worker.endpoints = store
         _ = try await store.createEndpoint(
             Endpoint(
@@ -266,7 +266,7 @@ struct DeliveryWorkerTests {
             return .retry(after: .seconds(5))
         }
         let store = InMemoryActionStore()
-        let worker = DeliveryWorker(store: store, router: try builder.build(), owner: "w", jitter: { 0.5 }, logger: Self.logger)
+        let worker = HandlerWorker(store: store, router: try builder.build(), owner: "w", jitter: { 0.5 }, logger: Self.logger)
         try await accept(store)
         try await worker.deliverDue(now: Date(timeIntervalSince1970: 10))
         let next = try #require(try await store.action(id: "r1")?.nextAttemptAt.timeIntervalSince1970)
