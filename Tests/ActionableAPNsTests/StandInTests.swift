@@ -232,27 +232,31 @@ struct StandInTests {
 
     /// A GOAWAY after every request (a storm), with 100 sends at once over two connections:
     /// every one ends — sent, or retried on the schedule after its resends — and none is
-    /// delivered twice.
+    /// delivered twice. Every send answered `sent` reached the stand-in; one the stand-in took
+    /// whose answer came after the deadline (a loaded machine, 100 TLS handshakes) is a retry,
+    /// which APNs would drop as a duplicate by its apns-id.
     @Test(.timeLimit(.minutes(2)))
     func aGoAwayStormLosesNothingAndHangsNothing() async throws {
-        try await Self.withStandIn(goAwayAfter: 1, timeout: .seconds(5)) { client, standIn, _ in
+        try await Self.withStandIn(goAwayAfter: 1, timeout: .seconds(20)) { client, standIn, _ in
             let devices = (0..<100).map { String(format: "%064x", 0x5707_0000 + $0) }
-            let answers = await withTaskGroup(of: APNsAnswer.self) { group in
+            let answers = await withTaskGroup(of: (String, APNsAnswer).self) { group in
                 for device in devices {
-                    group.addTask { await client.send(Self.notification("storm", to: device), environment: .production) }
+                    group.addTask { (device, await client.send(Self.notification("storm", to: device), environment: .production)) }
                 }
-                return await group.reduce(into: [APNsAnswer]()) { $0.append($1) }
+                return await group.reduce(into: [String: APNsAnswer]()) { $0[$1.0] = $1.1 }
             }
             #expect(answers.count == devices.count)
-            for answer in answers where answer != .sent {
+            for (_, answer) in answers where answer != .sent {
                 guard case .retry = answer else {
                     Issue.record("\(answer): a send refused by GOAWAY is sent again or retried, never failed")
                     continue
                 }
             }
-            let received = await standIn.received.notifications
-            #expect(Set(received.map(\.deviceToken)).count == received.count)  // nothing delivered twice
-            #expect(received.count == answers.filter { $0 == .sent }.count)
+            let received = await standIn.received.notifications.map(\.deviceToken)
+            #expect(Set(received).count == received.count)  // nothing delivered twice
+            let sent = Set(answers.filter { $0.value == .sent }.map(\.key))
+            #expect(sent.isSubset(of: Set(received)), "\(sent.subtracting(received).count) answered sent but never received")
+            #expect(sent.count >= 90, "only \(sent.count) of 100 sent")  // a retry is the exception, not the rule
         }
     }
 }
