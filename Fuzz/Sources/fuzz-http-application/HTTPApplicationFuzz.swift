@@ -176,6 +176,9 @@ func check(method: HTTPRequest.Method, path: String, routedPath: String, respons
     if let dump = harness.dump {
         let record: [String: Any] = [
             "method": method.rawValue, "path": path, "routedPath": routedPath, "status": status, "contentType": type, "body": json,
+            // The segments as the router splits them: by Character, so a "/" followed by a combining
+            // mark is not a separator (Python's str.split would count it as one).
+            "routedSegments": routedPath.split(separator: "/").map(String.init),
         ]
         if let line = try? JSONSerialization.data(withJSONObject: record, options: [.fragmentsAllowed]) {
             dump.write(line + Data("\n".utf8))
