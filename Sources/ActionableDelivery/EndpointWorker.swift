@@ -53,26 +53,39 @@ public struct EndpointWorker: Sendable {
         self.logger = logger
     }
 
-    /// Runs until cancelled: every `idle`, each endpoint that is not busy is given its due
-    /// deliveries; a busy endpoint keeps claiming until nothing is due.
+    /// Runs until cancelled: each endpoint that is not paused and not busy is given its due
+    /// deliveries — when `wake` says a response was accepted, and at least every `idle` — and a
+    /// busy endpoint keeps claiming until nothing is due. The endpoints are read again every
+    /// `idle` (a change through the API, or by another instance, is seen within it).
     ///
     /// Cancelling stops the claims, not the attempts in flight: they finish and are recorded
     /// before this returns.
-    public func run(idle: Duration = .milliseconds(200)) async {
+    public func run(wake: (@Sendable (Duration) async -> Void)? = nil, idle: Duration = .milliseconds(200)) async {
         let busy = BusyEndpoints()
+        let clock = ContinuousClock()
+        var endpoints: [Endpoint] = []
+        var readAt: ContinuousClock.Instant?
         while !Task.isCancelled {
-            do {
-                for endpoint in try await store.endpoints() where !endpoint.paused && busy.take(endpoint.id) {
-                    // Not a child task: the loop's cancellation must not cut an attempt short.
-                    Task {
-                        await self.drain(endpoint.id, while: { !busy.stopping })
-                        busy.release(endpoint.id)
-                    }
+            if readAt.map({ clock.now - $0 >= idle }) ?? true {
+                do {
+                    endpoints = try await store.endpoints()
+                } catch {
+                    logger.error("could not read the endpoints", metadata: ["error": "\(error)"])
                 }
-            } catch {
-                logger.error("could not read the endpoints", metadata: ["error": "\(error)"])
+                readAt = clock.now
             }
-            do { try await Task.sleep(for: idle) } catch { break }
+            for endpoint in endpoints where !endpoint.paused && busy.take(endpoint.id) {
+                // Not a child task: the loop's cancellation must not cut an attempt short.
+                Task {
+                    await self.drain(endpoint.id, while: { !busy.stopping })
+                    busy.release(endpoint.id)
+                }
+            }
+            if let wake {
+                await wake(idle)
+            } else {
+                do { try await Task.sleep(for: idle) } catch { break }
+            }
         }
         await busy.stop()
     }

@@ -62,21 +62,18 @@ public struct HandlerWorker: Sendable {
         let transport = HandlerTransport(worker: self)
         let loop = OutboxLoop(transport: transport, concurrency: batchSize, logger: logger, metricsFactory: metricsFactory)
         let (claimed, count) = try await transport.claimCounting(limit: batchSize, now: now)
-        await withTaskGroup(of: Void.self) { group in
-            for work in claimed {
-                group.addTask { await transport.record([Finished(work: work, answer: await loop.attempt(work))]) }
-            }
-        }
+        await loop.round(claimed)
         return count
     }
 
     /// Runs until cancelled: the outbox's loop (``OutboxLoop``) over the in-process handlers
     /// (``HandlerTransport``), up to ``batchSize`` responses in flight, claiming more as each
     /// ends, and waiting `idle` when nothing is due. Cancelling stops the claims, not the
-    /// deliveries in flight: they run to their end and their outcomes are recorded.
-    public func run(idle: Duration = .milliseconds(200)) async {
+    /// deliveries in flight: they run to their end and their outcomes are recorded. With `wake`
+    /// (a response accepted), it waits for that instead of the whole `idle`.
+    public func run(wake: (@Sendable (Duration) async -> Void)? = nil, idle: Duration = .milliseconds(200)) async {
         await OutboxLoop(transport: HandlerTransport(worker: self), concurrency: batchSize, logger: logger, metricsFactory: metricsFactory)
-            .run(idle: idle)
+            .run(wake: wake, idle: idle)
     }
 
     /// Runs the handler of `action`: its outcome, when the attempt ended (backoff counts from the

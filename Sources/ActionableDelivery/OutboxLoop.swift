@@ -2,6 +2,7 @@ import ActionableStore
 import CoreMetrics
 import Foundation
 import Logging
+import Synchronization
 
 /// The outbox's one loop, the same for every ``Transport``: up to ``concurrency`` attempts in
 /// flight, claimed as slots free up (a slow or stalled answer holds its own slot, never the
@@ -45,6 +46,11 @@ public struct OutboxLoop<T: Transport>: Sendable {
                 await window.waitForRoom(refill)
                 continue
             }
+            // Answers not yet written hold their leases; past a window's worth more, wait for them.
+            guard recorder.unrecorded < 2 * concurrency else {
+                await recorder.waitForRoom(below: 2 * concurrency)
+                continue
+            }
             let claimed: [T.Work]
             do {
                 claimed = try await transport.claim(limit: window.room, now: Date())
@@ -63,6 +69,7 @@ public struct OutboxLoop<T: Transport>: Sendable {
             start(claimed, in: window, recordingWith: recorder)
         }
         await window.waitUntilEmpty()
+        await recorder.waitUntilRecorded()
         return total
     }
 
@@ -79,21 +86,41 @@ public struct OutboxLoop<T: Transport>: Sendable {
                 await window.waitForRoom(refill)
                 return 1  // room enough: claim again at once
             }
+            guard recorder.unrecorded < 2 * concurrency else {
+                await recorder.waitForRoom(below: 2 * concurrency)
+                return 1
+            }
             let claimed = try await transport.claim(limit: window.room, now: Date())
             start(claimed, in: window, recordingWith: recorder)
             return claimed.count
         }
         await window.waitUntilEmpty()
+        await recorder.waitUntilRecorded()
     }
 
-    /// Starts an attempt per piece, each in a slot of `window` freed once its outcome is recorded.
+    /// One round over work already claimed — a test's way to run rounds at the times it chooses:
+    /// attempts every piece at once (poison set aside) through the loop's own path, records the
+    /// outcomes in batches, and returns once all are recorded.
+    public func round(_ claimed: [T.Work]) async {
+        let window = AttemptWindow(limit: max(concurrency, claimed.count))
+        let recorder = BatchRecorder(transport: transport)
+        start(claimed, in: window, recordingWith: recorder)
+        await window.waitUntilEmpty()
+        await recorder.waitUntilRecorded()
+    }
+
+    /// Starts an attempt per piece, each in a slot of `window` freed once it is answered: the
+    /// window is refilled as answers come, not as they are written. The outcomes go to `recorder`;
+    /// the deliveries stay leased to this owner until they are recorded, so none is claimed twice.
     private func start(_ claimed: [T.Work], in window: AttemptWindow, recordingWith recorder: BatchRecorder<T>) {
         for work in claimed {
             window.take()
+            recorder.expect()
             // Not a child task: the loop's end or cancellation must not cut an attempt short.
             Task {
-                await recorder.record(Finished(work: work, answer: await attempt(work)))
+                let answer = await attempt(work)
                 window.release()
+                await recorder.record(Finished(work: work, answer: answer))
             }
         }
     }
@@ -121,31 +148,73 @@ public struct OutboxLoop<T: Transport>: Sendable {
 
 /// Records finished attempts in batches: whatever finished while the previous batch was being
 /// written goes in the next, one ``Transport/record(_:)`` each, so a busy transport costs one
-/// write per batch, not one per attempt; ``record(_:)`` returns once its attempt is recorded.
-actor BatchRecorder<T: Transport> {
+/// write per batch, not one per attempt. Counts the attempts started and not yet recorded
+/// (``expect()`` to ``record(_:)``), so that the loop can bound them and wait for the last.
+final class BatchRecorder<T: Transport>: Sendable {
+    private struct State {
+        var pending: [Finished<T.Work, T.Answer>] = []
+        var writing = false
+        /// Attempts started whose outcome is not yet written.
+        var unrecorded = 0
+        var waiters: [(below: Int, continuation: CheckedContinuation<Void, Never>)] = []
+    }
     private let transport: T
-    private var pending: [(Finished<T.Work, T.Answer>, CheckedContinuation<Void, Never>)] = []
-    private var writing = false
+    private let state = Mutex(State())
 
     init(transport: T) { self.transport = transport }
 
+    /// Attempts started and not yet recorded.
+    var unrecorded: Int { state.withLock { $0.unrecorded } }
+
+    /// An attempt started: its outcome will be recorded.
+    func expect() { state.withLock { $0.unrecorded += 1 } }
+
+    /// Hands over an attempt's outcome; it is written with the next batch.
     func record(_ finished: Finished<T.Work, T.Answer>) async {
-        await withCheckedContinuation { continuation in
-            pending.append((finished, continuation))
-            if !writing {
-                writing = true
-                Task { await self.write() }
-            }
+        let write = state.withLock { state -> Bool in
+            state.pending.append(finished)
+            guard !state.writing else { return false }
+            state.writing = true
+            return true
         }
+        if write { await self.write() }
     }
 
     private func write() async {
-        while !pending.isEmpty {
-            let batch = pending
-            pending = []
-            await transport.record(batch.map(\.0))
-            for (_, continuation) in batch { continuation.resume() }
+        while true {
+            let batch = state.withLock { state -> [Finished<T.Work, T.Answer>] in
+                defer { state.pending = [] }
+                if state.pending.isEmpty { state.writing = false }
+                return state.pending
+            }
+            guard !batch.isEmpty else { return }
+            await transport.record(batch)
+            let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+                state.unrecorded -= batch.count
+                var ready: [CheckedContinuation<Void, Never>] = []
+                state.waiters.removeAll { waiter in
+                    guard state.unrecorded < waiter.below else { return false }
+                    ready.append(waiter.continuation)
+                    return true
+                }
+                return ready
+            }
+            for waiter in waiters { waiter.resume() }
         }
-        writing = false
     }
+
+    /// Returns once fewer than `below` attempts are unrecorded.
+    func waitForRoom(below: Int) async {
+        await withCheckedContinuation { continuation in
+            let ready = state.withLock { state -> Bool in
+                guard state.unrecorded >= below else { return true }
+                state.waiters.append((below, continuation))
+                return false
+            }
+            if ready { continuation.resume() }
+        }
+    }
+
+    /// Returns once every attempt started is recorded.
+    func waitUntilRecorded() async { await waitForRoom(below: 1) }
 }

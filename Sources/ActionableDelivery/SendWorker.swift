@@ -58,11 +58,7 @@ public struct SendWorker: Sendable {
         let transport = APNsTransport(worker: self)
         let loop = OutboxLoop(transport: transport, concurrency: batchSize, logger: logger, metricsFactory: metricsFactory)
         let claimed = try await transport.claim(limit: batchSize, now: now)
-        await withTaskGroup(of: Void.self) { group in
-            for claim in claimed {
-                group.addTask { await transport.record([Finished(work: claim, answer: await loop.attempt(claim))]) }
-            }
-        }
+        await loop.round(claimed)
         return claimed.count
     }
 

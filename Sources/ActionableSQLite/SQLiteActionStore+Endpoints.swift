@@ -8,7 +8,7 @@ import GRDB
 /// endpoint changes are durable when answered.
 extension SQLiteActionStore {
     public func endpoints() async throws -> [Endpoint] {
-        try await pool.read { db in try Row.fetchAll(db, sql: EndpointTable.selectAll).map(Self.decodeEndpoint) }
+        try await pool.read { db in try db.decodeAll(EndpointTable.selectAll) { try Self.decodeEndpoint($0) } }
     }
 
     public func createEndpoint(_ endpoint: Endpoint) async throws -> Bool {
@@ -82,57 +82,67 @@ extension SQLiteActionStore {
             guard var endpoint = try Self.endpoint(endpointID, in: db) else { return [] }
             let plan = EndpointGate.plan(endpoint, now: now, limit: limit, breaker: breaker)
             guard plan.limit > 0 else { return [] }
-            let deliveries = try Row.fetchAll(
-                db, sql: EndpointTable.claim(.sqlite), arguments: [owner, time + lease, endpointID, time, plan.limit]
-            ).map { try EndpointTable.decodeDelivery(SQLiteRow(row: $0)) }
-                .sorted { ($0.nextAttemptAt, $0.responseID) < ($1.nextAttemptAt, $1.responseID) }
+            let deliveries = try db.decodeAll(
+                EndpointTable.claim(.sqlite), [owner, time + lease, endpointID, time, plan.limit]
+            ) { try EndpointTable.decodeDelivery(SQLiteRow(row: $0)) }
+            .sorted { ($0.nextAttemptAt, $0.responseID) < ($1.nextAttemptAt, $1.responseID) }
             guard !deliveries.isEmpty else { return [] }
             if let probeUntil = plan.probeUntil { endpoint.openUntil = probeUntil }
             if let next = plan.nextSlot(after: deliveries.count) { endpoint.nextSlotAt = next }
-            try db.execute(sql: EndpointTable.update(.sqlite), arguments: Self.arguments(EndpointTable.updateValues(endpoint)))
-            let responses = try Row.fetchAll(
-                db, sql: ActionTable.selectByIDs(.sqlite, count: deliveries.count), arguments: Self.arguments(deliveries.map { .text($0.responseID) })
-            ).map(Self.decode)
+            try db.run(EndpointTable.update(.sqlite), Self.arguments(EndpointTable.updateValues(endpoint)))
+            let responses = try db.decodeAll(
+                ActionTable.selectByIDs(.sqlite, count: deliveries.count), Self.arguments(deliveries.map { .text($0.responseID) }), Self.decode)
             return EndpointTable.claimed(deliveries, responses: responses, plan: plan)
         }
     }
 
     public func finishDeliveries(_ attempts: [FinishedAttempt], owner: String, breaker: BreakerSettings) async throws -> [EndpointGate.Fate?] {
         try await relaxedWrite { db in
-            try attempts.map { attempt in
-                try Self.finish(
-                    responseID: attempt.responseID, endpointID: attempt.endpointID, owner: owner, outcome: attempt.outcome,
+            // Each endpoint is read once per batch, and its breaker moved by each outcome in turn.
+            var endpoints: [String: Endpoint?] = [:]
+            return try attempts.map { attempt in
+                let endpoint: Endpoint?
+                if let known = endpoints[attempt.endpointID] {
+                    endpoint = known
+                } else {
+                    endpoint = try Self.endpoint(attempt.endpointID, in: db)
+                    endpoints[attempt.endpointID] = endpoint
+                }
+                guard let endpoint else { return nil }
+                let (fate, changed) = try Self.finish(
+                    responseID: attempt.responseID, endpoint: endpoint, owner: owner, outcome: attempt.outcome,
                     breaker: breaker, at: attempt.at, in: db)
+                endpoints[attempt.endpointID] = changed
+                return fate
             }
         }
     }
 
+    /// Records one attempt's outcome on `endpoint` (as read in this transaction); returns its fate
+    /// (`nil` when the delivery is no longer this owner's, or no longer pending) and the endpoint
+    /// as it now is.
     private static func finish(
-        responseID: String, endpointID: String, owner: String, outcome: DeliveryOutcome, breaker: BreakerSettings, at: Date,
+        responseID: String, endpoint: Endpoint, owner: String, outcome: DeliveryOutcome, breaker: BreakerSettings, at: Date,
         in db: Database
-    ) throws -> EndpointGate.Fate? {
-        guard let row = try Row.fetchOne(db, sql: EndpointTable.selectDelivery(.sqlite), arguments: [responseID, endpointID]),
-            row["lease_owner"] as String? == owner,
-            case let delivery = try EndpointTable.decodeDelivery(SQLiteRow(row: row)), delivery.status == .pending,
-            let endpoint = try endpoint(endpointID, in: db)
-        else { return nil }
+    ) throws -> (EndpointGate.Fate?, Endpoint) {
+        let mine = try db.decodeOne(EndpointTable.selectDelivery(.sqlite), [responseID, endpoint.id]) { row -> EndpointDelivery? in
+            guard row["lease_owner"] as String? == owner else { return nil }
+            return try EndpointTable.decodeDelivery(SQLiteRow(row: row))
+        }
+        guard let delivery = mine ?? nil, delivery.status == .pending else { return (nil, endpoint) }
         let (changed, fate) = EndpointGate.finish(endpoint, outcome: outcome, breaker: breaker, now: at)
-        try db.execute(
-            sql: EndpointTable.finishDelivery(.sqlite),
-            arguments: arguments(EndpointTable.finishValues(delivery, fate: fate, error: outcome.error, now: at)))
+        try db.run(EndpointTable.finishDelivery(.sqlite), arguments(EndpointTable.finishValues(delivery, fate: fate, error: outcome.error, now: at)))
         if changed != endpoint {
-            try db.execute(sql: EndpointTable.update(.sqlite), arguments: arguments(EndpointTable.updateValues(changed)))
+            try db.run(EndpointTable.update(.sqlite), arguments(EndpointTable.updateValues(changed)))
         }
         if endpoint.openUntil != nil && changed.openUntil == nil {
-            try db.execute(sql: EndpointTable.release(.sqlite), arguments: [at.timeIntervalSince1970, endpointID])
+            try db.run(EndpointTable.release(.sqlite), [at.timeIntervalSince1970, endpoint.id])
         }
-        let all = try Row.fetchAll(db, sql: EndpointTable.selectDeliveries(.sqlite), arguments: [responseID])
-            .map { try EndpointTable.decodeDelivery(SQLiteRow(row: $0)) }
+        let all = try db.decodeAll(EndpointTable.selectDeliveries(.sqlite), [responseID]) { try EndpointTable.decodeDelivery(SQLiteRow(row: $0)) }
         if let summary = EndpointGate.aggregate(all) {
-            try db.execute(
-                sql: EndpointTable.summarize(.sqlite), arguments: arguments(EndpointTable.summaryValues(summary, id: responseID)))
+            try db.run(EndpointTable.summarize(.sqlite), arguments(EndpointTable.summaryValues(summary, id: responseID)))
         }
-        return fate
+        return (fate, changed)
     }
 
     public func endpointDeliveries(responseID: String) async throws -> [EndpointDelivery] {
@@ -143,7 +153,7 @@ extension SQLiteActionStore {
     }
 
     private static func endpoint(_ id: String, in db: Database) throws -> Endpoint? {
-        try Row.fetchOne(db, sql: EndpointTable.selectOne(.sqlite), arguments: [id]).map(decodeEndpoint)
+        try db.decodeOne(EndpointTable.selectOne(.sqlite), [id], decodeEndpoint)
     }
 
     static func decodeEndpoint(_ row: Row) throws -> Endpoint { try EndpointTable.decode(SQLiteRow(row: row)) }

@@ -64,11 +64,11 @@ extension SQLiteActionStore {
         try await pool.write { db in
             for send in finished {
                 let (state, status, reason, next) = SendTable.finishing(send.outcome)
-                try db.execute(
-                    sql: SendTable.finish(.sqlite),
-                    arguments: [state.rawValue, status, reason, next?.timeIntervalSince1970, send.notificationID, send.token, owner])
+                try db.run(
+                    SendTable.finish(.sqlite),
+                    [state.rawValue, status, reason, next?.timeIntervalSince1970, send.notificationID, send.token, owner])
                 if db.changesCount > 0, state == .sent {
-                    try db.execute(sql: SendTable.markDeviceSent(.sqlite), arguments: [send.at.timeIntervalSince1970, send.token])
+                    try db.run(SendTable.markDeviceSent(.sqlite), [send.at.timeIntervalSince1970, send.token])
                 }
             }
         }

@@ -116,9 +116,7 @@ public final class SQLiteActionStore: ActionStore {
     public func claimDue(now: Date, limit: Int, lease: TimeInterval, owner: String) async throws -> [AcceptedResponse] {
         let time = now.timeIntervalSince1970
         let claimed = try await relaxedWrite { db in
-            try Row.fetchAll(
-                db.cachedStatement(sql: Self.claimSQL), arguments: [owner, time + lease, time, time, limit]
-            ).map(Self.decode)
+            try db.decodeAll(Self.claimSQL, [owner, time + lease, time, time, limit], Self.decode)
         }
         return claimed.sorted { ($0.nextAttemptAt, $0.id) < ($1.nextAttemptAt, $1.id) }
     }
@@ -134,19 +132,19 @@ public final class SQLiteActionStore: ActionStore {
 
     public func markDelivered(id: String, owner: String, at: Date) async throws {
         try await relaxedWrite { db in
-            try db.execute(sql: ActionTable.markDelivered(.sqlite), arguments: [at.timeIntervalSince1970, id, owner])
+            try db.run(ActionTable.markDelivered(.sqlite), [at.timeIntervalSince1970, id, owner])
         }
     }
 
     public func reschedule(id: String, owner: String, at: Date, error: String) async throws {
         try await relaxedWrite { db in
-            try db.execute(sql: ActionTable.reschedule(.sqlite), arguments: [at.timeIntervalSince1970, error, id, owner])
+            try db.run(ActionTable.reschedule(.sqlite), [at.timeIntervalSince1970, error, id, owner])
         }
     }
 
     public func markDead(id: String, owner: String, reason: String) async throws {
         try await relaxedWrite { db in
-            try db.execute(sql: ActionTable.markDead(.sqlite), arguments: [reason, id, owner])
+            try db.run(ActionTable.markDead(.sqlite), [reason, id, owner])
         }
     }
 

@@ -51,7 +51,9 @@ public struct ActionableService: Service {
     let metricsFactory: PrometheusMetricsFactory
     let logger: Logger
     /// The APNs client and the signal that wakes its worker, when the server sends.
-    private let sending: (client: APNsClient, signal: SendSignal)?
+    private let sending: (client: APNsClient, signal: OutboxSignal)?
+    /// Woken by each accepted response: the endpoints' worker claims it at once.
+    private let deliverySignal: OutboxSignal
     /// The exporter of spans, with ``ActionableConfiguration/otelEndpoint``.
     private let tracing: (any Service)?
 
@@ -96,14 +98,17 @@ public struct ActionableService: Service {
         let sending = try await configuration.apns.asyncMap { settings throws(ConfigurationError) in
             (
                 client: try await Self.apnsClient(
-                    settings, connections: configuration.apnsConnections, timeout: configuration.forwardTimeout, logger: logger), signal: SendSignal()
+                    settings, connections: configuration.apnsConnections, timeout: configuration.forwardTimeout, logger: logger),
+                signal: OutboxSignal()
             )
         }
         var settings = configuration.server
         settings.tracing = tracing != nil
+        let deliverySignal = OutboxSignal()
         let router = ActionableRoutes.router(
             catalog: catalog, storage: storage, tokens: tokens, settings: settings,
-            metrics: metrics, exposition: { registry.emitToString() }, appTokens: appTokens, sendSignal: sending?.signal)
+            metrics: metrics, exposition: { registry.emitToString() }, appTokens: appTokens, sendSignal: sending?.signal,
+            deliverySignal: deliverySignal)
 
         let deliveries = try Self.deliveryRouter(configuration: configuration, catalog: catalog, routes: routes)
 
@@ -140,6 +145,7 @@ public struct ActionableService: Service {
             url: configuration.storage, drivers: storageDrivers, timeout: configuration.storageTimeout, logger: logger)
         self.deliveries = deliveries
         self.sending = sending
+        self.deliverySignal = deliverySignal
         self.tracing = tracing
         self.metricsFactory = factory
         self.logger = logger
@@ -241,7 +247,8 @@ public struct ActionableService: Service {
             // (each within the forwarder's timeout) and are recorded.
             group.addTask { await cancelWhenGracefulShutdown { await worker.run() } }
             group.addTask {
-                await cancelWhenGracefulShutdown { await endpointWorker.run() }
+                let signal = deliverySignal
+                await cancelWhenGracefulShutdown { await endpointWorker.run(wake: { limit in await signal.wait(upTo: limit) }) }
                 ops?.finish()  // the last dead deliveries are reported, within the shutdown grace
             }
             if let ops { group.addTask { await ops.run() } }

@@ -26,7 +26,7 @@ struct BadgeEndpointTests {
     /// Runs `calls` in order against one server over `store`.
     static func run(
         store: any ActionStore = InMemoryActionStore(), settings: ServerSettings = ServerSettings(backendToken: backend),
-        appTokens: Bool = true, sendSignal: SendSignal? = nil, _ calls: [Call]
+        appTokens: Bool = true, sendSignal: OutboxSignal? = nil, _ calls: [Call]
     ) async throws -> [Reply] {
         let tokens = try await ActionTokens(keys: [ActionsEndpointTests.key])
         let app = Application(

@@ -64,7 +64,7 @@ struct OpenAPIDocumentTests {
             catalog: ActionsEndpointTests.catalog, store: InMemoryActionStore(), tokens: nil,
             settings: ServerSettings(adminToken: "operator-token-0123456789abcdefghijkl", backendToken: BadgeEndpointTests.backend),
             metrics: ServerMetrics(factory: PrometheusMetricsFactory(registry: PrometheusCollectorRegistry())),
-            exposition: { "" }, sendSignal: SendSignal())
+            exposition: { "" }, sendSignal: OutboxSignal())
         let routed = router.routes.filter { $0.method != .head }.map { "\($0.method) \(shape($0.path.description))" }
         #expect(routed.count > 20)
         for route in routed.sorted() {

@@ -31,7 +31,7 @@ struct SendEndpointTests {
 
     @Test func aSendIsRecordedForEachActiveDeviceOnceAndReported() async throws {
         let store = try await Self.store()
-        let signal = SendSignal()
+        let signal = OutboxSignal()
         let body = #"{"user":"alice","category":"invite","notificationId":"n-1","alert":"Dinner?","payload":{"inviteId":"42"},"badge":"auto"}"#
         let replies = try await BadgeEndpointTests.run(
             store: store, sendSignal: signal,
@@ -65,7 +65,7 @@ struct SendEndpointTests {
     @Test func nothingShownIsABackgroundPush() async throws {
         let store = try await Self.store()
         let replies = try await BadgeEndpointTests.run(
-            store: store, sendSignal: SendSignal(),
+            store: store, sendSignal: OutboxSignal(),
             [Self.send(#"{"user":"alice","category":"invite","notificationId":"quiet","payload":{"inviteId":"1"}}"#)])
         #expect(replies.map(\.status) == [.accepted])
         let stored = try #require(try await store.notification(id: "quiet"))
@@ -78,7 +78,7 @@ struct SendEndpointTests {
         let alice = try await BadgeEndpointTests.appJWT("alice")
         let invite = #""category":"invite","alert":"Hi","payload":{"inviteId":"42"}"#
         let replies = try await BadgeEndpointTests.run(
-            store: store, sendSignal: SendSignal(),
+            store: store, sendSignal: OutboxSignal(),
             [
                 Self.send(#"{"user":"alice",\#(invite)}"#, bearer: alice),  // 403: the app does not send
                 Self.send(#"{"user":"alice",\#(invite)}"#, bearer: nil),  // 401

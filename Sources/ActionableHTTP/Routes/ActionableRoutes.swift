@@ -19,21 +19,22 @@ public enum ActionableRoutes {
     public static func router(
         catalog: Catalog, store: any ActionStore, tokens: ActionTokens?, settings: ServerSettings = ServerSettings(),
         metrics: ServerMetrics? = nil, exposition: (@Sendable () -> String)? = nil, appTokens: AppTokens? = nil,
-        sendSignal: SendSignal? = nil
+        sendSignal: OutboxSignal? = nil, deliverySignal: OutboxSignal? = nil
     ) -> Router<ActionableRequestContext> {
         router(
             catalog: catalog, storage: StorageGate(open: store), tokens: tokens, settings: settings, metrics: metrics,
-            exposition: exposition, appTokens: appTokens, sendSignal: sendSignal)
+            exposition: exposition, appTokens: appTokens, sendSignal: sendSignal, deliverySignal: deliverySignal)
     }
 
     /// The router over `catalog` and the store behind `storage`: until the gate opens, the
     /// routes that need storage answer 503 with the reason, and `/readyz` says it is not ready.
     /// With `sendSignal`, the server sends notifications (`POST /v1/send` records them and wakes
     /// the worker waiting on the signal), and a tap on one it sent forwards the payload it recorded.
+    /// With `deliverySignal`, each accepted response wakes the workers that deliver it.
     public static func router(
         catalog: Catalog, storage: StorageGate, tokens: ActionTokens?, settings: ServerSettings = ServerSettings(),
         metrics: ServerMetrics? = nil, exposition: (@Sendable () -> String)? = nil, appTokens: AppTokens? = nil,
-        sendSignal: SendSignal? = nil
+        sendSignal: OutboxSignal? = nil, deliverySignal: OutboxSignal? = nil
     ) -> Router<ActionableRequestContext> {
         let (router, routes) = makeRouter(metrics: metrics, tracing: settings.tracing)
         if let exposition {
@@ -45,7 +46,7 @@ public enum ActionableRoutes {
         routes.addRoutes(
             ActionsController(
                 catalog: catalog, storage: storage, tokens: tokens, settings: settings, appTokens: appTokens,
-                metrics: metrics, readsSentPayloads: sendSignal != nil
+                metrics: metrics, readsSentPayloads: sendSignal != nil, deliverySignal: deliverySignal
             ).routes)
         routes.addRoutes(CatalogController(catalog: catalog).routes)
         routes.addRoutes(OpenAPIDocument.routes(catalog: catalog))

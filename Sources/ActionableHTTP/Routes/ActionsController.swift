@@ -28,6 +28,8 @@ struct ActionsController: Sendable {
     /// Whether this server sends notifications itself: then a tap on one it sent forwards the
     /// payload it recorded, whatever the tap carries.
     var readsSentPayloads = false
+    /// Woken by each accepted response: the outbox's workers claim it at once.
+    var deliverySignal: OutboxSignal? = nil
     /// Accepts in progress: a slot is taken once the body is read and checked, so clients that
     /// trickle their bodies hold no slot (the read deadline closes them).
     let limiter: InFlightLimiter
@@ -36,7 +38,7 @@ struct ActionsController: Sendable {
 
     init(
         catalog: Catalog, storage: StorageGate, tokens: ActionTokens?, settings: ServerSettings, appTokens: AppTokens? = nil,
-        metrics: ServerMetrics? = nil, readsSentPayloads: Bool = false
+        metrics: ServerMetrics? = nil, readsSentPayloads: Bool = false, deliverySignal: OutboxSignal? = nil
     ) {
         self.catalog = catalog
         self.storage = storage
@@ -45,6 +47,7 @@ struct ActionsController: Sendable {
         self.appTokens = appTokens
         self.metrics = metrics
         self.readsSentPayloads = readsSentPayloads
+        self.deliverySignal = deliverySignal
         limiter = InFlightLimiter(limit: settings.maximumConcurrentAccepts)
     }
 
@@ -111,6 +114,7 @@ struct ActionsController: Sendable {
         span.attributes["actionable.result"] = result.name
         switch result {
         case .accepted(let id):
+            deliverySignal?.signal()
             metrics?.badgeRead("action")
             return ActionAnswer(id: id, status: "accepted").response(status: .accepted)
         case .duplicate(let id): return ActionAnswer(id: id, status: "duplicate").response(status: .ok)

@@ -26,7 +26,7 @@ struct SendController: Sendable {
     let tokens: ActionTokens?
     let settings: ServerSettings
     /// Wakes the send worker; `nil` when this server does not send.
-    let signal: SendSignal?
+    let signal: OutboxSignal?
 
     private var reader: JSONRequestReader { JSONRequestReader(maximumBodySize: settings.maximumBodySize, what: "a notification to send") }
 

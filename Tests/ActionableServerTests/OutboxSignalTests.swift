@@ -1,17 +1,17 @@
-import ActionableHTTP
+import ActionableStore
 import Testing
 
 /// The signal that wakes the send worker.
-struct SendSignalTests {
+struct OutboxSignalTests {
     @Test func aSignalGivenBeforeTheWaitIsKeptForIt() async {
-        let signal = SendSignal()
+        let signal = OutboxSignal()
         signal.signal()
         signal.signal()
         await signal.wait(upTo: .seconds(3600))  // returns at once: one signal was pending
     }
 
     @Test func aSignalWakesTheWaiter() async {
-        let signal = SendSignal()
+        let signal = OutboxSignal()
         await withTaskGroup(of: Void.self) { group in
             group.addTask { await signal.wait(upTo: .seconds(3600)) }
             // Whether the waiter registered before or after it, the one signal wakes it.
@@ -21,13 +21,13 @@ struct SendSignalTests {
     }
 
     @Test func cancellingTheWaiterEndsTheWait() async {
-        let signal = SendSignal()
+        let signal = OutboxSignal()
         let waiter = Task { await signal.wait(upTo: .seconds(3600)) }
         waiter.cancel()
         await waiter.value  // a shutdown does not hang on a worker that waits for work
     }
 
     @Test func theWaitEndsAfterItsTimeout() async {
-        await SendSignal().wait(upTo: .milliseconds(1))
+        await OutboxSignal().wait(upTo: .milliseconds(1))
     }
 }

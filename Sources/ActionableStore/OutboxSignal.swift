@@ -1,0 +1,76 @@
+import Synchronization
+
+/// Tells a worker of the outbox that new work was recorded — a response accepted, a notification
+/// sent — so that it claims at once instead of at its next poll. A signal given while nobody waits
+/// is kept for the next wait (one, however many were given). One waiter at a time.
+///
+/// It wakes this process's workers only; another instance sharing the database finds the work at
+/// its own next poll.
+public final class OutboxSignal: Sendable {
+    private struct State {
+        var pending = false
+        var waiter: (id: UInt64, continuation: CheckedContinuation<Void, Never>)?
+        /// The last wait whose time ran out (or was cancelled) before it was registered.
+        var expired: UInt64 = 0
+        var lastID: UInt64 = 0
+    }
+    private let state = Mutex(State())
+
+    /// A signal nobody has given yet.
+    public init() {}
+
+    /// Wakes the waiter, or the next one.
+    public func signal() {
+        let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
+            guard let waiter = state.waiter else {
+                state.pending = true
+                return nil
+            }
+            state.waiter = nil
+            return waiter.continuation
+        }
+        waiter?.resume()
+    }
+
+    /// Returns once signalled (at once when a signal is pending), after `timeout`, or when the
+    /// task is cancelled.
+    public func wait(upTo timeout: Duration) async {
+        let id = state.withLock { state -> UInt64 in
+            state.lastID += 1
+            return state.lastID
+        }
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                // Ends on the timeout, or at once when cancelled (by a signal, or a shutdown).
+                try? await Task.sleep(for: timeout)
+                self.expire(id)
+            }
+            await withCheckedContinuation { continuation in
+                let ready = state.withLock { state -> Bool in
+                    if state.pending {
+                        state.pending = false
+                        return true
+                    }
+                    if state.expired == id { return true }
+                    state.waiter = (id, continuation)
+                    return false
+                }
+                if ready { continuation.resume() }
+            }
+            group.cancelAll()
+        }
+    }
+
+    /// Ends wait `id`, unless a signal ended it already.
+    private func expire(_ id: UInt64) {
+        let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
+            guard let waiter = state.waiter, waiter.id == id else {
+                state.expired = id
+                return nil
+            }
+            state.waiter = nil
+            return waiter.continuation
+        }
+        waiter?.resume()
+    }
+}
