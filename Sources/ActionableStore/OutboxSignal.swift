@@ -19,6 +19,9 @@ public final class OutboxSignal: Sendable {
     /// A signal nobody has given yet.
     public init() {}
 
+    /// Whether a signal was given that no wait has taken yet.
+    public var isPending: Bool { state.withLock { $0.pending } }
+
     /// Wakes the waiter, or the next one.
     public func signal() {
         let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in

@@ -47,6 +47,41 @@ struct EndpointWindowTests {
     }
 }
 
+/// The endpoints' worker claims an accepted response when woken, not at its next poll.
+struct EndpointWakeTests {
+    @Test(.timeLimit(.minutes(1)))
+    func aWakeStartsTheDeliveryOfWhatWasAcceptedSince() async throws {
+        let upstream = try HostileUpstream { _, _ in .answer(204) }
+        defer { upstream.stop() }
+        let store = InMemoryActionStore()
+        _ = await store.createEndpoint(
+            Endpoint(
+                id: "crm", url: "http://127.0.0.1:\(upstream.port)/hook", filter: ["*"], secret: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw",
+                createdAt: Date(timeIntervalSince1970: 0)))
+        await store.fanOutAtAccept(AcceptFanOut())
+        func accept(_ id: String) async throws {
+            _ = try await store.accept(
+                NewResponse(id: id, response: ActionResponse(category: "invite", action: "accept", notificationID: "n-\(id)", user: "u")))
+        }
+        try await accept("r-0")
+        let signal = OutboxSignal()
+        let worker = EndpointWorker(store: store, defaultSigner: nil, jitter: { 1 }, logger: EndpointWindowTests.logger)
+        // A poll every ten minutes: only the wake can bring r-1 out within the test's limit.
+        let running = Task { await worker.run(wake: { limit in await signal.wait(upTo: limit) }, idle: .seconds(600)) }
+        try await upstream.arrived(1)
+        // r-0's drain has nothing more to claim once r-0 is recorded, and ends.
+        try await within("r-0 recorded") {
+            while try await store.action(id: "r-0")?.status != .delivered { await Task.yield() }
+        }
+        try await accept("r-1")
+        signal.signal()
+        try await upstream.arrived(2)
+        #expect(upstream.arrivals.sorted() == ["r-0", "r-1"])
+        running.cancel()
+        await running.value
+    }
+}
+
 extension Sequence where Element: Sendable {
     fileprivate func asyncMap<T>(_ transform: (Element) async -> T) async -> [T] {
         var results: [T] = []

@@ -31,6 +31,7 @@ struct OutboxLoopTests {
 
         func attempt(_ id: Int) async {
             started.append(id)
+            mostUnrecorded = max(mostUnrecorded, started.count - recorded.count)
             inFlight += 1
             mostInFlight = max(mostInFlight, inFlight)
             startWaiters.removeAll { waiter in
@@ -42,7 +43,24 @@ struct OutboxLoopTests {
             inFlight -= 1
         }
 
-        func record(_ items: [(Int, String)]) { recorded += items.map { (id: $0.0, answer: $0.1) } }
+        /// Started and not yet recorded, at most, as each attempt started.
+        private(set) var mostUnrecorded = 0
+        private var recordsHeld = false
+        private var heldRecords: [CheckedContinuation<Void, Never>] = []
+
+        func record(_ items: [(Int, String)]) async {
+            if recordsHeld { await withCheckedContinuation { heldRecords.append($0) } }
+            recorded += items.map { (id: $0.0, answer: $0.1) }
+        }
+
+        /// Records wait until ``releaseRecords()``.
+        func holdRecords() { recordsHeld = true }
+
+        func releaseRecords() {
+            recordsHeld = false
+            for continuation in heldRecords { continuation.resume() }
+            heldRecords = []
+        }
 
         /// Lets attempt `id` end.
         func release(_ id: Int) { parked.removeValue(forKey: id)?.resume() }
@@ -126,6 +144,24 @@ struct OutboxLoopTests {
         #expect(await drain.value == 12)
         #expect(await queue.mostInFlight == 8)
         #expect(await queue.recorded.map(\.id).sorted() == Array(0..<12))
+    }
+
+    /// A slot is freed when its attempt is answered, not when the outcome is written: with the
+    /// writes held, a window of two goes on attempting — up to twice the window unwritten (their
+    /// leases keep them from a second claim), then it waits; once the writes go through, every
+    /// piece is recorded once and the drain returns.
+    @Test func theWindowIsRefilledAsAnswersComeAndUnwrittenAnswersAreBounded() async throws {
+        let queue = Queue((0..<20).map { (id: $0, expiredLeases: 0) })
+        await queue.openAll()
+        await queue.holdRecords()
+        let loop = OutboxLoop(transport: Numbers(queue: queue), concurrency: 2, logger: Self.logger)
+        let drain = Task { await loop.drain() }
+        try await queue.untilStarted(4)  // more than the window, none recorded
+        #expect(await queue.recorded.isEmpty)
+        await queue.releaseRecords()
+        #expect(await drain.value == 20)
+        #expect(await queue.mostUnrecorded == 4)
+        #expect(await queue.recorded.map(\.id).sorted() == Array(0..<20))
     }
 
     /// A piece whose leases ran out three times without an outcome is recorded as set aside with

@@ -37,11 +37,12 @@ struct ActionsEndpointTests {
 
     /// Runs `requests` against a fresh server over `store`; returns the replies.
     static func run(
-        store: any ActionStore = InMemoryActionStore(), settings: ServerSettings = ServerSettings(),
+        store: any ActionStore = InMemoryActionStore(), settings: ServerSettings = ServerSettings(), deliverySignal: OutboxSignal? = nil,
         _ requests: [(body: String, headers: HTTPFields)]
     ) async throws -> [Reply] {
         let tokens = try await ActionTokens(keys: [key])
-        let app = Application(router: ActionableRoutes.router(catalog: catalog, store: store, tokens: tokens, settings: settings))
+        let app = Application(
+            router: ActionableRoutes.router(catalog: catalog, store: store, tokens: tokens, settings: settings, deliverySignal: deliverySignal))
         let requests = requests.map { RequestSpec(body: $0.body, headers: $0.headers) }
         return try await app.test(.router) { client in
             var replies: [Reply] = []
@@ -109,6 +110,22 @@ struct ActionsEndpointTests {
         #expect(stored.response.user == "alice")
         #expect(stored.response.notificationID == "n-1")
         #expect(try await store.pendingCount() == 1)
+    }
+
+    /// An accepted response wakes the outbox's workers (they claim it at once, not at their next
+    /// poll); a duplicate, a conflict or a refused request wakes nobody.
+    @Test func anAcceptedResponseWakesTheOutbox() async throws {
+        let store = InMemoryActionStore()
+        let token = try await Self.token()
+        let accepted = OutboxSignal()
+        _ = try await Self.run(store: store, deliverySignal: accepted, [(Self.body(token), Self.json)])
+        #expect(accepted.isPending)
+        let other = OutboxSignal()
+        let replies = try await Self.run(
+            store: store, deliverySignal: other,
+            [(Self.body(token), Self.json), (Self.body(token, action: "decline"), Self.json), ("not json", Self.json)])
+        #expect(replies.map(\.status) == [.ok, .conflict, .badRequest])
+        #expect(!other.isPending)
     }
 
     @Test(arguments: [
