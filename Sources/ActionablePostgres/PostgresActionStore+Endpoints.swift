@@ -97,7 +97,7 @@ extension PostgresActionStore {
         endpointID: String, now: Date, limit: Int, lease: TimeInterval, owner: String, breaker: BreakerSettings
     ) async throws -> [ClaimedDelivery] {
         let time = now.timeIntervalSince1970
-        return try await transaction { connection, logger in
+        return try await transaction(relaxed: true) { connection, logger in
             guard var endpoint = try await Self.lockedEndpoint(endpointID, connection: connection, logger: logger) else { return [] }
             let plan = EndpointGate.plan(endpoint, now: now, limit: limit, breaker: breaker)
             guard plan.limit > 0 else { return [] }
@@ -117,76 +117,170 @@ extension PostgresActionStore {
         }
     }
 
+    /// A batch of outcomes in a few statements, whatever its size: the deliveries are read,
+    /// written and summarised with one statement each (the rows travel as one JSON parameter), not
+    /// six round trips per attempt.
+    ///
     /// One lock order for every transaction, so that two instances recording at once never wait on
-    /// each other in a cycle: first the endpoints the batch may change (by id; a success on a
-    /// healthy endpoint changes nothing of it and leaves its row unlocked, so the deliveries of one
+    /// each other in a cycle: first the endpoints the batch may change (by id; successes on a
+    /// healthy endpoint change nothing of it and leave its row unlocked, so the deliveries of one
     /// endpoint do not queue on it), then deliveries and responses by response id. A deadlock
     /// PostgreSQL still reports is retried.
     public func finishDeliveries(_ attempts: [FinishedAttempt], owner: String, breaker: BreakerSettings) async throws -> [EndpointGate.Fate?] {
+        guard !attempts.isEmpty else { return [] }
         let order = attempts.indices.sorted {
             (attempts[$0].responseID, attempts[$0].endpointID) < (attempts[$1].responseID, attempts[$1].endpointID)
         }
-        return try await transaction(retryingDeadlocks: 3) { connection, logger in
+        return try await transaction(retryingDeadlocks: 3, relaxed: true) { connection, logger in
+            // The endpoints, each moved by its outcomes in turn.
+            var endpoints: [String: Endpoint] = [:]
             var locked: Set<String> = []
             for id in Set(attempts.map(\.endpointID)).sorted() {
-                let endpoint = try await Self.rows(EndpointTable.selectOne(.postgres), [.text(id)], connection, logger).first
+                let read = try await Self.rows(EndpointTable.selectOne(.postgres), [.text(id)], connection, logger).first
                     .map { try EndpointTable.decode($0) }
                 let failing = attempts.contains { $0.endpointID == id && $0.outcome != .delivered }
-                if failing || endpoint.map(Self.isHealthy) != true {
-                    _ = try await Self.lockedEndpoint(id, connection: connection, logger: logger)
+                if failing || read.map(Self.isHealthy) != true {
+                    endpoints[id] = try await Self.lockedEndpoint(id, connection: connection, logger: logger)
                     locked.insert(id)
+                } else {
+                    endpoints[id] = read
                 }
             }
+            let before = endpoints
+            // The batch's deliveries, locked in response order.
+            let keys = order.map { [SQLValue.text(attempts[$0].responseID), .text(attempts[$0].endpointID)] }
+            var deliveries: [DeliveryKey: (EndpointDelivery, owner: String?)] = [:]
+            for row in try await Self.rows(Self.lockBatchSQL, [.text(try Self.json(keys, names: ["r", "e"]))], connection, logger) {
+                let delivery = try EndpointTable.decodeDelivery(row)
+                deliveries[DeliveryKey(delivery.responseID, delivery.endpointID)] = (delivery, try row.optionalString("lease_owner"))
+            }
             var fates = [EndpointGate.Fate?](repeating: nil, count: attempts.count)
+            var writes: [[SQLValue]] = []
+            var releases: [(endpointID: String, at: Date)] = []
             for index in order {
                 let attempt = attempts[index]
-                fates[index] = try await Self.finish(
-                    responseID: attempt.responseID, endpointID: attempt.endpointID, owner: owner, outcome: attempt.outcome,
-                    breaker: breaker, at: attempt.at, locked: locked.contains(attempt.endpointID), connection: connection, logger: logger)
+                guard let (delivery, leaseOwner) = deliveries[DeliveryKey(attempt.responseID, attempt.endpointID)],
+                    leaseOwner == owner, delivery.status == .pending, let endpoint = endpoints[attempt.endpointID]
+                else { continue }
+                let (changed, fate) = EndpointGate.finish(endpoint, outcome: attempt.outcome, breaker: breaker, now: attempt.at)
+                if endpoint.openUntil != nil && changed.openUntil == nil { releases.append((attempt.endpointID, attempt.at)) }
+                endpoints[attempt.endpointID] = changed
+                writes.append(EndpointTable.finishValues(delivery, fate: fate, error: attempt.outcome.error, now: attempt.at))
+                fates[index] = fate
+            }
+            guard !writes.isEmpty else { return fates }
+            for id in locked.sorted() where endpoints[id] != before[id] {
+                if let changed = endpoints[id] {
+                    try await Self.run(EndpointTable.update(.postgres), EndpointTable.updateValues(changed), connection, logger)
+                }
+            }
+            // A breaker that closed lets the endpoint's held deliveries go (before this batch's own
+            // outcomes are written, which keep theirs).
+            for release in releases {
+                try await Self.run(
+                    EndpointTable.release(.postgres), [.real(release.at.timeIntervalSince1970), .text(release.endpointID)], connection, logger)
+            }
+            try await Self.run(
+                Self.finishBatchSQL, [.text(try Self.json(writes, names: Self.finishBatchNames))], connection, logger)
+            // Unlocked, those endpoints were healthy; should another instance have made one fail
+            // meanwhile, it is locked now and these successes move it (rare).
+            for id in Set(attempts.map(\.endpointID)).subtracting(locked).sorted() {
+                let now = try await Self.rows(EndpointTable.selectOne(.postgres), [.text(id)], connection, logger).first
+                    .map { try EndpointTable.decode($0) }
+                guard let now, !Self.isHealthy(now), var endpoint = try await Self.lockedEndpoint(id, connection: connection, logger: logger)
+                else { continue }
+                let start = endpoint
+                var closedAt: Date?
+                for index in order where attempts[index].endpointID == id && fates[index] != nil {
+                    let (changed, _) = EndpointGate.finish(endpoint, outcome: attempts[index].outcome, breaker: breaker, now: attempts[index].at)
+                    if endpoint.openUntil != nil && changed.openUntil == nil { closedAt = attempts[index].at }
+                    endpoint = changed
+                }
+                if endpoint != start { try await Self.run(EndpointTable.update(.postgres), EndpointTable.updateValues(endpoint), connection, logger) }
+                if let closedAt {
+                    try await Self.run(EndpointTable.release(.postgres), [.real(closedAt.timeIntervalSince1970), .text(id)], connection, logger)
+                }
+            }
+            // The responses' rows are locked too (in id order), so two deliveries of one response
+            // finishing at once write their summaries one after the other, the second seeing the first.
+            let responseIDs = Array(Set(order.compactMap { fates[$0] == nil ? nil : attempts[$0].responseID })).sorted()
+            let ids = SQLValue.text(try Self.json(responseIDs.map { [SQLValue.text($0)] }, names: ["id"]))
+            _ = try await Self.rows(Self.lockResponsesSQL, [ids], connection, logger)
+            var all: [String: [EndpointDelivery]] = [:]
+            for row in try await Self.rows(Self.deliveriesOfResponsesSQL, [ids], connection, logger) {
+                let delivery = try EndpointTable.decodeDelivery(row)
+                all[delivery.responseID, default: []].append(delivery)
+            }
+            let summaries = responseIDs.compactMap { id in
+                all[id].flatMap(EndpointGate.aggregate).map { EndpointTable.summaryValues($0, id: id) }
+            }
+            if !summaries.isEmpty {
+                try await Self.run(Self.summarizeBatchSQL, [.text(try Self.json(summaries, names: Self.summaryNames))], connection, logger)
             }
             return fates
         }
     }
 
-    private static func isHealthy(_ endpoint: Endpoint) -> Bool { endpoint.failureStreak == 0 && endpoint.openUntil == nil }
-
-    private static func finish(
-        responseID: String, endpointID: String, owner: String, outcome: DeliveryOutcome, breaker: BreakerSettings, at: Date,
-        locked: Bool, connection: PostgresConnection, logger: Logger
-    ) async throws -> EndpointGate.Fate? {
-        let read = try await rows(EndpointTable.selectOne(.postgres), [.text(endpointID)], connection, logger).first
-            .map { try EndpointTable.decode($0) }
-        // Unlocked, the endpoint was healthy and this a success; should another instance have made
-        // it fail meanwhile, it is locked now (rare; a deadlock then is retried).
-        let settled = locked || (read.map(isHealthy) == true && outcome == .delivered)
-        guard let endpoint = settled ? read : try await lockedEndpoint(endpointID, connection: connection, logger: logger),
-            let row = try await rows(
-                EndpointTable.selectDelivery(.postgres, lock: "FOR UPDATE"), [.text(responseID), .text(endpointID)], connection, logger
-            ).first,
-            try row.optionalString("lease_owner") == owner,
-            case let delivery = try EndpointTable.decodeDelivery(row), delivery.status == .pending
-        else { return nil }
-        let (changed, fate) = EndpointGate.finish(endpoint, outcome: outcome, breaker: breaker, now: at)
-        try await run(
-            EndpointTable.finishDelivery(.postgres), EndpointTable.finishValues(delivery, fate: fate, error: outcome.error, now: at),
-            connection, logger)
-        if changed != endpoint {
-            try await run(EndpointTable.update(.postgres), EndpointTable.updateValues(changed), connection, logger)
+    private struct DeliveryKey: Hashable {
+        var responseID: String
+        var endpointID: String
+        init(_ responseID: String, _ endpointID: String) {
+            self.responseID = responseID
+            self.endpointID = endpointID
         }
-        if endpoint.openUntil != nil && changed.openUntil == nil {
-            try await run(EndpointTable.release(.postgres), [.real(at.timeIntervalSince1970), .text(endpointID)], connection, logger)
-        }
-        // The response's row is locked too, so two deliveries of one response finishing at
-        // once write their summaries one after the other, the second seeing the first.
-        _ = try await rows(
-            "SELECT id FROM action_responses WHERE id = $1 FOR UPDATE", [.text(responseID)], connection, logger)
-        let all = try await rows(EndpointTable.selectDeliveries(.postgres), [.text(responseID)], connection, logger)
-            .map { try EndpointTable.decodeDelivery($0) }
-        if let summary = EndpointGate.aggregate(all) {
-            try await run(EndpointTable.summarize(.postgres), EndpointTable.summaryValues(summary, id: responseID), connection, logger)
-        }
-        return fate
     }
+
+    /// The deliveries of a batch (`$1`: `[{"r": response id, "e": endpoint id}]`), locked in response order.
+    private static let lockBatchSQL = """
+        SELECT \(EndpointTable.deliveryColumns) FROM endpoint_deliveries
+        WHERE (response_id, endpoint_id) IN (SELECT v.r, v.e FROM jsonb_to_recordset($1::jsonb) AS v(r TEXT, e TEXT))
+        ORDER BY response_id, endpoint_id FOR UPDATE
+        """
+
+    /// ``EndpointTable/finishValues(_:fate:error:now:)``'s values, in order.
+    private static let finishBatchNames = ["status", "attempts", "next", "error", "delivered", "r", "e"]
+
+    /// Every outcome of a batch in one statement (`$1`: the rows of ``finishBatchNames``).
+    private static let finishBatchSQL = """
+        UPDATE endpoint_deliveries AS d SET status = v.status, attempts = v.attempts, next_attempt_at = v.next, last_error = v.error,
+            delivered_at = v.delivered, lease_owner = NULL, lease_until = NULL
+        FROM jsonb_to_recordset($1::jsonb)
+            AS v(status TEXT, attempts INTEGER, next DOUBLE PRECISION, error TEXT, delivered DOUBLE PRECISION, r TEXT, e TEXT)
+        WHERE d.response_id = v.r AND d.endpoint_id = v.e
+        """
+
+    /// The responses of a batch (`$1`: `[{"id": …}]`), locked in id order.
+    private static let lockResponsesSQL = """
+        SELECT id FROM action_responses WHERE id IN (SELECT v.id FROM jsonb_to_recordset($1::jsonb) AS v(id TEXT)) ORDER BY id FOR UPDATE
+        """
+
+    /// Every delivery of the responses of a batch (`$1`: `[{"id": …}]`).
+    private static let deliveriesOfResponsesSQL = """
+        SELECT \(EndpointTable.deliveryColumns) FROM endpoint_deliveries
+        WHERE response_id IN (SELECT v.id FROM jsonb_to_recordset($1::jsonb) AS v(id TEXT))
+        """
+
+    /// ``EndpointTable/summaryValues(_:id:)``'s values, in order.
+    private static let summaryNames = ["status", "attempts", "next", "error", "delivered", "id"]
+
+    /// Every summary of a batch in one statement (`$1`: the rows of ``summaryNames``).
+    private static let summarizeBatchSQL = """
+        UPDATE action_responses AS a SET status = v.status, attempts = v.attempts, next_attempt_at = COALESCE(v.next, a.next_attempt_at),
+            last_error = v.error, delivered_at = v.delivered
+        FROM jsonb_to_recordset($1::jsonb)
+            AS v(status TEXT, attempts INTEGER, next DOUBLE PRECISION, error TEXT, delivered DOUBLE PRECISION, id TEXT)
+        WHERE a.id = v.id
+        """
+
+    /// `rows` as a JSON array of objects with `names` for keys: one parameter for a whole batch.
+    static func json(_ rows: [[SQLValue]], names: [String]) throws -> String {
+        let objects = rows.map { row in
+            Dictionary(uniqueKeysWithValues: zip(names, row.map(JSONField.init)))
+        }
+        return String(decoding: try JSONEncoder().encode(objects), as: UTF8.self)
+    }
+
+    private static func isHealthy(_ endpoint: Endpoint) -> Bool { endpoint.failureStreak == 0 && endpoint.openUntil == nil }
 
     public func endpointDeliveries(responseID: String) async throws -> [EndpointDelivery] {
         do {
@@ -205,14 +299,22 @@ extension PostgresActionStore {
 
     /// Runs `body` in one transaction; one that PostgreSQL ends as a deadlock victim (SQLSTATE
     /// 40P01) is run again, up to `retryingDeadlocks` more times.
+    ///
+    /// A `relaxed` transaction commits without waiting for its WAL to reach the disk
+    /// (`synchronous_commit = off` for it alone): the outbox's claims and outcomes, as on SQLite.
+    /// A crash may forget the last of them — a lease then runs out, an outcome is attempted again
+    /// under the same `webhook-id` — never an accepted response, whose commit stays durable.
     private func transaction<T: Sendable>(
-        retryingDeadlocks retries: Int = 0, _ body: @Sendable (PostgresConnection, Logger) async throws -> T
+        retryingDeadlocks retries: Int = 0, relaxed: Bool = false, _ body: @Sendable (PostgresConnection, Logger) async throws -> T
     ) async throws -> T {
         let logger = self.logger
         var left = retries
         while true {
             do {
-                return try await client.withTransaction(logger: logger) { connection in try await body(connection, logger) }
+                return try await client.withTransaction(logger: logger) { connection in
+                    if relaxed { try await connection.query("SET LOCAL synchronous_commit TO OFF", logger: logger) }
+                    return try await body(connection, logger)
+                }
             } catch let error as PSQLError where error.serverInfo?[.sqlState] == "40P01" && left > 0 {
                 left -= 1
                 logger.debug("a deadlock was resolved by PostgreSQL; the transaction runs again")
@@ -238,5 +340,22 @@ extension PostgresActionStore {
 
     private static func run(_ sql: String, _ values: [SQLValue], _ connection: PostgresConnection, _ logger: Logger) async throws {
         try await connection.query(PostgresQuery(unsafeSQL: sql, binds: try sqlBindings(values)), logger: logger)
+    }
+}
+
+/// A ``SQLValue`` as JSON: text, a number exactly as Swift prints it (which reads back the same
+/// double), or null.
+private struct JSONField: Encodable {
+    let value: SQLValue
+    init(_ value: SQLValue) { self.value = value }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch value {
+        case .text(let text): try container.encode(text)
+        case .real(let number): try container.encode(number)
+        case .integer(let number): try container.encode(number)
+        case .null: try container.encodeNil()
+        }
     }
 }

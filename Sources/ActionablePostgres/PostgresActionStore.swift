@@ -213,6 +213,7 @@ public final class PostgresActionStore: ActionStore {
         (9, "trace context of responses and notifications", ActionTable.version9(.postgres)),
         (10, "expired leases", ActionTable.version10(.postgres)),
         (11, "endpoints paused by a missing flag", EndpointTable.version11(.postgres)),
+        (12, "queue indexes in claim order", EndpointTable.version12(.postgres)),
     ]
 
     /// Stores `action` once: batched with the accepts arriving meanwhile (see

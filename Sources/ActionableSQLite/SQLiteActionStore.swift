@@ -83,6 +83,9 @@ public final class SQLiteActionStore: ActionStore {
         migrator.registerMigration("v11: endpoints paused by a missing flag") { db in
             for statement in EndpointTable.version11(.sqlite) { try db.execute(sql: statement) }
         }
+        migrator.registerMigration("v12: queue indexes in claim order") { db in
+            for statement in EndpointTable.version12(.sqlite) { try db.execute(sql: statement) }
+        }
         return migrator
     }
 

