@@ -105,7 +105,12 @@ public struct Forwarder: Sendable {
             let client = self.client
             let timeout = self.timeout
             let prepared = request
-            answer = try await withDeadline(.nanoseconds(timeout.nanoseconds), what: "the upstream's answer") {
+            let loop = client.eventLoopGroup.any()
+            let timer: DeadlineTimer = { limit, fire in
+                let scheduled = loop.scheduleTask(in: .nanoseconds(limit.saturatingNanoseconds)) { fire() }
+                return { scheduled.cancel() }
+            }
+            answer = try await withDeadline(.nanoseconds(timeout.nanoseconds), what: "the upstream's answer", timer: timer) {
                 let reply = try await client.execute(prepared, timeout: timeout, logger: logger)
                 // The answer is read whole before it counts: a body cut short (reset) is a failed
                 // attempt. Its bytes are dropped; past 64 KiB the rest is not read (the
