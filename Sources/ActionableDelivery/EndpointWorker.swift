@@ -16,21 +16,22 @@ import Tracing
 ///   ``BreakerSettings/failures`` failures in a row the breaker opens, and the deliveries are held
 ///   (pending, their attempt given back) until a probe succeeds.
 /// - Any other 4xx → dead. A delivery that goes dead is reported to ``onDead``.
+@dynamicMemberLookup
 public struct EndpointWorker: Sendable {
+    /// A field of its ``settings``, read or changed as its own: `worker.owner`,
+    /// `worker.metricsFactory = …`.
+    public subscript<Value>(dynamicMember field: WritableKeyPath<OutboxSettings, Value>) -> Value {
+        get { settings[keyPath: field] }
+        set { settings[keyPath: field] = newValue }
+    }
+
     public let store: any EndpointStore
-    public let policy: RetryPolicy
+    /// Its retry schedule, lease, window, jitter, logger and metrics (read as its own fields too:
+    /// `worker.owner`, `worker.metricsFactory`).
+    public var settings: OutboxSettings
     public let breaker: BreakerSettings
     /// Signs for endpoints without a secret of their own (`--forward-secret`).
     public let defaultSigner: WebhookSigner?
-    /// This worker's name in leases: unique per process.
-    public let owner: String
-    public let lease: TimeInterval
-    /// The most attempts in flight to one endpoint (`--endpoint-concurrency`).
-    public let batchSize: Int
-    public let jitter: @Sendable () -> Double
-    public let logger: Logger
-    /// Where metrics go (attempts by endpoint and outcome, dead deliveries); none when `nil`.
-    public var metricsFactory: (any MetricsFactory)?
     /// Told of each delivery that went dead (the `delivery.dead` event, ``OpsNotifier``).
     public var onDead: (@Sendable (DeadDelivery) async -> Void)?
     /// Makes the forwarder of an endpoint (a test may give its own client or clock).
@@ -43,14 +44,9 @@ public struct EndpointWorker: Sendable {
         batchSize: Int = 32, jitter: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }, logger: Logger
     ) {
         self.store = store
-        self.policy = policy
         self.breaker = breaker
         self.defaultSigner = defaultSigner
-        self.owner = owner
-        self.lease = lease
-        self.batchSize = batchSize
-        self.jitter = jitter
-        self.logger = logger
+        settings = OutboxSettings(policy: policy, owner: owner, lease: lease, concurrency: batchSize, jitter: jitter, logger: logger)
     }
 
     /// Runs until cancelled: each endpoint that is not paused and not busy is given its due
@@ -70,7 +66,7 @@ public struct EndpointWorker: Sendable {
                 do {
                     endpoints = try await store.endpoints()
                 } catch {
-                    logger.error("could not read the endpoints", metadata: ["error": "\(error)"])
+                    settings.logger.error("could not read the endpoints", metadata: ["error": "\(error)"])
                 }
                 readAt = clock.now
             }
@@ -99,7 +95,7 @@ public struct EndpointWorker: Sendable {
     /// its slot within its attempt); outcomes are recorded in batches.
     @discardableResult
     public func drain(_ endpointID: String, while proceed: @Sendable () -> Bool = { true }) async -> Int {
-        await OutboxLoop(transport: transport(for: endpointID), concurrency: batchSize, logger: logger, metricsFactory: metricsFactory)
+        await OutboxLoop(transport: transport(for: endpointID), settings: settings)
             .drain(while: proceed)
     }
 

@@ -110,53 +110,51 @@ public struct HandlerTransport: Transport {
         }
     }
 
-    /// Records each outcome (the response queue takes them one by one) and counts it.
+    /// Records the outcomes in one call of the response queue (one transaction where the driver
+    /// can), then counts and reports each.
     public func record(_ finished: [Finished<Work, Answer>]) async {
-        for item in finished {
-            await record(item.answer, for: item.work.action)
+        let fates = finished.map { fate(of: $0.answer, for: $0.work.action) }
+        do {
+            try await worker.store.finishResponses(
+                zip(finished, fates).map { FinishedResponse(id: $0.work.action.id, fate: $1) }, owner: worker.owner)
+        } catch {
+            // The leases run out and another round (or instance) takes the responses over.
+            worker.logger.error("could not record delivery outcomes", metadata: ["error": "\(error)", "count": "\(finished.count)"])
+            return
+        }
+        for (item, fate) in zip(finished, fates) {
+            let label: String
+            switch fate {
+            case .delivered: label = "delivered"
+            case .retry: label = "retry"
+            case .dead(let reason):
+                label = "dead"
+                worker.logger.warning("response is dead", metadata: ["response.id": "\(item.work.action.id)", "reason": "\(reason)"])
+            }
+            if let metricsFactory = worker.metricsFactory {
+                Counter(label: "actionable_delivery_attempts_total", dimensions: [("outcome", label)], factory: metricsFactory).increment()
+            }
         }
     }
 
-    private func record(_ answer: Answer, for action: AcceptedResponse) async {
+    /// Where `answer` sends the response: a retry's next time is drawn here, once.
+    private func fate(of answer: Answer, for action: AcceptedResponse) -> FinishedResponse.Fate {
         let (outcome, now, error) = (answer.outcome, answer.end, answer.error)
-        // A retry's next time, drawn once: the metric and the schedule agree.
-        var next: Date?
-        if case .retry(let after) = outcome {
-            next = worker.policy.nextAttempt(
-                afterAttempt: action.attempts, queuedAt: action.queuedAt, now: now, unit: worker.jitter(), requested: after?.timeInterval)
-        }
-        if let metricsFactory = worker.metricsFactory {
-            let label: String
-            switch outcome {
-            case .done: label = "delivered"
-            case .retry: label = next == nil ? "dead" : "retry"
-            case .fail: label = "dead"
+        switch outcome {
+        case .done:
+            return .delivered(at: now)
+        case .fail(let reason):
+            return .dead(reason: reason)
+        case .retry(let after):
+            let reason = error ?? "the handler asked to retry"
+            guard
+                let next = worker.policy.nextAttempt(
+                    afterAttempt: action.attempts, queuedAt: action.queuedAt, now: now, unit: worker.jitter(), requested: after?.timeInterval)
+            else {
+                let window = HandlerWorker.describe(now.timeIntervalSince(action.queuedAt))
+                return .dead(reason: "gave up after \(action.attempts) attempts over \(window); last: \(reason)")
             }
-            Counter(label: "actionable_delivery_attempts_total", dimensions: [("outcome", label)], factory: metricsFactory).increment()
-        }
-        let store = worker.store
-        let owner = worker.owner
-        do {
-            switch outcome {
-            case .done:
-                try await store.markDelivered(id: action.id, owner: owner, at: now)
-            case .fail(let reason):
-                try await store.markDead(id: action.id, owner: owner, reason: reason)
-                worker.logger.warning("response is dead", metadata: ["response.id": "\(action.id)", "reason": "\(reason)"])
-            case .retry:
-                let reason = error ?? "the handler asked to retry"
-                guard let next else {
-                    let window = HandlerWorker.describe(now.timeIntervalSince(action.queuedAt))
-                    try await store.markDead(
-                        id: action.id, owner: owner, reason: "gave up after \(action.attempts) attempts over \(window); last: \(reason)")
-                    worker.logger.warning("response is dead", metadata: ["response.id": "\(action.id)", "reason": "\(reason)"])
-                    return
-                }
-                try await store.reschedule(id: action.id, owner: owner, at: next, error: reason)
-            }
-        } catch {
-            // The lease runs out and another round (or instance) takes the response over.
-            worker.logger.error("could not record a delivery outcome", metadata: ["response.id": "\(action.id)", "error": "\(error)"])
+            return .retry(at: next, error: reason)
         }
     }
 }

@@ -17,24 +17,23 @@ import Tracing
 /// - `retry(after:)` or a thrown error → tried again after the handler's delay or the policy's
 ///   backoff, and dead once ``RetryPolicy/retryFor`` has passed since it was queued;
 /// - `fail(reason:)`, or no route at all → dead, with the reason.
+@dynamicMemberLookup
 public struct HandlerWorker: Sendable {
+    /// A field of its ``settings``, read or changed as its own: `worker.owner`,
+    /// `worker.metricsFactory = …`.
+    public subscript<Value>(dynamicMember field: WritableKeyPath<OutboxSettings, Value>) -> Value {
+        get { settings[keyPath: field] }
+        set { settings[keyPath: field] = newValue }
+    }
+
     public let store: any ActionQueue
     /// The in-process handlers; `nil` when there are none.
     public let router: ActionRouter?
     /// Where endpoints are read and responses fanned out to them; `nil`: handlers only.
     public var endpoints: (any EndpointStore)?
-    public let policy: RetryPolicy
-    /// This worker's name in leases: unique per process.
-    public let owner: String
-    /// How long a claim is held before another worker may take it over.
-    public let lease: TimeInterval
-    /// The most responses claimed (and run concurrently) at once.
-    public let batchSize: Int
-    /// The random draw in `0..<1` for the jitter (injectable for tests).
-    public let jitter: @Sendable () -> Double
-    public let logger: Logger
-    /// Where delivery metrics go (attempts by outcome, queue depth); none when `nil`.
-    public var metricsFactory: (any MetricsFactory)?
+    /// Its retry schedule, lease, window, jitter, logger and metrics (read as its own fields too:
+    /// `worker.owner`, `worker.metricsFactory`).
+    public var settings: OutboxSettings
     /// When the queue depth is counted again: at most every few seconds, not every round.
     let queueDepth = Sampling(every: .seconds(5))
 
@@ -46,12 +45,7 @@ public struct HandlerWorker: Sendable {
     ) {
         self.store = store
         self.router = router
-        self.policy = policy
-        self.owner = owner
-        self.lease = lease
-        self.batchSize = batchSize
-        self.jitter = jitter
-        self.logger = logger
+        settings = OutboxSettings(policy: policy, owner: owner, lease: lease, concurrency: batchSize, jitter: jitter, logger: logger)
     }
 
     /// Delivers what is due at `now`; returns how many responses it claimed (run, held or handed
@@ -60,8 +54,8 @@ public struct HandlerWorker: Sendable {
     @discardableResult
     public func deliverDue(now: Date = Date()) async throws -> Int {
         let transport = HandlerTransport(worker: self)
-        let loop = OutboxLoop(transport: transport, concurrency: batchSize, logger: logger, metricsFactory: metricsFactory)
-        let (claimed, count) = try await transport.claimCounting(limit: batchSize, now: now)
+        let loop = OutboxLoop(transport: transport, settings: settings)
+        let (claimed, count) = try await transport.claimCounting(limit: settings.concurrency, now: now)
         await loop.round(claimed)
         return count
     }
@@ -72,7 +66,7 @@ public struct HandlerWorker: Sendable {
     /// deliveries in flight: they run to their end and their outcomes are recorded. With `wake`
     /// (a response accepted), it waits for that instead of the whole `idle`.
     public func run(wake: (@Sendable (Duration) async -> Void)? = nil, idle: Duration = .milliseconds(200)) async {
-        await OutboxLoop(transport: HandlerTransport(worker: self), concurrency: batchSize, logger: logger, metricsFactory: metricsFactory)
+        await OutboxLoop(transport: HandlerTransport(worker: self), settings: settings)
             .run(wake: wake, idle: idle)
     }
 

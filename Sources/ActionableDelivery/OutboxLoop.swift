@@ -20,6 +20,11 @@ public struct OutboxLoop<T: Transport>: Sendable {
     /// Where the attempt counts go; none when `nil`.
     public var metricsFactory: (any MetricsFactory)?
 
+    /// The loop over `transport` with a worker's `settings` (its concurrency, logger and metrics).
+    public init(transport: T, settings: OutboxSettings) {
+        self.init(transport: transport, concurrency: settings.concurrency, logger: settings.logger, metricsFactory: settings.metricsFactory)
+    }
+
     public init(transport: T, concurrency: Int, logger: Logger, metricsFactory: (any MetricsFactory)? = nil) {
         self.transport = transport
         self.concurrency = max(1, concurrency)

@@ -20,21 +20,20 @@ import Tracing
 ///
 /// A copy's `apns-id` is derived from its notification and device, so a copy sent again after a
 /// crash (its lease ran out before the answer was recorded) is dropped by APNs as a duplicate.
+@dynamicMemberLookup
 public struct SendWorker: Sendable {
+    /// A field of its ``settings``, read or changed as its own: `worker.owner`,
+    /// `worker.metricsFactory = …`.
+    public subscript<Value>(dynamicMember field: WritableKeyPath<OutboxSettings, Value>) -> Value {
+        get { settings[keyPath: field] }
+        set { settings[keyPath: field] = newValue }
+    }
+
     public let store: any SendQueue & DeviceRegistry
     public let client: APNsClient
-    public let policy: RetryPolicy
-    /// This worker's name in leases: unique per process.
-    public let owner: String
-    /// How long a claim is held before another worker may take it over.
-    public let lease: TimeInterval
-    /// The most copies claimed (and sent concurrently) at once.
-    public let batchSize: Int
-    /// The random draw in `0..<1` for the jitter (injectable for tests).
-    public let jitter: @Sendable () -> Double
-    public let logger: Logger
-    /// Where send metrics go (attempts by outcome); none when `nil`.
-    public var metricsFactory: (any MetricsFactory)?
+    /// Its retry schedule, lease, window, jitter, logger and metrics (read as its own fields too:
+    /// `worker.owner`, `worker.metricsFactory`).
+    public var settings: OutboxSettings
 
     /// A worker sending what `store` holds through `client`.
     public init(
@@ -44,20 +43,15 @@ public struct SendWorker: Sendable {
     ) {
         self.store = store
         self.client = client
-        self.policy = policy
-        self.owner = owner
-        self.lease = lease
-        self.batchSize = batchSize
-        self.jitter = jitter
-        self.logger = logger
+        settings = OutboxSettings(policy: policy, owner: owner, lease: lease, concurrency: batchSize, jitter: jitter, logger: logger)
     }
 
     /// Sends what is due at `now`; returns how many copies it sent (or tried).
     @discardableResult
     public func sendDue(now: Date = Date()) async throws -> Int {
         let transport = APNsTransport(worker: self)
-        let loop = OutboxLoop(transport: transport, concurrency: batchSize, logger: logger, metricsFactory: metricsFactory)
-        let claimed = try await transport.claim(limit: batchSize, now: now)
+        let loop = OutboxLoop(transport: transport, settings: settings)
+        let claimed = try await transport.claim(limit: settings.concurrency, now: now)
         await loop.round(claimed)
         return claimed.count
     }
@@ -69,15 +63,15 @@ public struct SendWorker: Sendable {
     /// sends in flight: they get their answers (each within the APNs client's deadline) and are
     /// recorded before this returns.
     public func run(wake: (@Sendable (Duration) async -> Void)? = nil, idle: Duration = .milliseconds(500)) async {
-        await OutboxLoop(transport: APNsTransport(worker: self), concurrency: batchSize, logger: logger, metricsFactory: metricsFactory)
+        await OutboxLoop(transport: APNsTransport(worker: self), settings: settings)
             .run(wake: wake, idle: idle)
     }
 
     /// The next attempt on the retry schedule, or `failed` once the window has passed.
     func retry(_ claim: ClaimedSend, now: Date, reason: String, after: TimeInterval?) -> SendOutcome {
         guard
-            let next = policy.nextAttempt(
-                afterAttempt: claim.attempts, queuedAt: claim.notification.createdAt, now: now, unit: jitter(), requested: after)
+            let next = settings.policy.nextAttempt(
+                afterAttempt: claim.attempts, queuedAt: claim.notification.createdAt, now: now, unit: settings.jitter(), requested: after)
         else {
             return .failed(status: 0, reason: "gave up after \(claim.attempts) attempts; last: \(reason)")
         }
@@ -85,7 +79,7 @@ public struct SendWorker: Sendable {
     }
 
     func count(_ outcome: SendOutcome) {
-        guard let metricsFactory else { return }
+        guard let metricsFactory = settings.metricsFactory else { return }
         let label: String
         switch outcome {
         case .sent: label = "sent"

@@ -260,6 +260,31 @@ public final class PostgresActionStore: ActionStore {
         try await execute(Self.markDeadSQL, reason, id, owner)
     }
 
+    /// In one transaction, in id order (two instances never wait on each other in a cycle), and
+    /// without waiting for the WAL flush: the outbox's own bookkeeping, as the endpoints' outcomes.
+    public func finishResponses(_ finished: [FinishedResponse], owner: String) async throws {
+        guard !finished.isEmpty else { return }
+        let logger = self.logger
+        do {
+            try await client.withTransaction(logger: logger) { connection in
+                try await connection.query("SET LOCAL synchronous_commit TO OFF", logger: logger)
+                for response in finished.sorted(by: { $0.id < $1.id }) {
+                    let (sql, values): (String, [SQLValue])
+                    switch response.fate {
+                    case .delivered(let at):
+                        (sql, values) = (Self.markDeliveredSQL, [.real(at.timeIntervalSince1970), .text(response.id), .text(owner)])
+                    case .retry(let at, let error):
+                        (sql, values) = (Self.rescheduleSQL, [.real(at.timeIntervalSince1970), .text(error), .text(response.id), .text(owner)])
+                    case .dead(let reason): (sql, values) = (Self.markDeadSQL, [.text(reason), .text(response.id), .text(owner)])
+                    }
+                    try await connection.query(PostgresQuery(unsafeSQL: sql, binds: try Self.sqlBindings(values)), logger: logger)
+                }
+            }
+        } catch {
+            throw Self.readable(error)
+        }
+    }
+
     public func pendingCount() async throws -> Int {
         let rows = try await client.query(PostgresQuery(unsafeSQL: ActionTable.pendingCount), logger: logger)
         for try await count in rows.decode(Int.self) { return count }

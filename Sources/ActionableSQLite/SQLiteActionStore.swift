@@ -151,6 +151,19 @@ public final class SQLiteActionStore: ActionStore {
         }
     }
 
+    public func finishResponses(_ finished: [FinishedResponse], owner: String) async throws {
+        guard !finished.isEmpty else { return }
+        try await relaxedWrite { db in
+            for response in finished {
+                switch response.fate {
+                case .delivered(let at): try db.run(ActionTable.markDelivered(.sqlite), [at.timeIntervalSince1970, response.id, owner])
+                case .retry(let at, let error): try db.run(ActionTable.reschedule(.sqlite), [at.timeIntervalSince1970, error, response.id, owner])
+                case .dead(let reason): try db.run(ActionTable.markDead(.sqlite), [reason, response.id, owner])
+                }
+            }
+        }
+    }
+
     public func pendingCount() async throws -> Int {
         try await pool.read { db in
             try Int.fetchOne(db, sql: ActionTable.pendingCount) ?? 0

@@ -35,6 +35,11 @@ public protocol ActionQueue: Sendable {
     /// Marks a claimed response dead, with the reason.
     func markDead(id: String, owner: String, reason: String) async throws
 
+    /// Records the outcomes of several claimed responses — in one transaction where the driver
+    /// can — each as ``markDelivered(id:owner:at:)``, ``reschedule(id:owner:at:error:)`` or
+    /// ``markDead(id:owner:reason:)`` would. Those `owner` no longer holds are left as they are.
+    func finishResponses(_ finished: [FinishedResponse], owner: String) async throws
+
     /// How many responses wait for delivery (for the queue-depth metric).
     func pendingCount() async throws -> Int
 
@@ -64,4 +69,39 @@ public protocol DeliveryAdministration: Sendable {
     /// (``PurgeCutoff``) in short transactions (SQLite deletes both in one, PostgreSQL each table
     /// in its own); never a pending response. Safe to run from several instances at once.
     func purge(_ cutoff: PurgeCutoff, limit: Int) async throws -> PurgeCount
+}
+
+/// What an attempt of a claimed response came to, for ``ActionQueue/finishResponses(_:owner:)``.
+public struct FinishedResponse: Hashable, Sendable {
+    /// Where the response goes next.
+    public enum Fate: Hashable, Sendable {
+        /// Delivered at this time.
+        case delivered(at: Date)
+        /// Pending again, due at `at`, with the failure's reason.
+        case retry(at: Date, error: String)
+        /// Dead, with the reason.
+        case dead(reason: String)
+    }
+
+    public var id: String
+    public var fate: Fate
+
+    /// Response `id`'s attempt, and where it goes next.
+    public init(id: String, fate: Fate) {
+        self.id = id
+        self.fate = fate
+    }
+}
+
+extension ActionQueue {
+    /// One by one: for drivers without a transaction to share.
+    public func finishResponses(_ finished: [FinishedResponse], owner: String) async throws {
+        for response in finished {
+            switch response.fate {
+            case .delivered(let at): try await markDelivered(id: response.id, owner: owner, at: at)
+            case .retry(let at, let error): try await reschedule(id: response.id, owner: owner, at: at, error: error)
+            case .dead(let reason): try await markDead(id: response.id, owner: owner, reason: reason)
+            }
+        }
+    }
 }

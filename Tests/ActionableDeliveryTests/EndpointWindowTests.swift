@@ -12,6 +12,13 @@ import Testing
 struct EndpointWindowTests {
     static let logger = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
 
+    /// Endpoint `crm`, taking every response, on `upstream`.
+    static func endpoint(on upstream: HostileUpstream) -> Endpoint {
+        Endpoint(
+            id: "crm", url: "http://127.0.0.1:\(upstream.port)/hook", filter: ["*"], secret: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw",
+            createdAt: Date(timeIntervalSince1970: 0))
+    }
+
     @Test(.timeLimit(.minutes(1)))
     func aStalledAnswerHoldsOnlyItsOwnSlot() async throws {
         // r-0 stalls for longer than this test may run; every other delivery is answered 204.
@@ -19,10 +26,7 @@ struct EndpointWindowTests {
         }
         defer { upstream.stop() }
         let store = InMemoryActionStore()
-        _ = await store.createEndpoint(
-            Endpoint(
-                id: "crm", url: "http://127.0.0.1:\(upstream.port)/hook", filter: ["*"], secret: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw",
-                createdAt: Date(timeIntervalSince1970: 0)))
+        _ = await store.createEndpoint(EndpointWindowTests.endpoint(on: upstream))
         await store.fanOutAtAccept(AcceptFanOut())
         for index in 0..<6 {
             _ = try await store.accept(
@@ -54,10 +58,7 @@ struct EndpointWakeTests {
         let upstream = try HostileUpstream { _, _ in .answer(204) }
         defer { upstream.stop() }
         let store = InMemoryActionStore()
-        _ = await store.createEndpoint(
-            Endpoint(
-                id: "crm", url: "http://127.0.0.1:\(upstream.port)/hook", filter: ["*"], secret: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw",
-                createdAt: Date(timeIntervalSince1970: 0)))
+        _ = await store.createEndpoint(EndpointWindowTests.endpoint(on: upstream))
         await store.fanOutAtAccept(AcceptFanOut())
         func accept(_ id: String) async throws {
             _ = try await store.accept(

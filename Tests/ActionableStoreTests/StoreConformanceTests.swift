@@ -188,6 +188,35 @@ struct StoreConformanceTests {
         #expect(try await store.pendingCount() == 0)
     }
 
+    /// Outcomes recorded together land as each would alone; one whose lease another owner took
+    /// over changes nothing.
+    @Test(arguments: Driver.available)
+    func outcomesRecordedTogetherLandAsEachAlone(driver: Driver) async throws {
+        let (store, cleanup) = try await Self.makeStore(driver)
+        defer { cleanup() }
+        for (index, id) in ["a", "b", "c", "d"].enumerated() { _ = try await store.accept(Self.action("n-\(index)", id: id, at: 100)) }
+        _ = try await store.claimDue(now: Date(timeIntervalSince1970: 100), limit: 3, lease: 30, owner: "w")
+        _ = try await store.claimDue(now: Date(timeIntervalSince1970: 100), limit: 1, lease: 30, owner: "other")
+        try await store.finishResponses(
+            [
+                FinishedResponse(id: "a", fate: .delivered(at: Date(timeIntervalSince1970: 101))),
+                FinishedResponse(id: "b", fate: .retry(at: Date(timeIntervalSince1970: 500), error: "HTTP 503")),
+                FinishedResponse(id: "c", fate: .dead(reason: "HTTP 410 Gone")),
+                FinishedResponse(id: "d", fate: .delivered(at: Date(timeIntervalSince1970: 101))),  // not w's
+            ], owner: "w")
+        #expect(try await store.action(id: "a")?.status == .delivered)
+        let retried = try #require(try await store.action(id: "b"))
+        #expect(retried.status == .pending)
+        #expect(retried.lastError == "HTTP 503")
+        #expect(retried.nextAttemptAt == Date(timeIntervalSince1970: 500))
+        let dead = try #require(try await store.action(id: "c"))
+        #expect(dead.status == .dead)
+        #expect(dead.lastError == "HTTP 410 Gone")
+        #expect(try await store.action(id: "d")?.status == .pending)
+        // Nothing is due before b's retry but d, once other's lease runs out.
+        #expect(try await store.claimDue(now: Date(timeIntervalSince1970: 499), limit: 10, lease: 30, owner: "x").map(\.id) == ["d"])
+    }
+
     @Test(arguments: Driver.available)
     func aReachableStoreSaysSo(driver: Driver) async throws {
         let (store, cleanup) = try await Self.makeStore(driver)
