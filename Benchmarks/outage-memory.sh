@@ -3,8 +3,8 @@
 # endpoint) forwards to a port nothing listens on while wrk sends new taps at a steady rate
 # (16 connections, a pause before each request) for SECONDS; the process's RSS is sampled every
 # 5 s (/proc/PID/status). Then the upstream comes back — nginx (Debian's nginx-light) answering
-# `return 204` on that port — and the backlog's drain is timed: calls the sink logged / (upstream
-# up … last call).
+# `return 204` on that port — and the backlog's drain is timed: how long until the first call (the
+# open circuit breaker's next probe) and the calls the sink logged / (first call … last call).
 #
 # Usage: [ACTIONABLE_BINARY=PATH] Benchmarks/outage-memory.sh [SECONDS] [RATE]   (defaults: 600 1000)
 # Needs wrk and nginx (nginx-light).
@@ -33,6 +33,8 @@ trap cleanup EXIT
 duration="$seconds"
 # shellcheck source=lib/wrk.sh
 source "$here/lib/wrk.sh"
+# shellcheck source=lib/sink.sh
+source "$here/lib/sink.sh"
 
 key="load=$(head -c 32 /dev/urandom | base64)"
 secret="whsec_$(head -c 32 /dev/urandom | base64)"
@@ -64,29 +66,10 @@ done
 wait "$load_pid" || true
 read -r accepted_rate _ _ accepted _ < <(figures "$work/outage.wrk")
 
-# The upstream comes back: nginx on the port the endpoint names, one log line per call.
-mkdir -p "$work/nginx/logs"
-cat >"$work/nginx/nginx.conf" <<EOF
-daemon off;
-worker_processes 1;
-error_log $work/nginx/logs/error.log;
-pid $work/nginx/nginx.pid;
-events { worker_connections 4096; }
-http {
-    log_format calls '\$msec \$http_webhook_id';
-    access_log $work/nginx/logs/calls.log calls buffer=64k flush=100ms;
-    keepalive_requests 1000000;
-    client_body_temp_path $work/nginx/body;
-    server {
-        listen 127.0.0.1:$sink_port;
-        location / { return 204; }
-    }
-}
-EOF
+# The upstream comes back: the sink on the port the endpoint names.
 up="$(date +%s.%N)"
-nginx -p "$work/nginx" -c "$work/nginx/nginx.conf" &
-nginx_pid=$!
-calls() { wc -l <"$work/nginx/logs/calls.log" 2>/dev/null || echo 0; }
+start_sink "$sink_port"
+calls() { sink_calls; }
 last="$(calls)"
 quiet=0
 while [ "$(calls)" -lt "$accepted" ] && [ "$quiet" -lt 300 ]; do
@@ -96,17 +79,21 @@ while [ "$(calls)" -lt "$accepted" ] && [ "$quiet" -lt 300 ]; do
     current="$(rss)"
     [ "$current" -gt "$peak" ] && peak="$current"
 done
-kill -HUP "$nginx_pid" 2>/dev/null || true
-sleep 0.3
+flush_sink
 python3 - "$work/nginx/logs/calls.log" "$up" "$accepted" "$accepted_rate" "$peak" "${samples[*]}" "$(nproc)" <<'EOF'
 import sys
 path, up, accepted, accepted_rate, peak, samples, cores = sys.argv[1:]
 times = [float(line.split()[0]) for line in open(path) if line.strip()]
 ids = {line.split()[1] for line in open(path) if len(line.split()) > 1}
 span = max(times) - float(up) if times else 0.0
+# The open breaker probes the endpoint every 60 s: the first call waits for the next probe, then
+# the held deliveries are let go at once.
+wait = min(times) - float(up) if times else 0.0
+flow = max(times) - min(times) if times else 0.0
 series = [int(s) for s in samples.split()]
 print(f"machine: {cores} cores")
 print(f"outage: {accepted} taps accepted at {float(accepted_rate):.0f}/s while the upstream was down")
 print(f"RSS (MB) every 5 s: first {series[0] if series else '-'}, last {series[-1] if series else '-'}, peak (outage and drain) {peak}")
-print(f"drain: {len(times)} calls ({len(ids)} distinct webhook-ids) in {span:.1f} s after the upstream came back: {len(times) / span if span > 0 else 0:.0f}/s")
+print(f"drain: {len(times)} calls ({len(ids)} distinct webhook-ids) in {span:.1f} s after the upstream came back")
+print(f"  first call {wait:.1f} s after it came back (the open breaker's next probe), then {len(times) / flow if flow > 0 else 0:.0f} calls/s")
 EOF

@@ -34,14 +34,14 @@ struct DeliveriesCommand: AsyncParsableCommand {
 
     /// The filters of both subcommands.
     struct Filters: ParsableArguments {
-        @Option(help: "pending, delivered or dead.") var state: String?
+        @Option(help: "pending, delivered, dead or held (accepted, no endpoint takes it yet).") var state: String?
         @Option(help: "A category id.") var category: String?
         @Option(help: "Received at or after: Unix seconds or ISO 8601 (2026-11-23T08:00:00Z).") var since: String?
         @Option(help: "Received before: Unix seconds or ISO 8601.") var until: String?
 
         func validate() throws {
-            if let state, !["pending", "delivered", "dead"].contains(state) {
-                throw ValidationError("--state must be pending, delivered or dead")
+            if let state, !["pending", "delivered", "dead", "held"].contains(state) {
+                throw ValidationError("--state must be pending, delivered, dead or held")
             }
         }
 

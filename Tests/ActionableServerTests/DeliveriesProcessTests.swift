@@ -118,6 +118,33 @@ struct DeliveriesProcessTests {
         }
     }
 
+    /// A tap no endpoint takes is held, and the terminal lists it with `--state held`; a state
+    /// that does not exist is refused with the four that do.
+    @Test func aHeldResponseIsListedFromTheTerminal() async throws {
+        let directory = try CommandLineRunner.temporaryDirectory([:], exampleCategories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let port = try ServerProcess.freePort()
+        let server = try await ServerProcess.serve(
+            in: directory, port: port,
+            extra: ["--forward", "message.*=http://127.0.0.1:9/unused", "--forward-secret", Self.secret, "--admin-token", Self.admin])
+        defer { server.signal() }
+        let id = try await Self.tap("n-held", in: directory, port: port)
+        _ = try await server.output(containing: "responses held: no endpoint takes them yet")
+        let held = try CommandLineRunner.run(
+            ["deliveries", "list", "--state", "held", "--url", "http://127.0.0.1:\(port)", "--admin-token", Self.admin, "--format", "json"])
+        #expect(held.status == 0, "\(held.stderr)")
+        #expect(held.stdout.contains(id))
+        #expect(held.stdout.contains("no endpoint takes invite.accept yet"))
+        let dead = try CommandLineRunner.run(
+            ["deliveries", "list", "--state", "dead", "--url", "http://127.0.0.1:\(port)", "--admin-token", Self.admin, "--format", "json"])
+        #expect(!dead.stdout.contains(id))
+        let bogus = try CommandLineRunner.run([
+            "deliveries", "list", "--state", "lost", "--url", "http://127.0.0.1:\(port)", "--admin-token", Self.admin,
+        ])
+        #expect(bogus.status == 2)
+        #expect(bogus.stderr.contains("pending, delivered, dead or held"))
+    }
+
     @Test(
         .enabled(
             if: ProcessInfo.processInfo.environment["ACTIONABLE_TEST_POSTGRES_URL"] != nil,
