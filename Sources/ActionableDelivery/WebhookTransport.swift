@@ -13,6 +13,8 @@ public struct WebhookTransport: Transport {
     public struct Work: Sendable {
         public var delivery: ClaimedDelivery
         public var endpoint: Endpoint?
+        /// The endpoint's forwarder and signers, made once per claim (or why they could not be).
+        var forwarder: Result<Forwarder, any Error>?
     }
 
     let worker: EndpointWorker
@@ -32,7 +34,8 @@ public struct WebhookTransport: Transport {
         guard !claimed.isEmpty else { return [] }
         // Read again per claim: a change through the API (a new URL or secret) takes effect at once.
         let endpoint = try? await worker.store.endpoint(id: endpointID)
-        return claimed.map { Work(delivery: $0, endpoint: endpoint) }
+        let forwarder = endpoint.map { endpoint in Result { worker.forwarder(endpoint.url, try worker.signers(of: endpoint)) } }
+        return claimed.map { Work(delivery: $0, endpoint: endpoint, forwarder: forwarder) }
     }
 
     public func expiredLeases(of work: Work) -> Int { work.delivery.action.expiredLeases }
@@ -56,7 +59,7 @@ public struct WebhookTransport: Transport {
         let wait = delivery.sendAt.timeIntervalSinceNow
         if wait > 0 { try? await Task.sleep(for: .seconds(wait)) }  // the rate limit's slot
         return await AttemptSpan.run(delivery.action, endpointID: delivery.endpointID) { span in
-            let finished = await post(delivery, to: work.endpoint)
+            let finished = await post(delivery, through: work.forwarder)
             switch finished.outcome {
             case .delivered: AttemptSpan.record("delivered", reason: nil, on: span)
             case .rejected(let reason), .setAside(let reason): AttemptSpan.record("dead", reason: reason, on: span)
@@ -66,14 +69,15 @@ public struct WebhookTransport: Transport {
         }
     }
 
-    /// POSTs the delivery to `endpoint` and says how it went.
-    private func post(_ delivery: ClaimedDelivery, to endpoint: Endpoint?) async -> FinishedAttempt {
+    /// POSTs the delivery through its endpoint's forwarder (`nil`: the endpoint is gone) and says
+    /// how it went.
+    private func post(_ delivery: ClaimedDelivery, through forwarding: Result<Forwarder, any Error>?) async -> FinishedAttempt {
         let action = delivery.action
         var answer: UpstreamAnswer
         var failure: String?
-        if let endpoint {
+        if let forwarding {
             do {
-                let forwarder = worker.forwarder(endpoint.url, try worker.signers(of: endpoint))
+                let forwarder = try forwarding.get()
                 answer = try await forwarder.forward(
                     action.response, id: action.id, receivedAt: action.receivedAt, webhookID: delivery.webhookID,
                     headers: [("webhook-endpoint", delivery.endpointID)] + TraceParent.headers(), logger: logger(for: delivery))
