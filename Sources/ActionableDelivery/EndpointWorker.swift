@@ -56,11 +56,16 @@ public struct EndpointWorker: Sendable {
     ///
     /// Cancelling stops the claims, not the attempts in flight: they finish and are recorded
     /// before this returns.
-    public func run(wake: (@Sendable (Duration) async -> Void)? = nil, idle: Duration = .milliseconds(200)) async {
+    ///
+    /// `wake` returns what the accepted responses were (`category.action`), or `nil` for
+    /// everything: a wake starts only the endpoints whose filter takes one of them and whose
+    /// breaker is not open; the poll every `idle` starts every endpoint.
+    public func run(wake: (@Sendable (Duration) async -> Set<String>?)? = nil, idle: Duration = .milliseconds(200)) async {
         let busy = BusyEndpoints()
         let clock = ContinuousClock()
         var endpoints: [Endpoint] = []
         var readAt: ContinuousClock.Instant?
+        var woken: Set<String>?  // nil: everything
         while !Task.isCancelled {
             if readAt.map({ clock.now - $0 >= idle }) ?? true {
                 do {
@@ -70,17 +75,20 @@ public struct EndpointWorker: Sendable {
                 }
                 readAt = clock.now
             }
-            for endpoint in endpoints where !endpoint.paused && busy.take(endpoint.id) {
+            let now = Date()
+            for endpoint in endpoints where !endpoint.paused && Self.wakes(endpoint, for: woken, now: now) && busy.take(endpoint.id) {
                 // Not a child task: the loop's cancellation must not cut an attempt short.
                 Task {
-                    await self.drain(endpoint.id, while: { !busy.stopping })
-                    busy.release(endpoint.id)
+                    repeat {
+                        await self.drain(endpoint.id, while: { !busy.stopping })
+                    } while busy.release(endpoint.id)  // woken while it was ending: once more
                 }
             }
             if let wake {
-                await wake(idle)
+                woken = await wake(idle)
             } else {
                 do { try await Task.sleep(for: idle) } catch { break }
+                woken = nil
             }
         }
         await busy.stop()
@@ -102,6 +110,17 @@ public struct EndpointWorker: Sendable {
     /// The transport that delivers endpoint `endpointID`'s deliveries.
     public func transport(for endpointID: String) -> WebhookTransport {
         WebhookTransport(worker: self, endpointID: endpointID)
+    }
+
+    /// Whether a wake for `keys` (`nil`: everything) starts `endpoint`'s drain: its filter takes one
+    /// of them, and its breaker is not open (its probe comes with the poll).
+    public static func wakes(_ endpoint: Endpoint, for keys: Set<String>?, now: Date) -> Bool {
+        guard let keys else { return true }
+        if let openUntil = endpoint.openUntil, openUntil > now { return false }
+        return keys.contains { key in
+            let parts = key.split(separator: ".", maxSplits: 1).map(String.init)
+            return parts.count == 2 && endpoint.takes(category: parts[0], action: parts[1])
+        }
     }
 
     /// The signers of `endpoint`: its secret (or the default) first, then the one it replaced.
@@ -148,27 +167,38 @@ public struct DeadDelivery: Hashable, Sendable {
 final class BusyEndpoints: Sendable {
     private struct State {
         var busy: Set<String> = []
+        /// Busy endpoints asked for again while their drain ran.
+        var again: Set<String> = []
         var stopping = false
         var waiters: [CheckedContinuation<Void, Never>] = []
     }
     private let state = Mutex(State())
 
-    /// Marks `id` busy; `false` when it was already (or the worker is stopping).
+    /// Marks `id` busy; `false` when it was already (then its drain runs once more when it
+    /// ends: the wake may have come after its last claim) or the worker is stopping.
     func take(_ id: String) -> Bool {
         state.withLock { state in
             guard !state.stopping else { return false }
-            return state.busy.insert(id).inserted
+            guard state.busy.insert(id).inserted else {
+                state.again.insert(id)
+                return false
+            }
+            return true
         }
     }
 
-    func release(_ id: String) {
-        let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+    /// Ends `id`'s drain, unless it was asked for again meanwhile: then `true`, and it stays busy.
+    func release(_ id: String) -> Bool {
+        let (again, waiters) = state.withLock { state -> (Bool, [CheckedContinuation<Void, Never>]) in
+            if !state.stopping, state.again.remove(id) != nil { return (true, []) }
+            state.again.remove(id)
             state.busy.remove(id)
-            guard state.busy.isEmpty else { return [] }
+            guard state.busy.isEmpty else { return (false, []) }
             defer { state.waiters = [] }
-            return state.waiters
+            return (false, state.waiters)
         }
         for waiter in waiters { waiter.resume() }
+        return again
     }
 
     var stopping: Bool { state.withLock { $0.stopping } }

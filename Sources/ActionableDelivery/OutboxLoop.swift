@@ -58,17 +58,24 @@ public struct OutboxLoop<T: Transport>: Sendable {
             }
             let claimed: [T.Work]
             do {
-                claimed = try await transport.claim(limit: window.room, now: Date())
+                claimed = try await transport.claim(limit: room(in: window, recorder), now: Date())
             } catch {
                 logger.error("could not claim \(transport.name) work", metadata: ["error": "\(error)"])
                 break
             }
             guard !claimed.isEmpty else {
-                // Nothing due now: once an attempt in flight ends there may be more (a retry, a
-                // freed rate slot); with none in flight, the drain is done.
-                if window.inFlight == 0 { break }
-                await window.waitForNextEnd()
-                continue
+                // Nothing due now: once an attempt in flight ends, or an outcome is written, there
+                // may be more (a retry, a freed rate slot, a breaker closed by a probe's success);
+                // with neither left, the drain is done.
+                if window.inFlight > 0 {
+                    await window.waitForNextEnd()
+                    continue
+                }
+                if recorder.unrecorded > 0 {
+                    await recorder.waitUntilRecorded()
+                    continue
+                }
+                break
             }
             total += claimed.count
             start(claimed, in: window, recordingWith: recorder)
@@ -95,12 +102,18 @@ public struct OutboxLoop<T: Transport>: Sendable {
                 await recorder.waitForRoom(below: 2 * concurrency)
                 return 1
             }
-            let claimed = try await transport.claim(limit: window.room, now: Date())
+            let claimed = try await transport.claim(limit: room(in: window, recorder), now: Date())
             start(claimed, in: window, recordingWith: recorder)
             return claimed.count
         }
         await window.waitUntilEmpty()
         await recorder.waitUntilRecorded()
+    }
+
+    /// How much one claim may take: the window's free slots, and no more than keeps the answers
+    /// not yet written within twice the window.
+    private func room(in window: AttemptWindow, _ recorder: BatchRecorder<T>) -> Int {
+        max(1, min(window.room, 2 * concurrency - recorder.unrecorded))
     }
 
     /// One round over work already claimed — a test's way to run rounds at the times it chooses:

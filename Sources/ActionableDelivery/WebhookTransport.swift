@@ -29,12 +29,13 @@ public struct WebhookTransport: Transport {
     }
 
     public func claim(limit: Int, now: Date) async throws -> [Work] {
+        // Read again per claim, before it: a change through the API (a new URL or secret) takes
+        // effect at once, and a failed read claims nothing (it is no sign the endpoint is gone).
+        guard let endpoint = try await worker.store.endpoint(id: endpointID) else { return [] }
         let claimed = try await worker.store.claimDeliveries(
             endpointID: endpointID, now: now, limit: limit, lease: worker.lease, owner: worker.owner, breaker: worker.breaker)
         guard !claimed.isEmpty else { return [] }
-        // Read again per claim: a change through the API (a new URL or secret) takes effect at once.
-        let endpoint = try? await worker.store.endpoint(id: endpointID)
-        let forwarder = endpoint.map { endpoint in Result { worker.forwarder(endpoint.url, try worker.signers(of: endpoint)) } }
+        let forwarder = Result { worker.forwarder(endpoint.url, try worker.signers(of: endpoint)) }
         return claimed.map { Work(delivery: $0, endpoint: endpoint, forwarder: forwarder) }
     }
 

@@ -128,9 +128,13 @@ extension PostgresActionStore {
     /// PostgreSQL still reports is retried.
     public func finishDeliveries(_ attempts: [FinishedAttempt], owner: String, breaker: BreakerSettings) async throws -> [EndpointGate.Fate?] {
         guard !attempts.isEmpty else { return [] }
+        // In response order, each delivery once: should a lease have run out and this owner
+        // claimed the delivery again before the first outcome was written, the first stands (as
+        // one by one, where the second found it no longer pending).
+        var seen: Set<DeliveryKey> = []
         let order = attempts.indices.sorted {
             (attempts[$0].responseID, attempts[$0].endpointID) < (attempts[$1].responseID, attempts[$1].endpointID)
-        }
+        }.filter { seen.insert(DeliveryKey(attempts[$0].responseID, attempts[$0].endpointID)).inserted }
         return try await transaction(retryingDeadlocks: 3, relaxed: true) { connection, logger in
             // The endpoints, each moved by its outcomes in turn.
             var endpoints: [String: Endpoint] = [:]

@@ -248,7 +248,12 @@ public struct ActionableService: Service {
             group.addTask { await cancelWhenGracefulShutdown { await worker.run() } }
             group.addTask {
                 let signal = deliverySignal
-                await cancelWhenGracefulShutdown { await endpointWorker.run(wake: { limit in await signal.wait(upTo: limit) }) }
+                await cancelWhenGracefulShutdown {
+                    await endpointWorker.run(wake: { limit in
+                        await signal.wait(upTo: limit)
+                        return signal.takeKeys()
+                    })
+                }
                 ops?.finish()  // the last dead deliveries are reported, within the shutdown grace
             }
             if let ops { group.addTask { await ops.run() } }

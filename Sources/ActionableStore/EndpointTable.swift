@@ -136,10 +136,11 @@ public enum EndpointTable {
     /// behind 17,000 pending deliveries on PostgreSQL, measured).
     public static func version12(_ dialect: SQLDialect) -> [String] {
         [
-            "DROP INDEX endpoint_deliveries_due",
-            "CREATE INDEX endpoint_deliveries_due ON endpoint_deliveries (endpoint_id, status, next_attempt_at, response_id)",
-            "DROP INDEX notification_sends_due",
-            "CREATE INDEX notification_sends_due ON notification_sends (state, next_attempt_at, notification_id, token)",
+            // Each statement may run again: a start stopped between two of them finishes the rest.
+            "DROP INDEX IF EXISTS endpoint_deliveries_due",
+            "CREATE INDEX IF NOT EXISTS endpoint_deliveries_claim ON endpoint_deliveries (endpoint_id, status, next_attempt_at, response_id)",
+            "DROP INDEX IF EXISTS notification_sends_due",
+            "CREATE INDEX IF NOT EXISTS notification_sends_claim ON notification_sends (state, next_attempt_at, notification_id, token)",
         ]
     }
 

@@ -9,6 +9,8 @@ import Synchronization
 public final class OutboxSignal: Sendable {
     private struct State {
         var pending = false
+        /// What the pending signals named; `nil` once one named nothing (wake for everything).
+        var keys: Set<String>? = []
         var waiter: (id: UInt64, continuation: CheckedContinuation<Void, Never>)?
         /// The last wait whose time ran out (or was cancelled) before it was registered.
         var expired: UInt64 = 0
@@ -22,9 +24,16 @@ public final class OutboxSignal: Sendable {
     /// Whether a signal was given that no wait has taken yet.
     public var isPending: Bool { state.withLock { $0.pending } }
 
-    /// Wakes the waiter, or the next one.
-    public func signal() {
+    /// Wakes the waiter, or the next one, for everything.
+    public func signal() { signal(key: nil) }
+
+    /// Wakes the waiter, or the next one, for the work `key` names (an accepted response's
+    /// `category.action`): a worker can then wake only what takes it.
+    public func signal(_ key: String) { signal(key: key) }
+
+    private func signal(key: String?) {
         let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
+            if let key { state.keys?.insert(key) } else { state.keys = nil }
             guard let waiter = state.waiter else {
                 state.pending = true
                 return nil
@@ -33,6 +42,15 @@ public final class OutboxSignal: Sendable {
             return waiter.continuation
         }
         waiter?.resume()
+    }
+
+    /// Takes what the signals since the last take named: `nil` when one named nothing (or none
+    /// came: a timeout wakes for everything).
+    public func takeKeys() -> Set<String>? {
+        state.withLock { state in
+            defer { state.keys = [] }
+            return state.keys.flatMap { $0.isEmpty ? nil : $0 }
+        }
     }
 
     /// Returns once signalled (at once when a signal is pending), after `timeout`, or when the

@@ -53,6 +53,21 @@ struct EndpointWindowTests {
 
 /// The endpoints' worker claims an accepted response when woken, not at its next poll.
 struct EndpointWakeTests {
+    /// A wake starts the endpoints whose filter takes what was accepted, unless their breaker is
+    /// open (the poll probes those); a wake for everything starts every one.
+    @Test func aWakeStartsOnlyTheEndpointsThatTakeWhatWasAccepted() {
+        let now = Date(timeIntervalSince1970: 1_000)
+        var invites = Endpoint(id: "crm", url: "http://127.0.0.1:9/", filter: ["invite.*"], createdAt: now)
+        #expect(EndpointWorker.wakes(invites, for: ["invite.accept"], now: now))
+        #expect(!EndpointWorker.wakes(invites, for: ["message.reply", "order-shipped.track"], now: now))
+        #expect(EndpointWorker.wakes(invites, for: nil, now: now))
+        invites.openUntil = now.addingTimeInterval(60)
+        #expect(!EndpointWorker.wakes(invites, for: ["invite.accept"], now: now))
+        #expect(EndpointWorker.wakes(invites, for: nil, now: now))
+        invites.openUntil = now.addingTimeInterval(-1)  // its probe is due
+        #expect(EndpointWorker.wakes(invites, for: ["invite.accept"], now: now))
+    }
+
     @Test(.timeLimit(.minutes(1)))
     func aWakeStartsTheDeliveryOfWhatWasAcceptedSince() async throws {
         let upstream = try HostileUpstream { _, _ in .answer(204) }
@@ -68,7 +83,13 @@ struct EndpointWakeTests {
         let signal = OutboxSignal()
         let worker = EndpointWorker(store: store, defaultSigner: nil, jitter: { 1 }, logger: EndpointWindowTests.logger)
         // A poll every ten minutes: only the wake can bring r-1 out within the test's limit.
-        let running = Task { await worker.run(wake: { limit in await signal.wait(upTo: limit) }, idle: .seconds(600)) }
+        let running = Task {
+            await worker.run(
+                wake: { limit in
+                    await signal.wait(upTo: limit)
+                    return signal.takeKeys()
+                }, idle: .seconds(600))
+        }
         try await upstream.arrived(1)
         // r-0's drain has nothing more to claim once r-0 is recorded, and ends.
         try await within("r-0 recorded") {

@@ -27,6 +27,19 @@ struct OutboxSignalTests {
         await waiter.value  // a shutdown does not hang on a worker that waits for work
     }
 
+    @Test func aWakeSaysWhatWasSignalledAndAPlainSignalMeansEverything() async {
+        let signal = OutboxSignal()
+        signal.signal("invite.accept")
+        signal.signal("message.reply")
+        await signal.wait(upTo: .seconds(3600))
+        #expect(signal.takeKeys() == ["invite.accept", "message.reply"])
+        #expect(signal.takeKeys() == nil)  // taken: the next wake (a timeout) is for everything
+        signal.signal("invite.accept")
+        signal.signal()
+        await signal.wait(upTo: .seconds(3600))
+        #expect(signal.takeKeys() == nil)
+    }
+
     @Test func theWaitEndsAfterItsTimeout() async {
         await OutboxSignal().wait(upTo: .milliseconds(1))
     }
