@@ -110,11 +110,10 @@ public struct OutboxLoop<T: Transport>: Sendable {
         await recorder.waitUntilRecorded()
     }
 
-    /// How much one claim may take: the window's free slots, and no more than keeps the answers
-    /// not yet written within twice the window.
-    private func room(in window: AttemptWindow, _ recorder: BatchRecorder<T>) -> Int {
-        max(1, min(window.room, 2 * concurrency - recorder.unrecorded))
-    }
+    /// How much one claim may take: the window's free slots. (No claim starts once twice the
+    /// window waits to be written, so at most three windows' worth ever wait; keeping claims
+    /// whole instead of trimming them to the bound measured faster.)
+    private func room(in window: AttemptWindow, _ recorder: BatchRecorder<T>) -> Int { window.room }
 
     /// One round over work already claimed — a test's way to run rounds at the times it chooses:
     /// attempts every piece at once (poison set aside) through the loop's own path, records the
