@@ -280,7 +280,7 @@ public final class SQLiteActionStore: ActionStore {
     /// FULL. The writer is back to FULL before anything else runs on it.
     func relaxedWrite<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
         try await pool.writeWithoutTransaction { db in
-            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            try db.run("PRAGMA synchronous = NORMAL")  // prepared once, as the statements it wraps
             let result = Result {
                 var value: T?
                 try db.inTransaction {
@@ -290,7 +290,7 @@ public final class SQLiteActionStore: ActionStore {
                 guard let value else { throw StoreError("a relaxed write ended without a value") }
                 return value
             }
-            try db.execute(sql: "PRAGMA synchronous = FULL")
+            try db.run("PRAGMA synchronous = FULL")
             return try result.get()
         }
     }

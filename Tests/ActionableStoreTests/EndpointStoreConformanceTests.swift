@@ -153,6 +153,50 @@ struct EndpointStoreConformanceTests {
         #expect(rest.allSatisfy { $0.action.queuedAt == Self.at(1_125) })
     }
 
+    /// One batch of outcomes over two endpoints lands as the same outcomes recorded one by one:
+    /// the failing endpoint's breaker moves with each failure in turn (retry, then held once open),
+    /// the healthy one's deliveries are delivered or dead, each response sums up its two
+    /// deliveries, and an outcome from an owner that holds no lease changes nothing.
+    @Test(arguments: Driver.available)
+    func aBatchOfOutcomesLandsAsTheSameOutcomesOneByOne(driver: Driver) async throws {
+        let (store, cleanup) = try await StoreConformanceTests.makeStore(driver)
+        defer { cleanup() }
+        _ = try await store.createEndpoint(Self.endpoint("down"))
+        _ = try await store.createEndpoint(Self.endpoint("up"))
+        _ = try await Self.fanned(store, count: 3, to: ["down", "up"])
+        for id in ["down", "up"] {
+            let claimed = try await store.claimDeliveries(
+                endpointID: id, now: Self.at(1_000), limit: 10, lease: 60, owner: "w", breaker: Self.breaker)
+            #expect(claimed.count == 3)
+        }
+        func attempt(_ response: String, _ endpoint: String, _ outcome: DeliveryOutcome, _ time: TimeInterval) -> FinishedAttempt {
+            FinishedAttempt(responseID: response, endpointID: endpoint, outcome: outcome, at: Self.at(time))
+        }
+        let fates = try await store.finishDeliveries(
+            [
+                attempt("r-2", "up", .rejected("HTTP 410"), 1_003),
+                attempt("r-0", "down", .failed("refused", retryAt: Self.at(1_010)), 1_001),
+                attempt("r-0", "up", .delivered, 1_001),
+                attempt("r-1", "down", .failed("refused", retryAt: nil), 1_002),
+                attempt("r-1", "up", .delivered, 1_002),
+                attempt("r-2", "down", .failed("refused", retryAt: Self.at(1_010)), 1_003),
+            ], owner: "w", breaker: Self.breaker)
+        #expect(fates == [.dead("HTTP 410"), .retry(Self.at(1_010)), .delivered, .held, .delivered, .held])
+        let down = try #require(try await store.endpoint(id: "down"))
+        #expect(down.state == .open && down.failureStreak == 3 && down.openUntil == Self.at(1_063))
+        let up = try #require(try await store.endpoint(id: "up"))
+        #expect(up.state == .active && up.failureStreak == 0)
+        let r1 = try await store.endpointDeliveries(responseID: "r-1")
+        #expect(r1.map(\.status) == [.pending, .delivered])  // down held (its attempt given back), up delivered
+        #expect(r1.first?.attempts == 0)
+        #expect(try await store.action(id: "r-0")?.status == .pending)  // down's retry is still to come
+        #expect(try await store.action(id: "r-2")?.status == .pending)  // dead at up, held at down
+        // Recorded already, or never this owner's: nothing changes.
+        #expect(try await store.finishDeliveries([attempt("r-0", "up", .rejected("late"), 1_004)], owner: "w", breaker: Self.breaker) == [nil])
+        #expect(try await store.finishDeliveries([attempt("r-0", "down", .delivered, 1_004)], owner: "x", breaker: Self.breaker) == [nil])
+        #expect(try await store.endpointDeliveries(responseID: "r-0").map(\.status) == [.pending, .delivered])
+    }
+
     @Test(arguments: Driver.available)
     func aPausedEndpointKeepsItsDeliveriesUntilResumed(driver: Driver) async throws {
         let (store, cleanup) = try await StoreConformanceTests.makeStore(driver)
