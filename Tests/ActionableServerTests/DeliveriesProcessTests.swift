@@ -22,7 +22,12 @@ struct DeliveriesProcessTests {
         let port = try port ?? ServerProcess.freePort()
         let server = try await ServerProcess.serve(
             in: directory, port: port,
-            extra: ["--forward", "invite.*=http://127.0.0.1:\(upstream)/rsvp", "--forward-secret", secret, "--admin-token", admin] + extra)
+            // 30 s for each answer of the in-process upstream (CI saw one 204 arrive after the
+            // default 10 s on a loaded machine: retried, as it should be, and counted twice).
+            extra: [
+                "--forward", "invite.*=http://127.0.0.1:\(upstream)/rsvp", "--forward-secret", secret, "--admin-token", admin,
+                "--forward-timeout", "30s", "--delivery-lease", "40", "--shutdown-grace", "45s",
+            ] + extra)
         return (server, port)
     }
 
