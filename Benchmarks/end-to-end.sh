@@ -24,21 +24,11 @@ source "$here/lib/serve.sh"
 duration="${1:-10}"
 rounds="${2:-3}"
 connections=64
-for tool in wrk nginx; do
-    command -v "$tool" >/dev/null || { echo "end-to-end.sh needs $tool (apt-get install wrk nginx-light)" >&2; exit 1; }
-done
+needs wrk nginx
 
 build_release action-bodies
 
-work="$(mktemp -d /tmp/actionable-e2e.XXXXXX)"
-pids=()
-nginx_pid=""
-cleanup() {
-    for pid in "${pids[@]}" $nginx_pid; do kill "$pid" 2>/dev/null || true; done
-    wait 2>/dev/null || true
-    rm -rf "$work"
-}
-trap cleanup EXIT
+scratch e2e
 # shellcheck source=lib/wrk.sh
 source "$here/lib/wrk.sh"
 # shellcheck source=lib/sink.sh

@@ -21,19 +21,12 @@ duration="${1:-15}"
 rounds="${2:-3}"
 connections=64
 
-command -v wrk >/dev/null || { echo "endpoints-load.sh needs wrk: apt-get install wrk" >&2; exit 1; }
+needs wrk
 
 build_release ceiling-server action-bodies
 ceiling="$here/.build/release/ceiling-server"
 
-work="$(mktemp -d /tmp/actionable-endpoints.XXXXXX)"
-pids=()
-cleanup() {
-    for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
-    wait 2>/dev/null || true
-    rm -rf "$work"
-}
-trap cleanup EXIT
+scratch endpoints
 # shellcheck source=lib/wrk.sh
 source "$here/lib/wrk.sh"
 

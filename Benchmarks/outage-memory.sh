@@ -16,20 +16,10 @@ root="$(dirname "$here")"
 source "$here/lib/serve.sh"
 seconds="${1:-600}"
 rate="${2:-1000}"
-for tool in wrk nginx; do
-    command -v "$tool" >/dev/null || { echo "outage-memory.sh needs $tool (apt-get install wrk nginx-light)" >&2; exit 1; }
-done
+needs wrk nginx
 build_release action-bodies
 
-work="$(mktemp -d /tmp/actionable-outage.XXXXXX)"
-pids=()
-nginx_pid=""
-cleanup() {
-    for pid in "${pids[@]}" $nginx_pid; do kill "$pid" 2>/dev/null || true; done
-    wait 2>/dev/null || true
-    rm -rf "$work"
-}
-trap cleanup EXIT
+scratch outage
 duration="$seconds"
 # shellcheck source=lib/wrk.sh
 source "$here/lib/wrk.sh"

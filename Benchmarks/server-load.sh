@@ -22,24 +22,16 @@ duration="${1:-15}"
 rounds="${2:-3}"
 connections=64
 
-command -v wrk >/dev/null || { echo "server-load.sh needs wrk: apt-get install wrk" >&2; exit 1; }
-command -v python3 >/dev/null || { echo "server-load.sh needs python3 (to read wrk's figures)" >&2; exit 1; }
+needs wrk python3
 
 # ACTIONABLE_BINARY measures another build of actionable (e.g. the commit before a change) against
 # the same ceiling and bodies.
 build_release ceiling-server action-bodies
 ceiling="$here/.build/release/ceiling-server"
 
-work="$(mktemp -d /tmp/actionable-load.XXXXXX)"
-pids=()
+scratch load
 pg_dir=""
-cleanup() {
-    for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
-    wait 2>/dev/null || true
-    [ -n "$pg_dir" ] && "$root/scripts/postgres-test-cluster" stop "$pg_dir"
-    rm -rf "$work"
-}
-trap cleanup EXIT
+extra_cleanup() { [ -n "$pg_dir" ] && "$root/scripts/postgres-test-cluster" stop "$pg_dir"; }
 
 key="load=$(head -c 32 /dev/urandom | base64)"
 bodies=$((duration * 16000))

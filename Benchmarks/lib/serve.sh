@@ -27,3 +27,32 @@ build_release() {
     local product
     for product in "$@"; do (cd "$here" && swift build -c release --product "$product" >&2); done
 }
+
+# needs TOOL… : exits, saying what to install, unless every TOOL is on the PATH (nginx comes
+# from Debian's nginx-light).
+needs() {
+    local tool package
+    for tool in "$@"; do
+        package="$tool"
+        [ "$tool" = nginx ] && package=nginx-light
+        command -v "$tool" >/dev/null || { echo "$(basename "$0") needs $tool: apt-get install $package" >&2; exit 1; }
+    done
+}
+
+# scratch NAME : a scratch folder in $work, and $pids (servers started) and $nginx_pid (the
+# sink) stopped, and the folder removed, when the script exits — after `extra_cleanup`, when the
+# script defines one.
+scratch() {
+    work="$(mktemp -d "/tmp/actionable-$1.XXXXXX")"
+    pids=()
+    nginx_pid=""
+    trap scratch_cleanup EXIT
+}
+
+scratch_cleanup() {
+    local pid
+    for pid in "${pids[@]}" $nginx_pid; do kill "$pid" 2>/dev/null || true; done
+    wait 2>/dev/null || true
+    if declare -F extra_cleanup >/dev/null; then extra_cleanup; fi
+    rm -rf "$work"
+}

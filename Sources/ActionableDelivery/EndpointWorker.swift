@@ -60,12 +60,12 @@ public struct EndpointWorker: Sendable {
     /// `wake` returns what the accepted responses were (`category.action`), or `nil` for
     /// everything: a wake starts only the endpoints whose filter takes one of them and whose
     /// breaker is not open; the poll every `idle` starts every endpoint.
-    public func run(wake: (@Sendable (Duration) async -> Set<String>?)? = nil, idle: Duration = .milliseconds(200)) async {
+    public func run(wake: (@Sendable (Duration) async -> Set<OutboxSignal.Key>?)? = nil, idle: Duration = .milliseconds(200)) async {
         let busy = BusyEndpoints()
         let clock = ContinuousClock()
         var endpoints: [Endpoint] = []
         var readAt: ContinuousClock.Instant?
-        var woken: Set<String>?  // nil: everything
+        var woken: Set<OutboxSignal.Key>?  // nil: everything
         while !Task.isCancelled {
             if readAt.map({ clock.now - $0 >= idle }) ?? true {
                 do {
@@ -114,13 +114,10 @@ public struct EndpointWorker: Sendable {
 
     /// Whether a wake for `keys` (`nil`: everything) starts `endpoint`'s drain: its filter takes one
     /// of them, and its breaker is not open (its probe comes with the poll).
-    public static func wakes(_ endpoint: Endpoint, for keys: Set<String>?, now: Date) -> Bool {
+    public static func wakes(_ endpoint: Endpoint, for keys: Set<OutboxSignal.Key>?, now: Date) -> Bool {
         guard let keys else { return true }
         if let openUntil = endpoint.openUntil, openUntil > now { return false }
-        return keys.contains { key in
-            let parts = key.split(separator: ".", maxSplits: 1).map(String.init)
-            return parts.count == 2 && endpoint.takes(category: parts[0], action: parts[1])
-        }
+        return keys.contains { endpoint.takes(category: $0.category, action: $0.action) }
     }
 
     /// The signers of `endpoint`: its secret (or the default) first, then the one it replaced.

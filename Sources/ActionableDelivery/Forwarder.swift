@@ -74,17 +74,20 @@ public struct Forwarder: Sendable {
     /// POSTs response `id` (received at `receivedAt`) as one attempt of its delivery: `webhook-id`
     /// and `Idempotency-Key` are `webhookID` (the response id when `nil`), with `headers` added (a
     /// `traceparent`). Throws ``UpstreamFailure`` for an attempt that got no usable answer.
+    /// `metadata` goes with what is logged of the attempt.
     public func forward(
         _ response: ActionResponse, id: String, receivedAt: Date, webhookID: String? = nil, headers: [(String, String)] = [],
-        logger: Logger
+        logger: Logger, metadata: Logger.Metadata = [:]
     ) async throws -> UpstreamAnswer {
         let body = Self.body(response, id: id, receivedAt: receivedAt)
-        return try await post(body, webhookID: webhookID ?? id, headers: headers, logger: logger)
+        return try await post(body, webhookID: webhookID ?? id, headers: headers, logger: logger, metadata: metadata)
     }
 
     /// POSTs `body`, signed, as one attempt of delivery `webhookID`, and reads the answer as
     /// described above.
-    public func post(_ body: [UInt8], webhookID: String, headers: [(String, String)] = [], logger: Logger) async throws -> UpstreamAnswer {
+    public func post(
+        _ body: [UInt8], webhookID: String, headers: [(String, String)] = [], logger: Logger, metadata: Logger.Metadata = [:]
+    ) async throws -> UpstreamAnswer {
         let timestamp = Int(now().timeIntervalSince1970)
         var request = HTTPClientRequest(url: url)
         request.method = .POST
@@ -105,13 +108,17 @@ public struct Forwarder: Sendable {
             let client = self.client
             let timeout = self.timeout
             let prepared = request
+            // The HTTP client logs only at debug and trace, and sets metadata of its own on the
+            // logger for every request (which a stream handler renders each time): below debug it
+            // gets a logger that drops everything.
+            let clientLogger = logger.logLevel <= .debug ? Self.attemptLogger(logger, metadata) : Self.quiet
             let loop = client.eventLoopGroup.any()
             let timer: DeadlineTimer = { limit, fire in
                 let scheduled = loop.scheduleTask(in: .nanoseconds(limit.saturatingNanoseconds)) { fire() }
                 return { scheduled.cancel() }
             }
             answer = try await withDeadline(.nanoseconds(timeout.nanoseconds), what: "the upstream's answer", timer: timer) {
-                let reply = try await client.execute(prepared, timeout: timeout, logger: logger)
+                let reply = try await client.execute(prepared, timeout: timeout, logger: clientLogger)
                 // The answer is read whole before it counts: a body cut short (reset) is a failed
                 // attempt. Its bytes are dropped; past 64 KiB the rest is not read (the
                 // connection closes), and the status stands.
@@ -128,8 +135,19 @@ public struct Forwarder: Sendable {
                 description: "\(UpstreamAddress.redacted(url)) could not be reached: \(UpstreamAddress.scrub("\(error)", url: url))")
         }
         let outcome = try outcome(status: Int(answer.status.code), headers: answer.headers, now: now())
-        if case .retry = outcome { logger.info("upstream asked to retry", metadata: ["status": "\(answer.status.code)"]) }
+        if case .retry = outcome {
+            logger.info("upstream asked to retry", metadata: metadata.merging(["status": "\(answer.status.code)"]) { $1 })
+        }
         return outcome
+    }
+
+    /// A logger that drops everything, for the HTTP client when nothing it logs would be shown.
+    private static let quiet = Logger(label: "actionable.forwarder") { _ in SwiftLogNoOpLogHandler() }
+
+    private static func attemptLogger(_ logger: Logger, _ metadata: Logger.Metadata) -> Logger {
+        var logger = logger
+        for (key, value) in metadata { logger[metadataKey: key] = value }
+        return logger
     }
 
     /// What the upstream's answer means (`status`, and its `Retry-After` and `Location`) for a

@@ -58,7 +58,7 @@ public struct OutboxLoop<T: Transport>: Sendable {
             }
             let claimed: [T.Work]
             do {
-                claimed = try await transport.claim(limit: room(in: window, recorder), now: Date())
+                claimed = try await transport.claim(limit: window.room, now: Date())
             } catch {
                 logger.error("could not claim \(transport.name) work", metadata: ["error": "\(error)"])
                 break
@@ -102,18 +102,13 @@ public struct OutboxLoop<T: Transport>: Sendable {
                 await recorder.waitForRoom(below: 2 * concurrency)
                 return 1
             }
-            let claimed = try await transport.claim(limit: room(in: window, recorder), now: Date())
+            let claimed = try await transport.claim(limit: window.room, now: Date())
             start(claimed, in: window, recordingWith: recorder)
             return claimed.count
         }
         await window.waitUntilEmpty()
         await recorder.waitUntilRecorded()
     }
-
-    /// How much one claim may take: the window's free slots. (No claim starts once twice the
-    /// window waits to be written, so at most three windows' worth ever wait; keeping claims
-    /// whole instead of trimming them to the bound measured faster.)
-    private func room(in window: AttemptWindow, _ recorder: BatchRecorder<T>) -> Int { window.room }
 
     /// One round over work already claimed — a test's way to run rounds at the times it chooses:
     /// attempts every piece at once (poison set aside) through the loop's own path, records the

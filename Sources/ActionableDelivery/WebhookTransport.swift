@@ -81,7 +81,8 @@ public struct WebhookTransport: Transport {
                 let forwarder = try forwarding.get()
                 answer = try await forwarder.forward(
                     action.response, id: action.id, receivedAt: action.receivedAt, webhookID: delivery.webhookID,
-                    headers: [("webhook-endpoint", delivery.endpointID)] + TraceParent.headers(), logger: logger(for: delivery))
+                    headers: [("webhook-endpoint", delivery.endpointID)] + TraceParent.headers(), logger: worker.logger,
+                    metadata: ["response.id": .string(action.id), "endpoint": .string(delivery.endpointID)])
             } catch {
                 answer = .retry(after: nil)
                 failure = "\(error)"

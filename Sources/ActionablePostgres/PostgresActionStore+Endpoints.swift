@@ -107,9 +107,11 @@ extension PostgresActionStore {
             ).map { try EndpointTable.decodeDelivery($0) }
                 .sorted { ($0.nextAttemptAt, $0.responseID) < ($1.nextAttemptAt, $1.responseID) }
             guard !deliveries.isEmpty else { return [] }
+            let read = endpoint
             if let probeUntil = plan.probeUntil { endpoint.openUntil = probeUntil }
             if let next = plan.nextSlot(after: deliveries.count) { endpoint.nextSlotAt = next }
-            try await Self.run(EndpointTable.update(.postgres), EndpointTable.updateValues(endpoint), connection, logger)
+            // Written only when the claim moved it (a probe let through, a rate limit's next slot).
+            if endpoint != read { try await Self.run(EndpointTable.update(.postgres), EndpointTable.updateValues(endpoint), connection, logger) }
             let responses = try await Self.rows(
                 ActionTable.selectByIDs(.postgres, count: deliveries.count), deliveries.map { .text($0.responseID) }, connection, logger
             ).map { try ActionTable.decode($0) }
@@ -308,7 +310,7 @@ extension PostgresActionStore {
     /// (`synchronous_commit = off` for it alone): the outbox's claims and outcomes, as on SQLite.
     /// A crash may forget the last of them — a lease then runs out, an outcome is attempted again
     /// under the same `webhook-id` — never an accepted response, whose commit stays durable.
-    private func transaction<T: Sendable>(
+    func transaction<T: Sendable>(
         retryingDeadlocks retries: Int = 0, relaxed: Bool = false, _ body: @Sendable (PostgresConnection, Logger) async throws -> T
     ) async throws -> T {
         let logger = self.logger

@@ -264,24 +264,18 @@ public final class PostgresActionStore: ActionStore {
     /// without waiting for the WAL flush: the outbox's own bookkeeping, as the endpoints' outcomes.
     public func finishResponses(_ finished: [FinishedResponse], owner: String) async throws {
         guard !finished.isEmpty else { return }
-        let logger = self.logger
-        do {
-            try await client.withTransaction(logger: logger) { connection in
-                try await connection.query("SET LOCAL synchronous_commit TO OFF", logger: logger)
-                for response in finished.sorted(by: { $0.id < $1.id }) {
-                    let (sql, values): (String, [SQLValue])
-                    switch response.fate {
-                    case .delivered(let at):
-                        (sql, values) = (Self.markDeliveredSQL, [.real(at.timeIntervalSince1970), .text(response.id), .text(owner)])
-                    case .retry(let at, let error):
-                        (sql, values) = (Self.rescheduleSQL, [.real(at.timeIntervalSince1970), .text(error), .text(response.id), .text(owner)])
-                    case .dead(let reason): (sql, values) = (Self.markDeadSQL, [.text(reason), .text(response.id), .text(owner)])
-                    }
-                    try await connection.query(PostgresQuery(unsafeSQL: sql, binds: try Self.sqlBindings(values)), logger: logger)
+        try await transaction(relaxed: true) { connection, logger in
+            for response in finished.sorted(by: { $0.id < $1.id }) {
+                let (sql, values): (String, [SQLValue])
+                switch response.fate {
+                case .delivered(let at):
+                    (sql, values) = (Self.markDeliveredSQL, [.real(at.timeIntervalSince1970), .text(response.id), .text(owner)])
+                case .retry(let at, let error):
+                    (sql, values) = (Self.rescheduleSQL, [.real(at.timeIntervalSince1970), .text(error), .text(response.id), .text(owner)])
+                case .dead(let reason): (sql, values) = (Self.markDeadSQL, [.text(reason), .text(response.id), .text(owner)])
                 }
+                try await connection.query(PostgresQuery(unsafeSQL: sql, binds: try Self.sqlBindings(values)), logger: logger)
             }
-        } catch {
-            throw Self.readable(error)
         }
     }
 

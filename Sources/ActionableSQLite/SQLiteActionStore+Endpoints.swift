@@ -87,9 +87,11 @@ extension SQLiteActionStore {
             ) { try EndpointTable.decodeDelivery(SQLiteRow(row: $0)) }
             .sorted { ($0.nextAttemptAt, $0.responseID) < ($1.nextAttemptAt, $1.responseID) }
             guard !deliveries.isEmpty else { return [] }
+            let read = endpoint
             if let probeUntil = plan.probeUntil { endpoint.openUntil = probeUntil }
             if let next = plan.nextSlot(after: deliveries.count) { endpoint.nextSlotAt = next }
-            try db.run(EndpointTable.update(.sqlite), Self.arguments(EndpointTable.updateValues(endpoint)))
+            // Written only when the claim moved it (a probe let through, a rate limit's next slot).
+            if endpoint != read { try db.run(EndpointTable.update(.sqlite), Self.arguments(EndpointTable.updateValues(endpoint))) }
             let responses = try db.decodeAll(
                 ActionTable.selectByIDs(.sqlite, count: deliveries.count), Self.arguments(deliveries.map { .text($0.responseID) }), Self.decode)
             return EndpointTable.claimed(deliveries, responses: responses, plan: plan)

@@ -7,10 +7,21 @@ import Synchronization
 /// It wakes this process's workers only; another instance sharing the database finds the work at
 /// its own next poll.
 public final class OutboxSignal: Sendable {
+    /// What an accepted response names for the workers it wakes: its category and action.
+    public struct Key: Hashable, Sendable {
+        public let category: String
+        public let action: String
+
+        public init(category: String, action: String) {
+            self.category = category
+            self.action = action
+        }
+    }
+
     private struct State {
         var pending = false
         /// What the pending signals named; `nil` once one named nothing (wake for everything).
-        var keys: Set<String>? = []
+        var keys: Set<Key>? = []
         var waiter: (id: UInt64, continuation: CheckedContinuation<Void, Never>)?
         /// The last wait whose time ran out (or was cancelled) before it was registered.
         var expired: UInt64 = 0
@@ -28,10 +39,10 @@ public final class OutboxSignal: Sendable {
     public func signal() { signal(key: nil) }
 
     /// Wakes the waiter, or the next one, for the work `key` names (an accepted response's
-    /// `category.action`): a worker can then wake only what takes it.
-    public func signal(_ key: String) { signal(key: key) }
+    /// category and action): a worker can then wake only what takes it.
+    public func signal(_ key: Key) { signal(key: key) }
 
-    private func signal(key: String?) {
+    private func signal(key: Key?) {
         let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
             if let key { state.keys?.insert(key) } else { state.keys = nil }
             guard let waiter = state.waiter else {
@@ -46,7 +57,7 @@ public final class OutboxSignal: Sendable {
 
     /// Takes what the signals since the last take named: `nil` when one named nothing (or none
     /// came: a timeout wakes for everything).
-    public func takeKeys() -> Set<String>? {
+    public func takeKeys() -> Set<Key>? {
         state.withLock { state in
             defer { state.keys = [] }
             return state.keys.flatMap { $0.isEmpty ? nil : $0 }

@@ -58,14 +58,16 @@ struct EndpointWakeTests {
     @Test func aWakeStartsOnlyTheEndpointsThatTakeWhatWasAccepted() {
         let now = Date(timeIntervalSince1970: 1_000)
         var invites = Endpoint(id: "crm", url: "http://127.0.0.1:9/", filter: ["invite.*"], createdAt: now)
-        #expect(EndpointWorker.wakes(invites, for: ["invite.accept"], now: now))
-        #expect(!EndpointWorker.wakes(invites, for: ["message.reply", "order-shipped.track"], now: now))
+        #expect(EndpointWorker.wakes(invites, for: [.init(category: "invite", action: "accept")], now: now))
+        #expect(
+            !EndpointWorker.wakes(
+                invites, for: [.init(category: "message", action: "reply"), .init(category: "order-shipped", action: "track")], now: now))
         #expect(EndpointWorker.wakes(invites, for: nil, now: now))
         invites.openUntil = now.addingTimeInterval(60)
-        #expect(!EndpointWorker.wakes(invites, for: ["invite.accept"], now: now))
+        #expect(!EndpointWorker.wakes(invites, for: [.init(category: "invite", action: "accept")], now: now))
         #expect(EndpointWorker.wakes(invites, for: nil, now: now))
         invites.openUntil = now.addingTimeInterval(-1)  // its probe is due
-        #expect(EndpointWorker.wakes(invites, for: ["invite.accept"], now: now))
+        #expect(EndpointWorker.wakes(invites, for: [.init(category: "invite", action: "accept")], now: now))
     }
 
     @Test(.timeLimit(.minutes(1)))

@@ -29,12 +29,12 @@ struct OutboxSignalTests {
 
     @Test func aWakeSaysWhatWasSignalledAndAPlainSignalMeansEverything() async {
         let signal = OutboxSignal()
-        signal.signal("invite.accept")
-        signal.signal("message.reply")
+        signal.signal(.init(category: "invite", action: "accept"))
+        signal.signal(.init(category: "message", action: "reply"))
         await signal.wait(upTo: .seconds(3600))
-        #expect(signal.takeKeys() == ["invite.accept", "message.reply"])
+        #expect(signal.takeKeys() == [.init(category: "invite", action: "accept"), .init(category: "message", action: "reply")])
         #expect(signal.takeKeys() == nil)  // taken: the next wake (a timeout) is for everything
-        signal.signal("invite.accept")
+        signal.signal(.init(category: "invite", action: "accept"))
         signal.signal()
         await signal.wait(upTo: .seconds(3600))
         #expect(signal.takeKeys() == nil)

@@ -114,7 +114,7 @@ struct ActionsController: Sendable {
         span.attributes["actionable.result"] = result.name
         switch result {
         case .accepted(let id):
-            deliverySignal?.signal("\(response.category.rawValue).\(response.action.rawValue)")
+            deliverySignal?.signal(.init(category: response.category.rawValue, action: response.action.rawValue))
             metrics?.badgeRead("action")
             return ActionAnswer(id: id, status: "accepted").response(status: .accepted)
         case .duplicate(let id): return ActionAnswer(id: id, status: "duplicate").response(status: .ok)
