@@ -112,23 +112,33 @@ public struct Forwarder: Sendable {
             // logger for every request (which a stream handler renders each time): below debug it
             // gets a logger that drops everything.
             let clientLogger = logger.logLevel <= .debug ? Self.attemptLogger(logger, metadata) : Self.quiet
-            let loop = client.eventLoopGroup.any()
-            let timer: DeadlineTimer = { limit, fire in
-                let scheduled = loop.scheduleTask(in: .nanoseconds(limit.saturatingNanoseconds)) { fire() }
-                return { scheduled.cancel() }
-            }
-            answer = try await withDeadline(.nanoseconds(timeout.nanoseconds), what: "the upstream's answer", timer: timer) {
-                let reply = try await client.execute(prepared, timeout: timeout, logger: clientLogger)
-                // The answer is read whole before it counts: a body cut short (reset) is a failed
-                // attempt. Its bytes are dropped; past 64 KiB the rest is not read (the
-                // connection closes), and the status stands.
-                var read = 0
-                for try await chunk in reply.body {
-                    read += chunk.readableBytes
-                    if read > 64 * 1024 { break }
+            let deadline = NIODeadline.now() + timeout
+            // The client's deadline covers the head; the body is read within what is left of it.
+            let reply = try await client.execute(prepared, deadline: deadline, logger: clientLogger)
+            if Self.isWhole(reply) {
+                // No body follows the head (204, 304, Content-Length: 0): its end came with the
+                // head, so reading it cannot stall, and needs no timer of its own.
+                for try await _ in reply.body {}
+            } else {
+                let loop = client.eventLoopGroup.any()
+                let timer: DeadlineTimer = { limit, fire in
+                    let scheduled = loop.scheduleTask(in: .nanoseconds(limit.saturatingNanoseconds)) { fire() }
+                    return { scheduled.cancel() }
                 }
-                return (reply.status, reply.headers)
+                let left = max(0, deadline.uptimeNanoseconds &- NIODeadline.now().uptimeNanoseconds)
+                let body = reply.body
+                try await withDeadline(.nanoseconds(Int64(clamping: left)), what: "the upstream's answer", timer: timer) {
+                    // The answer is read whole before it counts: a body cut short (reset) is a
+                    // failed attempt. Its bytes are dropped; past 64 KiB the rest is not read (the
+                    // connection closes), and the status stands.
+                    var read = 0
+                    for try await chunk in body {
+                        read += chunk.readableBytes
+                        if read > 64 * 1024 { break }
+                    }
+                }
             }
+            answer = (reply.status, reply.headers)
         } catch {
             // The error's text goes to the log and to lastError: never the whole URL.
             throw UpstreamFailure(
@@ -139,6 +149,13 @@ public struct Forwarder: Sendable {
             logger.info("upstream asked to retry", metadata: metadata.merging(["status": "\(answer.status.code)"]) { $1 })
         }
         return outcome
+    }
+
+    /// Whether the answer's head says no body follows it: a 204 or 304, or `Content-Length: 0`
+    /// without a `Transfer-Encoding` (which would say otherwise).
+    static func isWhole(_ reply: HTTPClientResponse) -> Bool {
+        if reply.status == .noContent || reply.status == .notModified { return true }
+        return reply.headers.first(name: "content-length") == "0" && !reply.headers.contains(name: "transfer-encoding")
     }
 
     /// A logger that drops everything, for the HTTP client when nothing it logs would be shown.

@@ -83,7 +83,7 @@ extension SQLiteActionStore {
             let plan = EndpointGate.plan(endpoint, now: now, limit: limit, breaker: breaker)
             guard plan.limit > 0 else { return [] }
             let deliveries = try db.decodeAll(
-                EndpointTable.claim(.sqlite), [owner, time + lease, endpointID, time, plan.limit]
+                HotSQL.claimDeliveries, [owner, time + lease, endpointID, time, plan.limit]
             ) { try EndpointTable.decodeDelivery(SQLiteRow(row: $0)) }
             .sorted { ($0.nextAttemptAt, $0.responseID) < ($1.nextAttemptAt, $1.responseID) }
             guard !deliveries.isEmpty else { return [] }
@@ -91,9 +91,9 @@ extension SQLiteActionStore {
             if let probeUntil = plan.probeUntil { endpoint.openUntil = probeUntil }
             if let next = plan.nextSlot(after: deliveries.count) { endpoint.nextSlotAt = next }
             // Written only when the claim moved it (a probe let through, a rate limit's next slot).
-            if endpoint != read { try db.run(EndpointTable.update(.sqlite), Self.arguments(EndpointTable.updateValues(endpoint))) }
+            if endpoint != read { try db.run(HotSQL.updateEndpoint, Self.arguments(EndpointTable.updateValues(endpoint))) }
             let responses = try db.decodeAll(
-                ActionTable.selectByIDs(.sqlite, count: deliveries.count), Self.arguments(deliveries.map { .text($0.responseID) }), Self.decode)
+                HotSQL.selectResponses(count: deliveries.count), Self.arguments(deliveries.map { .text($0.responseID) }), Self.decode)
             return EndpointTable.claimed(deliveries, responses: responses, plan: plan)
         }
     }
@@ -127,22 +127,22 @@ extension SQLiteActionStore {
         responseID: String, endpoint: Endpoint, owner: String, outcome: DeliveryOutcome, breaker: BreakerSettings, at: Date,
         in db: Database
     ) throws -> (EndpointGate.Fate?, Endpoint) {
-        let mine = try db.decodeOne(EndpointTable.selectDelivery(.sqlite), [responseID, endpoint.id]) { row -> EndpointDelivery? in
+        let mine = try db.decodeOne(HotSQL.selectDelivery, [responseID, endpoint.id]) { row -> EndpointDelivery? in
             guard row["lease_owner"] as String? == owner else { return nil }
             return try EndpointTable.decodeDelivery(SQLiteRow(row: row))
         }
         guard let delivery = mine ?? nil, delivery.status == .pending else { return (nil, endpoint) }
         let (changed, fate) = EndpointGate.finish(endpoint, outcome: outcome, breaker: breaker, now: at)
-        try db.run(EndpointTable.finishDelivery(.sqlite), arguments(EndpointTable.finishValues(delivery, fate: fate, error: outcome.error, now: at)))
+        try db.run(HotSQL.finishDelivery, arguments(EndpointTable.finishValues(delivery, fate: fate, error: outcome.error, now: at)))
         if changed != endpoint {
-            try db.run(EndpointTable.update(.sqlite), arguments(EndpointTable.updateValues(changed)))
+            try db.run(HotSQL.updateEndpoint, arguments(EndpointTable.updateValues(changed)))
         }
         if endpoint.openUntil != nil && changed.openUntil == nil {
-            try db.run(EndpointTable.release(.sqlite), [at.timeIntervalSince1970, endpoint.id])
+            try db.run(HotSQL.releaseEndpoint, [at.timeIntervalSince1970, endpoint.id])
         }
-        let all = try db.decodeAll(EndpointTable.selectDeliveries(.sqlite), [responseID]) { try EndpointTable.decodeDelivery(SQLiteRow(row: $0)) }
+        let all = try db.decodeAll(HotSQL.selectDeliveries, [responseID]) { try EndpointTable.decodeDelivery(SQLiteRow(row: $0)) }
         if let summary = EndpointGate.aggregate(all) {
-            try db.run(EndpointTable.summarize(.sqlite), arguments(EndpointTable.summaryValues(summary, id: responseID)))
+            try db.run(HotSQL.summarize, arguments(EndpointTable.summaryValues(summary, id: responseID)))
         }
         return (fate, changed)
     }
@@ -155,19 +155,20 @@ extension SQLiteActionStore {
     }
 
     private static func endpoint(_ id: String, in db: Database) throws -> Endpoint? {
-        try db.decodeOne(EndpointTable.selectOne(.sqlite), [id], decodeEndpoint)
+        try db.decodeOne(HotSQL.selectEndpoint, [id], decodeEndpoint)
     }
 
     static func decodeEndpoint(_ row: Row) throws -> Endpoint { try EndpointTable.decode(SQLiteRow(row: row)) }
 
     static func arguments(_ values: [SQLValue]) -> StatementArguments {
+        // Straight to DatabaseValue: no value boxed in an existential on the way.
         StatementArguments(
-            values.map { value -> (any DatabaseValueConvertible)? in
+            values.map { value -> DatabaseValue in
                 switch value {
-                case .text(let text): return text
-                case .real(let number): return number
-                case .integer(let number): return number
-                case .null: return nil
+                case .text(let text): return text.databaseValue
+                case .real(let number): return number.databaseValue
+                case .integer(let number): return number.databaseValue
+                case .null: return .null
                 }
             })
     }

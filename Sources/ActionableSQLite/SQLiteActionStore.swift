@@ -135,19 +135,19 @@ public final class SQLiteActionStore: ActionStore {
 
     public func markDelivered(id: String, owner: String, at: Date) async throws {
         try await relaxedWrite { db in
-            try db.run(ActionTable.markDelivered(.sqlite), [at.timeIntervalSince1970, id, owner])
+            try db.run(HotSQL.markDelivered, [at.timeIntervalSince1970, id, owner])
         }
     }
 
     public func reschedule(id: String, owner: String, at: Date, error: String) async throws {
         try await relaxedWrite { db in
-            try db.run(ActionTable.reschedule(.sqlite), [at.timeIntervalSince1970, error, id, owner])
+            try db.run(HotSQL.reschedule, [at.timeIntervalSince1970, error, id, owner])
         }
     }
 
     public func markDead(id: String, owner: String, reason: String) async throws {
         try await relaxedWrite { db in
-            try db.run(ActionTable.markDead(.sqlite), [reason, id, owner])
+            try db.run(HotSQL.markDead, [reason, id, owner])
         }
     }
 
@@ -156,9 +156,9 @@ public final class SQLiteActionStore: ActionStore {
         try await relaxedWrite { db in
             for response in finished {
                 switch response.fate {
-                case .delivered(let at): try db.run(ActionTable.markDelivered(.sqlite), [at.timeIntervalSince1970, response.id, owner])
-                case .retry(let at, let error): try db.run(ActionTable.reschedule(.sqlite), [at.timeIntervalSince1970, error, response.id, owner])
-                case .dead(let reason): try db.run(ActionTable.markDead(.sqlite), [reason, response.id, owner])
+                case .delivered(let at): try db.run(HotSQL.markDelivered, [at.timeIntervalSince1970, response.id, owner])
+                case .retry(let at, let error): try db.run(HotSQL.reschedule, [at.timeIntervalSince1970, error, response.id, owner])
+                case .dead(let reason): try db.run(HotSQL.markDead, [reason, response.id, owner])
                 }
             }
         }
