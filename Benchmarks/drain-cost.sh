@@ -24,11 +24,8 @@ source "$here/lib/wrk.sh"
 # shellcheck source=lib/sink.sh
 source "$here/lib/sink.sh"
 
-key="load=$(head -c 32 /dev/urandom | base64)"
-secret="whsec_$(head -c 32 /dev/urandom | base64)"
 bodies=$((duration * 16000))
-echo "minting $bodies action tokens..." >&2
-"$here/.build/release/action-bodies" "$key" "$bodies" "$work/bodies.txt"
+mint_taps "$bodies"
 
 cpu() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }  # clock ticks (1/100 s)
 : >"$work/rounds.txt"

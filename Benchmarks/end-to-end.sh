@@ -34,14 +34,11 @@ source "$here/lib/wrk.sh"
 # shellcheck source=lib/sink.sh
 source "$here/lib/sink.sh"
 
-key="load=$(head -c 32 /dev/urandom | base64)"
-secret="whsec_$(head -c 32 /dev/urandom | base64)"
 # Every run has a database of its own, so one file of bodies serves them all (every request of a
 # run a new tap: 16,000 a second is more than the accept path takes here); two instances sharing
 # a database split it.
 bodies=$((duration * 16000))
-echo "minting $bodies action tokens..." >&2
-"$here/.build/release/action-bodies" "$key" "$bodies" "$work/bodies.txt"
+mint_taps "$bodies"
 half_lines=$((bodies / 2))
 head -n "$half_lines" "$work/bodies.txt" >"$work/bodies-0-of-2.txt"
 tail -n +"$((half_lines + 1))" "$work/bodies.txt" >"$work/bodies-1-of-2.txt"

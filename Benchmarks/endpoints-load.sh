@@ -30,11 +30,8 @@ scratch endpoints
 # shellcheck source=lib/wrk.sh
 source "$here/lib/wrk.sh"
 
-key="load=$(head -c 32 /dev/urandom | base64)"
-secret="whsec_$(head -c 32 /dev/urandom | base64)"
 bodies=$((duration * 16000))
-echo "minting $bodies action tokens..." >&2
-"$here/.build/release/action-bodies" "$key" "$bodies" "$work/bodies.txt"
+mint_taps "$bodies"
 
 # serve_to NAME PORT SINK_PORT ENDPOINTS [traced] : actionable serve on SQLite, delivering every
 # response to ENDPOINTS endpoints (patterns that all take it) on the sink; with "traced", its

@@ -26,11 +26,8 @@ source "$here/lib/wrk.sh"
 # shellcheck source=lib/sink.sh
 source "$here/lib/sink.sh"
 
-key="load=$(head -c 32 /dev/urandom | base64)"
-secret="whsec_$(head -c 32 /dev/urandom | base64)"
 taps=$((seconds * rate * 11 / 10))
-echo "minting $taps action tokens..." >&2
-"$here/.build/release/action-bodies" "$key" "$taps" "$work/bodies.txt"
+mint_taps "$taps"
 
 sink_port="$(free_port)"  # nothing listens here until the outage ends
 port="$(free_port)"

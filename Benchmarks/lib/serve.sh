@@ -56,3 +56,12 @@ scratch_cleanup() {
     if declare -F extra_cleanup >/dev/null; then extra_cleanup; fi
     rm -rf "$work"
 }
+
+# mint_taps COUNT : a token key in $key, a webhook secret in $secret, and COUNT request bodies in
+# $work/bodies.txt, one a line, each a tap on a notification of its own with a valid token.
+mint_taps() {
+    key="load=$(head -c 32 /dev/urandom | base64)"
+    secret="whsec_$(head -c 32 /dev/urandom | base64)"
+    echo "minting $1 action tokens..." >&2
+    "$here/.build/release/action-bodies" "$key" "$1" "$work/bodies.txt"
+}
