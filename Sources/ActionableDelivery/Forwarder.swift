@@ -116,8 +116,8 @@ public struct Forwarder: Sendable {
             // The client's deadline covers the head; the body is read within what is left of it.
             let reply = try await client.execute(prepared, deadline: deadline, logger: clientLogger)
             if Self.isWhole(reply) {
-                // No body follows the head (204, 304, Content-Length: 0): its end came with the
-                // head, so reading it cannot stall, and needs no timer of its own.
+                // No body follows the head (HTTP/1: 204, 304, Content-Length: 0): the parser hands
+                // over its end with the head, so reading it cannot stall and needs no timer.
                 for try await _ in reply.body {}
             } else {
                 let loop = client.eventLoopGroup.any()
@@ -125,9 +125,8 @@ public struct Forwarder: Sendable {
                     let scheduled = loop.scheduleTask(in: .nanoseconds(limit.saturatingNanoseconds)) { fire() }
                     return { scheduled.cancel() }
                 }
-                let left = max(0, deadline.uptimeNanoseconds &- NIODeadline.now().uptimeNanoseconds)
                 let body = reply.body
-                try await withDeadline(.nanoseconds(Int64(clamping: left)), what: "the upstream's answer", timer: timer) {
+                try await withDeadline(Self.left(until: deadline, now: .now()), what: "the upstream's answer", timer: timer) {
                     // The answer is read whole before it counts: a body cut short (reset) is a
                     // failed attempt. Its bytes are dropped; past 64 KiB the rest is not read (the
                     // connection closes), and the status stands.
@@ -151,11 +150,20 @@ public struct Forwarder: Sendable {
         return outcome
     }
 
-    /// Whether the answer's head says no body follows it: a 204 or 304, or `Content-Length: 0`
-    /// without a `Transfer-Encoding` (which would say otherwise).
+    /// Whether the answer's head says no body follows it, in HTTP/1: a 204 or 304, or
+    /// `Content-Length: 0` without a `Transfer-Encoding` (which would say otherwise). There the
+    /// parser ends the message with its head. Not in HTTP/2, where only a frame's END_STREAM flag
+    /// ends it, and an upstream may send a 204's head and never that.
     static func isWhole(_ reply: HTTPClientResponse) -> Bool {
+        guard reply.version.major == 1 else { return false }
         if reply.status == .noContent || reply.status == .notModified { return true }
         return reply.headers.first(name: "content-length") == "0" && !reply.headers.contains(name: "transfer-encoding")
+    }
+
+    /// The time left until `deadline` at `now`: zero once it has passed (never a wrap-around to
+    /// "no limit" when the reader resumes late).
+    static func left(until deadline: NIODeadline, now: NIODeadline) -> Duration {
+        .nanoseconds(max(0, (deadline - now).nanoseconds))
     }
 
     /// A logger that drops everything, for the HTTP client when nothing it logs would be shown.
