@@ -22,6 +22,7 @@ let package = Package(
         .library(name: "ActionableWire", targets: ["ActionableWire"]),
         .library(name: "ActionableAPNs", targets: ["ActionableAPNs"]),
         .library(name: "ActionableAPNsTesting", targets: ["ActionableAPNsTesting"]),
+        .library(name: "ActionableFCMTesting", targets: ["ActionableFCMTesting"]),
         .library(name: "ActionablePreview", targets: ["ActionablePreview"]),
         .executable(name: "actionable", targets: ["actionable"]),
         .executable(name: "actionable-generator", targets: ["actionable-generator"]),
@@ -174,6 +175,17 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // A stand-in FCM HTTP v1 (its token endpoint and messages:send, over HTTPS) for tests,
+        // the walkthrough and users' own tests.
+        .target(
+            name: "ActionableFCMTesting",
+            dependencies: [
+                "ActionableAPNsTesting", .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdHTTP2", package: "hummingbird"), .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "JWTKit", package: "jwt-kit"), .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .target(
             name: "ActionableTesting",
             dependencies: [
@@ -218,6 +230,16 @@ let package = Package(
         ),
         .testTarget(name: "ActionableCoreTests", dependencies: ["ActionableCore"]),
         .testTarget(name: "ActionableWireTests", dependencies: ["ActionableWire"]),
+        .testTarget(
+            name: "ActionableFCMTestingTests",
+            dependencies: [
+                "ActionableFCMTesting", "ActionableAPNsTesting", .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"), .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"), .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
         .testTarget(
             name: "ActionableAPNsTests",
             dependencies: [

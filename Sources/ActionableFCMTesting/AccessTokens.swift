@@ -1,0 +1,135 @@
+import Foundation
+import JWTKit
+
+/// The stand-in's token endpoint, checked as Google's checks a service account's JWT-bearer
+/// grant: an RS256 assertion signed by the account's key (`kid` its `private_key_id`), `iss` the
+/// account's address, `scope` holding Firebase Messaging's, `aud` the token endpoint, `iat` not in
+/// the future and `exp` after now and at most an hour after `iat`. Each grant issues a new access
+/// token; the tokens it issued, until they expire or are revoked, are the only bearers
+/// `messages:send` takes.
+actor AccessTokens {
+    /// The scope an assertion must ask for.
+    static let messagingScope = "https://www.googleapis.com/auth/firebase.messaging"
+
+    private let keys = JWTKeyCollection()
+    private let keyID: String
+    private let clientEmail: String?
+    private let audience: String?
+    private let lifetime: TimeInterval
+    private let now: @Sendable () -> Date
+    private var issued: [String: Date] = [:]
+    private var grants = 0
+
+    init(
+        publicKey: Insecure.RSA.PublicKey, keyID: String, clientEmail: String?, audience: String?, lifetime: TimeInterval,
+        now: @escaping @Sendable () -> Date
+    ) async {
+        await keys.add(rsa: publicKey, digestAlgorithm: .sha256, kid: JWKIdentifier(string: keyID))
+        self.keyID = keyID
+        self.clientEmail = clientEmail
+        self.audience = audience
+        self.lifetime = lifetime
+        self.now = now
+    }
+
+    struct Claims: JWTPayload {
+        var iss: IssuerClaim
+        var scope: String
+        var aud: AudienceClaim
+        var iat: IssuedAtClaim
+        var exp: ExpirationClaim
+        func verify(using algorithm: some JWTAlgorithm) throws {}
+    }
+
+    struct Header: Decodable {
+        var alg: String?
+        var kid: String?
+        var typ: String?
+    }
+
+    /// A grant's answer: an access token and its lifetime, or the OAuth error Google answers
+    /// (`invalid_grant`, `invalid_request`, `unsupported_grant_type`) with a description.
+    enum Grant: Equatable {
+        case issued(token: String, expiresIn: Int)
+        case refused(error: String, description: String)
+    }
+
+    /// Answers the form `body` of a token request.
+    func grant(form body: String) async -> Grant {
+        let fields = Self.form(body)
+        guard let grantType = fields["grant_type"] else { return .refused(error: "invalid_request", description: "grant_type is missing") }
+        guard grantType == "urn:ietf:params:oauth:grant-type:jwt-bearer" else {
+            return .refused(error: "unsupported_grant_type", description: "Invalid grant_type: \(grantType)")
+        }
+        guard let assertion = fields["assertion"], !assertion.isEmpty else {
+            return .refused(error: "invalid_request", description: "assertion is missing")
+        }
+        guard let header = Self.header(of: assertion), header.alg == "RS256" else {
+            return .refused(error: "invalid_grant", description: "Invalid JWT: the header is not RS256")
+        }
+        guard header.kid == keyID else { return .refused(error: "invalid_grant", description: "Invalid JWT Signature.") }
+        let claims: Claims
+        do {
+            claims = try await keys.verify(assertion, as: Claims.self)
+        } catch {
+            return .refused(error: "invalid_grant", description: "Invalid JWT Signature.")
+        }
+        if let clientEmail, claims.iss.value != clientEmail {
+            return .refused(error: "invalid_grant", description: "Invalid JWT: iss is not the service account")
+        }
+        guard claims.scope.split(separator: " ").contains(Substring(Self.messagingScope)) else {
+            return .refused(error: "invalid_scope", description: "the scope does not include \(Self.messagingScope)")
+        }
+        if let audience, !claims.aud.value.contains(audience) {
+            return .refused(error: "invalid_grant", description: "Invalid JWT: aud is not the token endpoint")
+        }
+        let now = now()
+        let issuedAt = claims.iat.value
+        let expires = claims.exp.value
+        guard issuedAt.timeIntervalSince(now) <= 60 else {
+            return .refused(error: "invalid_grant", description: "Invalid JWT: Token must be a short-lived token and in a reasonable timeframe")
+        }
+        guard expires > now, expires.timeIntervalSince(issuedAt) <= 3600 else {
+            return .refused(
+                error: "invalid_grant", description: "Invalid JWT: Token must be a short-lived token (60 minutes) and in a reasonable timeframe")
+        }
+        grants += 1
+        let token = "ya29.stand-in-\(grants)-\(UUID().uuidString.lowercased())"
+        issued[token] = now.addingTimeInterval(lifetime)
+        return .issued(token: token, expiresIn: Int(lifetime))
+    }
+
+    /// Whether `token` is an access token this endpoint issued and that is still valid.
+    func isValid(_ token: String) -> Bool {
+        guard let expires = issued[token] else { return false }
+        return expires > now()
+    }
+
+    /// Revokes every token issued so far: the next send with one is answered 401.
+    func revokeAll() { issued.removeAll() }
+
+    /// How many grants were made.
+    var grantCount: Int { grants }
+
+    /// The fields of an `application/x-www-form-urlencoded` body.
+    static func form(_ body: String) -> [String: String] {
+        var fields: [String: String] = [:]
+        for pair in body.split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1).map { part in
+                String(part).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String(part)
+            }
+            guard let name = parts.first, fields[name] == nil else { continue }
+            fields[name] = parts.count > 1 ? parts[1] : ""
+        }
+        return fields
+    }
+
+    /// The assertion's header, read before its signature is checked.
+    static func header(of token: String) -> Header? {
+        guard let first = token.split(separator: ".", omittingEmptySubsequences: false).first else { return nil }
+        var base64 = first.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
+        guard let data = Data(base64Encoded: base64) else { return nil }
+        return try? JSONDecoder().decode(Header.self, from: data)
+    }
+}
