@@ -22,6 +22,7 @@ let package = Package(
         .library(name: "ActionableWire", targets: ["ActionableWire"]),
         .library(name: "ActionableAPNs", targets: ["ActionableAPNs"]),
         .library(name: "ActionableAPNsTesting", targets: ["ActionableAPNsTesting"]),
+        .library(name: "ActionableFCM", targets: ["ActionableFCM"]),
         .library(name: "ActionableFCMTesting", targets: ["ActionableFCMTesting"]),
         .library(name: "ActionablePreview", targets: ["ActionablePreview"]),
         .executable(name: "actionable", targets: ["actionable"]),
@@ -175,6 +176,16 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // Sending to FCM HTTP v1: the service account's access token, the message, FCM's answers.
+        .target(
+            name: "ActionableFCM",
+            dependencies: [
+                "ActionableWire", .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"), .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"), .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         // A stand-in FCM HTTP v1 (its token endpoint and messages:send, over HTTPS) for tests,
         // the walkthrough and users' own tests.
         .target(
@@ -233,7 +244,7 @@ let package = Package(
         .testTarget(
             name: "ActionableFCMTestingTests",
             dependencies: [
-                "ActionableFCMTesting", "ActionableAPNsTesting", .product(name: "JWTKit", package: "jwt-kit"),
+                "ActionableFCM", "ActionableFCMTesting", "ActionableAPNsTesting", .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"), .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"), .product(name: "Logging", package: "swift-log"),

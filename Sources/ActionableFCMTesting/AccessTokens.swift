@@ -80,7 +80,7 @@ actor AccessTokens {
         guard claims.scope.split(separator: " ").contains(Substring(Self.messagingScope)) else {
             return .refused(error: "invalid_scope", description: "the scope does not include \(Self.messagingScope)")
         }
-        if let audience, !claims.aud.value.contains(audience) {
+        if let audience, !claims.aud.value.contains(where: { Self.isAudience($0, audience) }) {
             return .refused(error: "invalid_grant", description: "Invalid JWT: aud is not the token endpoint")
         }
         let now = now()
@@ -110,6 +110,14 @@ actor AccessTokens {
 
     /// How many grants were made.
     var grantCount: Int { grants }
+
+    /// Whether `aud` names the token endpoint `audience`: the same URL, or — for an `audience`
+    /// that is a path (a stand-in on a port chosen at start) — an https URL with that path.
+    static func isAudience(_ aud: String, _ audience: String) -> Bool {
+        guard audience.hasPrefix("/") else { return aud == audience }
+        guard let url = URL(string: aud), url.scheme == "https", url.host != nil else { return false }
+        return url.path == audience && url.query == nil
+    }
 
     /// The fields of an `application/x-www-form-urlencoded` body.
     static func form(_ body: String) -> [String: String] {

@@ -37,7 +37,9 @@ public struct FCMStandIn: Sendable {
         public var keyID: String
         /// The account's address (`client_email`), checked against `iss`; any when `nil`.
         public var clientEmail: String?
-        /// The token endpoint's own URL, checked against `aud`; any when `nil`.
+        /// The token endpoint's URL, checked against `aud`: a whole URL, or a path (`/token`,
+        /// the default) that an https `aud` must have (the stand-in's port is chosen at start);
+        /// any when `nil`.
         public var tokenURI: String?
         /// The project messages may be sent for; any when `nil`.
         public var projectID: String?
@@ -51,7 +53,7 @@ public struct FCMStandIn: Sendable {
         public var now: @Sendable () -> Date
 
         public init(
-            serviceAccountKey: Insecure.RSA.PublicKey, keyID: String, clientEmail: String? = nil, tokenURI: String? = nil,
+            serviceAccountKey: Insecure.RSA.PublicKey, keyID: String, clientEmail: String? = nil, tokenURI: String? = "/token",
             projectID: String? = nil, accessTokenLifetime: TimeInterval = 3600, unregistered: Set<String> = [],
             failures: [String: Failure] = [:], now: @escaping @Sendable () -> Date = { Date() }
         ) {

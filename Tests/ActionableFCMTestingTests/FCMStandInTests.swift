@@ -59,8 +59,6 @@ struct FCMStandInTests {
     ) async throws {
         let certificate = try StandInCertificate()
         let (portStream, portContinuation) = AsyncStream.makeStream(of: Int.self)
-        // The token endpoint's own URL is known once the port is: the stand-in checks `aud` against
-        // whatever the test signs (nil), and the test checks a wrong audience on its own below.
         let standIn = await FCMStandIn(
             configuration: .init(
                 serviceAccountKey: key.public, keyID: "key-1", clientEmail: "sender@project.iam.gserviceaccount.com",
@@ -162,6 +160,7 @@ struct FCMStandInTests {
                 ("longer than an hour", try await Self.assertion(aud: aud, lifetime: 3601)),
                 ("expired", try await Self.assertion(aud: aud, issuedAt: Date().addingTimeInterval(-7200))),
                 ("issued in the future", try await Self.assertion(aud: aud, issuedAt: Date().addingTimeInterval(600))),
+                ("another audience", try await Self.assertion(aud: "https://oauth2.googleapis.com/oauth2/v4/token")),
                 ("not a JWT", "garbage"),
             ]
             for (name, assertion) in refused {

@@ -1,0 +1,133 @@
+import ActionableWire
+import AsyncHTTPClient
+import Foundation
+import JWTKit
+import NIOCore
+import NIOHTTP1
+
+/// The OAuth 2 access token every send to FCM carries, got with the service account's JWT-bearer
+/// grant: an RS256 assertion (`kid` the key's id, `iss` the account, `scope` Firebase Messaging's,
+/// `aud` the token endpoint, an hour long) posted to `token_uri`.
+///
+/// One token is shared by every send, and renewed before it expires (five minutes before, or at
+/// half its life when that is shorter); concurrent sends that find it due share one renewal. A
+/// token FCM refused (401) is renewed at most once for the sends that carried it.
+public actor AccessToken {
+    /// The scope the assertion asks for.
+    public static let scope = "https://www.googleapis.com/auth/firebase.messaging"
+
+    private let account: ServiceAccount
+    private let keys: JWTKeyCollection
+    private let client: HTTPClient
+    private let timeout: Duration
+    private let now: @Sendable () -> Date
+    private var current: (token: String, renewAt: Date)?
+    private var renewal: Task<String, any Error>?
+    /// How many tokens were got (for tests and the log).
+    public private(set) var grants = 0
+
+    /// A token for `account`, got through `client`, each grant within `timeout`.
+    public init(
+        account: ServiceAccount, client: HTTPClient, timeout: Duration = .seconds(10), now: @escaping @Sendable () -> Date = { Date() }
+    ) async throws {
+        let key: Insecure.RSA.PrivateKey
+        do {
+            key = try Insecure.RSA.PrivateKey(pem: account.privateKey)
+        } catch {
+            throw ServiceAccountError("private_key is not an RSA private key in PEM: \(error)")
+        }
+        keys = JWTKeyCollection()
+        await keys.add(rsa: key, digestAlgorithm: .sha256, kid: JWKIdentifier(string: account.privateKeyID))
+        self.account = account
+        self.client = client
+        self.timeout = timeout
+        self.now = now
+    }
+
+    struct Assertion: JWTPayload {
+        var iss: IssuerClaim
+        var scope: String
+        var aud: AudienceClaim
+        var iat: IssuedAtClaim
+        var exp: ExpirationClaim
+        func verify(using algorithm: some JWTAlgorithm) throws {}
+    }
+
+    /// The token to send with: the current one, or a new one when it is due.
+    public func token() async throws -> String {
+        if let current, current.renewAt > now() { return current.token }
+        return try await renew()
+    }
+
+    /// FCM refused `token` (401): the next ``token()`` gets a new one, unless another send
+    /// renewed it already.
+    public func refused(_ token: String) {
+        if current?.token == token { current = nil }
+    }
+
+    private func renew() async throws -> String {
+        if let renewal { return try await renewal.value }
+        let task = Task { try await self.grant() }
+        renewal = task
+        defer { renewal = nil }
+        return try await task.value
+    }
+
+    private func grant() async throws -> String {
+        let issued = now()
+        let assertion = try await keys.sign(
+            Assertion(
+                iss: IssuerClaim(value: account.clientEmail), scope: Self.scope, aud: AudienceClaim(value: [account.tokenURI]),
+                iat: IssuedAtClaim(value: issued), exp: ExpirationClaim(value: issued.addingTimeInterval(3600))),
+            kid: JWKIdentifier(string: account.privateKeyID))
+        var request = HTTPClientRequest(url: account.tokenURI)
+        request.method = .POST
+        request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
+        request.body = .bytes(ByteBuffer(string: "grant_type=urn%3Aietf%3Aparams%3Aoauth%3Agrant-type%3Ajwt-bearer&assertion=\(assertion)"))
+        let client = self.client
+        let prepared = request
+        let limit = timeout
+        // The deadline covers the answer whole, head and body: a token endpoint that stalls fails
+        // the grant (the sends that waited on it are retried), never holds them.
+        let (status, body) = try await withDeadline(limit, what: "the token endpoint's answer") {
+            let response = try await client.execute(prepared, timeout: .nanoseconds(limit.saturatingNanoseconds))
+            // A token endpoint's answer is small: past 64 KiB it is not one.
+            let body = (try? await response.body.collect(upTo: 64 * 1024)) ?? ByteBuffer()
+            return (response.status, body)
+        }
+        let document = try? JSONDecoder().decode(TokenDocument.self, from: Data(body.readableBytesView))
+        guard status == .ok, let token = document?.accessToken, !token.isEmpty, token.utf8.count <= 4096 else {
+            let reason = document?.errorDescription ?? document?.error ?? "HTTP \(status.code)"
+            throw ServiceAccountError("the token endpoint refused the service account's grant: \(String(reason.prefix(200)))")
+        }
+        // A lifetime FCM's endpoint would not give (none, negative, absurd) counts as a minute.
+        let offered: Double? = document?.expiresIn
+        let lifetime: TimeInterval = offered.flatMap { $0.isFinite && $0 > 0 ? Swift.min($0, 86400) : nil } ?? 60
+        let margin: TimeInterval = Swift.min(300, lifetime / 2)
+        current = (token, issued.addingTimeInterval(lifetime - margin))
+        grants += 1
+        return token
+    }
+
+    struct TokenDocument: Decodable {
+        var accessToken: String?
+        var expiresIn: Double?
+        var error: String?
+        var errorDescription: String?
+
+        enum CodingKeys: String, CodingKey {
+            case accessToken = "access_token"
+            case expiresIn = "expires_in"
+            case error
+            case errorDescription = "error_description"
+        }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            accessToken = try? container.decodeIfPresent(String.self, forKey: .accessToken)
+            expiresIn = try? container.decodeIfPresent(Double.self, forKey: .expiresIn)
+            error = try? container.decodeIfPresent(String.self, forKey: .error)
+            errorDescription = try? container.decodeIfPresent(String.self, forKey: .errorDescription)
+        }
+    }
+}
