@@ -191,7 +191,8 @@ let package = Package(
         .target(
             name: "ActionableFCMTesting",
             dependencies: [
-                "ActionableAPNsTesting", .product(name: "Hummingbird", package: "hummingbird"),
+                "ActionableAPNsTesting", "ActionableFCM", .product(name: "CryptoExtras", package: "swift-crypto"),
+                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdHTTP2", package: "hummingbird"), .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "JWTKit", package: "jwt-kit"), .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Logging", package: "swift-log"),
@@ -208,7 +209,7 @@ let package = Package(
             dependencies: [
                 "ActionableCore", "ActionableLint", "ActionablePayload", "ActionableTokens", "ActionableHTTP",
                 "ActionableService", "ActionableCodegen", "ActionableDelivery", "ActionablePreview", "ActionableWire",
-                "ActionableAPNsTesting", .product(name: "JWTKit", package: "jwt-kit"),
+                "ActionableAPNsTesting", "ActionableFCMTesting", .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Configuration", package: "swift-configuration"),
@@ -244,7 +245,8 @@ let package = Package(
         .testTarget(
             name: "ActionableFCMTestingTests",
             dependencies: [
-                "ActionableFCM", "ActionableFCMTesting", "ActionableAPNsTesting", .product(name: "JWTKit", package: "jwt-kit"),
+                "ActionableFCM", "ActionableFCMTesting", "ActionableAPNsTesting", "ActionableTestSupport", "actionable",
+                .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"), .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"), .product(name: "Logging", package: "swift-log"),

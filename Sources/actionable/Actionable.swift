@@ -9,7 +9,8 @@ struct Actionable: AsyncParsableCommand {
         abstract: "Category files, lint, payloads and a webhook server for iOS actionable notifications.",
         subcommands: [
             LintCommand.self, CatalogCommand.self, PayloadCommand.self, ServeCommand.self, RespondCommand.self,
-            GenerateCommand.self, DeliveriesCommand.self, PreviewCommand.self, DiffCommand.self, APNsStandInCommand.self, SendCommand.self,
+            GenerateCommand.self, DeliveriesCommand.self, PreviewCommand.self, DiffCommand.self, APNsStandInCommand.self, FCMStandInCommand.self,
+            SendCommand.self,
             DevicesCommand.self,
         ]
     )
