@@ -75,12 +75,8 @@ public struct APNsStandIn: Sendable {
         host: String = "127.0.0.1", port: Int = 0, certificate: StandInCertificate,
         logger: Logger = Logger(label: "apns-stand-in"), onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) throws -> some ApplicationProtocol {
-        var tls = TLSConfiguration.makeServerConfiguration(
-            certificateChain: try NIOSSLCertificate.fromPEMBytes(Array(certificate.certificatePEM.utf8)).map { .certificate($0) },
-            privateKey: .privateKey(try NIOSSLPrivateKey(bytes: Array(certificate.privateKeyPEM.utf8), format: .pem)))
-        tls.minimumTLSVersion = .tlsv12
-        return Application(
-            router: router, server: try .http2Upgrade(tlsConfiguration: tls),
+        Application(
+            router: router, server: try .http2Upgrade(tlsConfiguration: try certificate.serverConfiguration()),
             configuration: .init(address: .hostname(host, port: port), serverName: "apns-stand-in"),
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? port) }, logger: logger)
     }

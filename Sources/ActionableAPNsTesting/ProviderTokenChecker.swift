@@ -32,24 +32,10 @@ actor ProviderTokenChecker {
         func verify(using algorithm: some JWTAlgorithm) throws {}
     }
 
-    struct Header: Decodable {
-        var alg: String?
-        var kid: String?
-    }
-
-    /// The token's header, read before its signature is checked (to know its `kid`).
-    static func header(of token: String) -> Header? {
-        guard let first = token.split(separator: ".", omittingEmptySubsequences: false).first else { return nil }
-        var base64 = first.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
-        guard let data = Data(base64Encoded: base64) else { return nil }
-        return try? JSONDecoder().decode(Header.self, from: data)
-    }
-
     /// `nil` when `token` passes; otherwise the status and reason APNs answers.
     func check(_ token: String) async -> (status: Int, reason: String)? {
         if let known = verified[token] { return checkTime(kid: known.kid, issued: known.issued) }
-        guard let header = Self.header(of: token), header.alg == "ES256" else { return (403, "InvalidProviderToken") }
+        guard let header = StandInJWT.header(of: token), header.alg == "ES256" else { return (403, "InvalidProviderToken") }
         guard let kid = header.kid, known.contains(kid) else { return (403, "InvalidProviderToken") }
         let claims: Claims
         do {

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import NIOSSL
 import SwiftASN1
 import X509
 
@@ -29,6 +30,15 @@ public struct StandInCertificate: Sendable {
             subject: name, signatureAlgorithm: .ecdsaWithSHA256, extensions: extensions, issuerPrivateKey: .init(key))
         certificatePEM = try certificate.serializeAsPEM().pemString
         privateKeyPEM = key.pemRepresentation
+    }
+
+    /// A TLS configuration for a stand-in serving with this certificate (TLS 1.2 at least).
+    public func serverConfiguration() throws -> TLSConfiguration {
+        var tls = TLSConfiguration.makeServerConfiguration(
+            certificateChain: try NIOSSLCertificate.fromPEMBytes(Array(certificatePEM.utf8)).map { .certificate($0) },
+            privateKey: .privateKey(try NIOSSLPrivateKey(bytes: Array(privateKeyPEM.utf8), format: .pem)))
+        tls.minimumTLSVersion = .tlsv12
+        return tls
     }
 
     /// A certificate read from PEM files.

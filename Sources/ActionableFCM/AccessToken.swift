@@ -44,15 +44,6 @@ public actor AccessToken {
         self.now = now
     }
 
-    struct Assertion: JWTPayload {
-        var iss: IssuerClaim
-        var scope: String
-        var aud: AudienceClaim
-        var iat: IssuedAtClaim
-        var exp: ExpirationClaim
-        func verify(using algorithm: some JWTAlgorithm) throws {}
-    }
-
     /// The token to send with: the current one, or a new one when it is due.
     public func token() async throws -> String {
         if let current, current.renewAt > now() { return current.token }
@@ -76,9 +67,7 @@ public actor AccessToken {
     private func grant() async throws -> String {
         let issued = now()
         let assertion = try await keys.sign(
-            Assertion(
-                iss: IssuerClaim(value: account.clientEmail), scope: Self.scope, aud: AudienceClaim(value: [account.tokenURI]),
-                iat: IssuedAtClaim(value: issued), exp: ExpirationClaim(value: issued.addingTimeInterval(3600))),
+            ServiceAccountAssertion(account: account, scope: Self.scope, issuedAt: issued),
             kid: JWKIdentifier(string: account.privateKeyID))
         var request = HTTPClientRequest(url: account.tokenURI)
         request.method = .POST

@@ -1,3 +1,5 @@
+import ActionableAPNsTesting
+import ActionableFCM
 import Foundation
 import JWTKit
 
@@ -32,21 +34,6 @@ actor AccessTokens {
         self.now = now
     }
 
-    struct Claims: JWTPayload {
-        var iss: IssuerClaim
-        var scope: String
-        var aud: AudienceClaim
-        var iat: IssuedAtClaim
-        var exp: ExpirationClaim
-        func verify(using algorithm: some JWTAlgorithm) throws {}
-    }
-
-    struct Header: Decodable {
-        var alg: String?
-        var kid: String?
-        var typ: String?
-    }
-
     /// A grant's answer: an access token and its lifetime, or the OAuth error Google answers
     /// (`invalid_grant`, `invalid_request`, `unsupported_grant_type`) with a description.
     enum Grant: Equatable {
@@ -64,13 +51,13 @@ actor AccessTokens {
         guard let assertion = fields["assertion"], !assertion.isEmpty else {
             return .refused(error: "invalid_request", description: "assertion is missing")
         }
-        guard let header = Self.header(of: assertion), header.alg == "RS256" else {
+        guard let header = StandInJWT.header(of: assertion), header.alg == "RS256" else {
             return .refused(error: "invalid_grant", description: "Invalid JWT: the header is not RS256")
         }
         guard header.kid == keyID else { return .refused(error: "invalid_grant", description: "Invalid JWT Signature.") }
-        let claims: Claims
+        let claims: ServiceAccountAssertion
         do {
-            claims = try await keys.verify(assertion, as: Claims.self)
+            claims = try await keys.verify(assertion, as: ServiceAccountAssertion.self)
         } catch {
             return .refused(error: "invalid_grant", description: "Invalid JWT Signature.")
         }
@@ -130,14 +117,5 @@ actor AccessTokens {
             fields[name] = parts.count > 1 ? parts[1] : ""
         }
         return fields
-    }
-
-    /// The assertion's header, read before its signature is checked.
-    static func header(of token: String) -> Header? {
-        guard let first = token.split(separator: ".", omittingEmptySubsequences: false).first else { return nil }
-        var base64 = first.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
-        guard let data = Data(base64Encoded: base64) else { return nil }
-        return try? JSONDecoder().decode(Header.self, from: data)
     }
 }

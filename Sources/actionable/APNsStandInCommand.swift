@@ -52,25 +52,20 @@ struct APNsStandInCommand: AsyncParsableCommand {
     func run() async throws {
         let logger = Logger(label: "apns-stand-in")
         let folder = URL(fileURLWithPath: directory)
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let served: StandInCertificate
-        if let certificate, let key {
-            served = StandInCertificate(certificatePEM: try read(certificate), privateKeyPEM: try read(key))
-        } else {
-            served = try StandInCertificate()
-            try write(served.certificatePEM, to: folder.appendingPathComponent("certificate.pem"), logger: logger)
-        }
+        let served = try StandInFiles.certificate(certificate, key: key, folder: folder, logger: logger)
         let providerKey: ES256PublicKey
         if let publicKey {
             do {
-                providerKey = try ES256PublicKey(pem: try read(publicKey))
+                providerKey = try ES256PublicKey(pem: try StandInFiles.read(publicKey))
             } catch {
                 throw refuse("\(publicKey) is not a PEM ES256 public key: \(error)")
             }
         } else {
             let pair = ES256PrivateKey()
-            try write(pair.pemRepresentation, to: folder.appendingPathComponent("AuthKey_\(keyID).p8"), logger: logger)
-            try write(pair.publicKey.pemRepresentation, to: folder.appendingPathComponent("AuthKey_\(keyID).pub.pem"), logger: logger)
+            try StandInFiles.write(
+                Data(pair.pemRepresentation.utf8), to: folder.appendingPathComponent("AuthKey_\(keyID).p8"), secret: true, logger: logger)
+            try StandInFiles.write(
+                Data(pair.publicKey.pemRepresentation.utf8), to: folder.appendingPathComponent("AuthKey_\(keyID).pub.pem"), logger: logger)
             providerKey = pair.publicKey
         }
         var unregisteredTokens: [String: Date?] = [:]
@@ -92,16 +87,5 @@ struct APNsStandInCommand: AsyncParsableCommand {
             logger.info("APNs stand-in on https://\(host):\(bound) (HTTP/2); GET /sent lists what it took")
         }
         try await app.runService()
-    }
-
-    private func read(_ path: String) throws -> String {
-        guard let data = FileManager.default.contents(atPath: path) else { throw refuse("\(path) cannot be read") }
-        return String(decoding: data, as: UTF8.self)
-    }
-
-    private func write(_ text: String, to url: URL, logger: Logger) throws {
-        try Data(text.utf8).write(to: url, options: .atomic)
-        if url.pathExtension == "p8" { try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: url.path) }
-        logger.info("wrote \(url.path)")
     }
 }

@@ -50,20 +50,13 @@ struct FCMStandInCommand: AsyncParsableCommand {
     func run() async throws {
         let logger = Logger(label: "fcm-stand-in")
         let folder = URL(fileURLWithPath: directory)
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let served: StandInCertificate
-        if let certificate, let key {
-            served = StandInCertificate(certificatePEM: try read(certificate), privateKeyPEM: try read(key))
-        } else {
-            served = try StandInCertificate()
-            try write(served.certificatePEM, to: folder.appendingPathComponent("certificate.pem"), logger: logger)
-        }
+        let served = try StandInFiles.certificate(certificate, key: key, folder: folder, logger: logger)
         // A made account's token endpoint is this stand-in: its file is written once the port is known.
         var made: ServiceAccount?
         let publicKey: Insecure.RSA.PublicKey
         if let serviceAccountPublicKey {
             do {
-                publicKey = try Insecure.RSA.PublicKey(pem: try read(serviceAccountPublicKey))
+                publicKey = try Insecure.RSA.PublicKey(pem: try StandInFiles.read(serviceAccountPublicKey))
             } catch {
                 throw refuse("\(serviceAccountPublicKey) is not a PEM RSA public key: \(error)")
             }
@@ -73,7 +66,7 @@ struct FCMStandInCommand: AsyncParsableCommand {
                 keyID: keyID, tokenURI: "")
             made = account
             publicKey = try Insecure.RSA.PublicKey(pem: publicPEM)
-            try write(publicPEM, to: folder.appendingPathComponent("service-account.pub.pem"), logger: logger)
+            try StandInFiles.write(Data(publicPEM.utf8), to: folder.appendingPathComponent("service-account.pub.pem"), logger: logger)
         }
         var failures: [String: FCMStandIn.Failure] = [:]
         for text in fail {
@@ -93,9 +86,7 @@ struct FCMStandInCommand: AsyncParsableCommand {
                 do {
                     let encoder = JSONEncoder()
                     encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-                    try encoder.encode(account).write(to: accountFile, options: .atomic)
-                    try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: accountFile.path)
-                    logger.info("wrote \(accountFile.path)")
+                    try StandInFiles.write(try encoder.encode(account), to: accountFile, secret: true, logger: logger)
                 } catch {
                     logger.error("could not write \(accountFile.path): \(error)")
                 }
@@ -103,15 +94,5 @@ struct FCMStandInCommand: AsyncParsableCommand {
             logger.info("FCM stand-in on https://\(host):\(bound) (give serve --fcm-url https://\(host):\(bound)); GET /sent lists what it took")
         }
         try await app.runService()
-    }
-
-    private func read(_ path: String) throws -> String {
-        guard let data = FileManager.default.contents(atPath: path) else { throw refuse("\(path) cannot be read") }
-        return String(decoding: data, as: UTF8.self)
-    }
-
-    private func write(_ text: String, to url: URL, logger: Logger) throws {
-        try Data(text.utf8).write(to: url, options: .atomic)
-        logger.info("wrote \(url.path)")
     }
 }

@@ -1,5 +1,6 @@
 import ActionableAPNs
 import ActionableAPNsTesting
+import ActionableTestSupport
 import AsyncHTTPClient
 import Foundation
 import Hummingbird
@@ -43,13 +44,7 @@ struct StandInTests {
                     trustedCertificates: try NIOSSLCertificate.fromPEMBytes(Array(certificate.certificatePEM.utf8)),
                     connections: connections, timeout: timeout),  // 120 s by default: the whole suite may run beside it
                 token: token, logger: logger)
-            let outcome: Result<Void, any Error>
-            do {
-                try await body(client, standIn, token)
-                outcome = .success(())
-            } catch {
-                outcome = .failure(error)
-            }
+            let outcome = await outcome { try await body(client, standIn, token) }
             try await client.shutdown()
             await services.triggerGracefulShutdown()
             try await group.waitForAll()

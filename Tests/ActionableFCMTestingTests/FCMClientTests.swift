@@ -1,6 +1,7 @@
 import ActionableAPNsTesting
 import ActionableFCM
 import ActionableFCMTesting
+import ActionableTestSupport
 import AsyncHTTPClient
 import CryptoExtras
 import Foundation
@@ -51,13 +52,7 @@ struct FCMClientTests {
                     baseURL: base, trustedCertificates: try NIOSSLCertificate.fromPEMBytes(Array(certificate.certificatePEM.utf8)),
                     timeout: .seconds(60)),
                 account: account, logger: logger, now: clock.function)
-            let outcome: Result<Void, any Error>
-            do {
-                try await body(client, standIn)
-                outcome = .success(())
-            } catch {
-                outcome = .failure(error)
-            }
+            let outcome = await outcome { try await body(client, standIn) }
             try await client.shutdown()
             await services.triggerGracefulShutdown()
             try await group.waitForAll()

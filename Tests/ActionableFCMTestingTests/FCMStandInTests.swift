@@ -1,5 +1,7 @@
 import ActionableAPNsTesting
+import ActionableFCM
 import ActionableFCMTesting
+import ActionableTestSupport
 import AsyncHTTPClient
 import CryptoExtras
 import Foundation
@@ -24,15 +26,6 @@ struct FCMStandInTests {
         return (privateKey, try! JWTKit.Insecure.RSA.PublicKey(pem: backing.publicKey.pemRepresentation))
     }()
 
-    struct Assertion: JWTPayload {
-        var iss: IssuerClaim
-        var scope: String
-        var aud: AudienceClaim
-        var iat: IssuedAtClaim
-        var exp: ExpirationClaim
-        func verify(using algorithm: some JWTAlgorithm) throws {}
-    }
-
     /// An assertion signed with `key` as `kid`.
     static func assertion(
         iss: String = "sender@project.iam.gserviceaccount.com", scope: String = scope, aud: String, issuedAt: Date = Date(),
@@ -41,9 +34,7 @@ struct FCMStandInTests {
         let keys = JWTKeyCollection()
         await keys.add(rsa: key, digestAlgorithm: .sha256, kid: JWKIdentifier(string: kid))
         return try await keys.sign(
-            Assertion(
-                iss: IssuerClaim(value: iss), scope: scope, aud: AudienceClaim(value: [aud]), iat: IssuedAtClaim(value: issuedAt),
-                exp: ExpirationClaim(value: issuedAt.addingTimeInterval(lifetime))), kid: JWKIdentifier(string: kid))
+            ServiceAccountAssertion(iss: iss, scope: scope, aud: aud, issuedAt: issuedAt, lifetime: lifetime), kid: JWKIdentifier(string: kid))
     }
 
     struct Call {
@@ -74,13 +65,7 @@ struct FCMStandInTests {
             group.addTask { try await services.run() }
             var ports = portStream.makeAsyncIterator()
             let port = try #require(await ports.next())
-            let outcome: Result<Void, any Error>
-            do {
-                try await body("https://127.0.0.1:\(port)", standIn, client)
-                outcome = .success(())
-            } catch {
-                outcome = .failure(error)
-            }
+            let outcome = await outcome { try await body("https://127.0.0.1:\(port)", standIn, client) }
             try await client.shutdown()
             await services.triggerGracefulShutdown()
             try await group.waitForAll()
