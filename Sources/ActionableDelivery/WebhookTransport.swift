@@ -24,8 +24,11 @@ public struct WebhookTransport: Transport {
     public var name: String { "webhook" }
     public var workName: String { "delivery" }
 
-    public func metadata(of work: Work) -> Logger.Metadata {
-        ["response.id": "\(work.delivery.action.id)", "endpoint": "\(endpointID)"]
+    public func metadata(of work: Work) -> Logger.Metadata { Self.metadata(work.delivery) }
+
+    /// What the log says of an attempt at `delivery`: its response and endpoint.
+    static func metadata(_ delivery: ClaimedDelivery) -> Logger.Metadata {
+        ["response.id": .string(delivery.action.id), "endpoint": .string(delivery.endpointID)]
     }
 
     public func claim(limit: Int, now: Date) async throws -> [Work] {
@@ -82,7 +85,7 @@ public struct WebhookTransport: Transport {
                 answer = try await forwarder.forward(
                     action.response, id: action.id, receivedAt: action.receivedAt, webhookID: delivery.webhookID,
                     headers: [("webhook-endpoint", delivery.endpointID)] + TraceParent.headers(), logger: worker.logger,
-                    metadata: ["response.id": .string(action.id), "endpoint": .string(delivery.endpointID)])
+                    metadata: Self.metadata(delivery))
             } catch {
                 answer = .retry(after: nil)
                 failure = "\(error)"
@@ -109,8 +112,7 @@ public struct WebhookTransport: Transport {
 
     private func logger(for delivery: ClaimedDelivery) -> Logger {
         var logger = worker.logger
-        logger[metadataKey: "response.id"] = .string(delivery.action.id)
-        logger[metadataKey: "endpoint"] = .string(delivery.endpointID)
+        for (key, value) in Self.metadata(delivery) { logger[metadataKey: key] = value }
         return logger
     }
 
