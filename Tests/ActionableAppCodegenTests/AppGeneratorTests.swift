@@ -21,12 +21,12 @@ struct AppGeneratorTests {
         }
     }
 
-    @Test func theCommittedFileIsWhatTheExampleCategoriesGenerate() throws {
+    @Test func theCommittedFileIsWhatTheExampleCategoriesGenerate() async throws {
         let generated = try AppGenerator().generate(try Self.exampleSources())
         #expect(
             generated == (try String(contentsOf: Self.generatedFile, encoding: .utf8)),
             "regenerate: actionable generate swift --target app --output \(Self.generatedFile.path)")
-        let run = try CommandLineRunner.run(["generate", "swift", "--target", "app"])
+        let run = try await CommandLineRunner.run(["generate", "swift", "--target", "app"])
         #expect(run.stdout == generated, "\(run.stderr)")
     }
 
@@ -183,15 +183,15 @@ struct AppGeneratorTests {
         }
     }
 
-    @Test func theCommandLineWritesTheStringCatalogBesideTheCode() throws {
+    @Test func theCommandLineWritesTheStringCatalogBesideTheCode() async throws {
         let directory = try CommandLineRunner.temporaryDirectory([:], exampleCategories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let run = try CommandLineRunner.run(
+        let run = try await CommandLineRunner.run(
             ["generate", "swift", "--target", "app", "--output", "Categories.swift", "--strings", "Localizable.xcstrings"], in: directory)
         #expect(run.status == 0, "\(run.stderr)")
         let written = try String(contentsOf: directory.appendingPathComponent("Localizable.xcstrings"), encoding: .utf8)
         #expect(written.contains("\"invite.accept.title\""))
-        let refused = try CommandLineRunner.run(["generate", "swift", "--target", "server", "--strings", "x.xcstrings"], in: directory)
+        let refused = try await CommandLineRunner.run(["generate", "swift", "--target", "server", "--strings", "x.xcstrings"], in: directory)
         #expect(refused.status == 2)
         #expect(refused.stderr.contains("--strings goes with --target app"))
     }

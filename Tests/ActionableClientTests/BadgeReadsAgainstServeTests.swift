@@ -35,7 +35,10 @@ struct BadgeReadsAgainstServeTests {
             let jwt = try await AppTokens(keys: [ActionTokenKey(parsing: key)]).mint(user: "alice", keyID: "app")
             let reporter = fixture.reporter(port: port, options: .init(bearerToken: { jwt }, log: { _ in }))
 
-            let notifications = try (1...4).map { try fixture.userInfo(set: ["inviteId=inv-\($0)"], notificationID: "n-badge-\($0)") }
+            var notifications: [[AnyHashable: Any]] = []
+            for index in 1...4 {
+                notifications.append(try await fixture.userInfo(set: ["inviteId=inv-\(index)"], notificationID: "n-badge-\(index)"))
+            }
             for index in 1...4 { #expect(try await Self.record("n-badge-\(index)", port: port) == index) }
 
             let tap = try ActionReport(

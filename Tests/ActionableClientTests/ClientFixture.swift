@@ -26,8 +26,8 @@ final class ClientFixture: Sendable {
     /// The APNs payload `actionable payload` prints, as iOS hands it to the app in `userInfo`.
     func userInfo(
         category: String = "invite", set: [String] = ["inviteId=42"], user: String = "alice", notificationID: String
-    ) throws -> [AnyHashable: Any] {
-        let run = try CommandLineRunner.run(
+    ) async throws -> [AnyHashable: Any] {
+        let run = try await CommandLineRunner.run(
             ["payload", category, "--body", "b", "--user", user, "--notification-id", notificationID] + set.flatMap { ["--set", $0] },
             in: directory)
         #expect(run.status == 0, "\(run.stderr)")
@@ -35,8 +35,8 @@ final class ClientFixture: Sendable {
     }
 
     /// A report of `action` on a fresh invite notification `notificationID`.
-    func report(_ action: String, notificationID: String, text: String? = nil) throws -> ActionReport {
-        try ActionReport(
+    func report(_ action: String, notificationID: String, text: String? = nil) async throws -> ActionReport {
+        try await ActionReport(
             userInfo: try userInfo(notificationID: notificationID), categoryIdentifier: "invite", actionIdentifier: action,
             notificationIdentifier: notificationID, userText: text)
     }

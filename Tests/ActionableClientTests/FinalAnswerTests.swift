@@ -36,7 +36,7 @@ struct FinalAnswerTests {
                     await proxy.answer(answer)
                     let log = LogLines()
                     let reporter = fixture.reporter(port: proxyPort, options: .init(log: log.append))
-                    let report = try fixture.report("accept", notificationID: "n-proxy-\(index)")
+                    let report = try await fixture.report("accept", notificationID: "n-proxy-\(index)")
                     guard case .kept(let reason, _) = await reporter.report(report) else {
                         Issue.record("\(name) must keep the report")
                         return
@@ -49,7 +49,7 @@ struct FinalAnswerTests {
             // A wrong base URL on the real server: its 404 problem is not a final answer.
             let wrong = ActionReporter(
                 endpoint: URL(string: "http://127.0.0.1:\(port)/api/")!, outbox: fixture.outbox, options: .init(log: { _ in }))
-            let lost = try fixture.report("accept", notificationID: "n-wrong-base")
+            let lost = try await fixture.report("accept", notificationID: "n-wrong-base")
             kept += 1
             guard case .kept(let reason, _) = await wrong.report(lost) else {
                 Issue.record("a 404 of a wrong base URL must keep the report")
@@ -89,7 +89,7 @@ struct FinalAnswerTests {
             try await ScriptedServer.run { proxy, proxyPort in
                 await proxy.answer(.init(status: status, headers: ["Location": "http://127.0.0.1:\(port)/v1/actions"]))
                 let reporter = fixture.reporter(port: proxyPort)
-                let report = try fixture.report("accept", notificationID: "n-redirect-\(status)")
+                let report = try await fixture.report("accept", notificationID: "n-redirect-\(status)")
                 guard case .kept(let reason, _) = await reporter.report(report) else {
                     Issue.record("a \(status) must keep the report")
                     return

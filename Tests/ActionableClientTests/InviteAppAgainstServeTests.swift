@@ -23,7 +23,7 @@ struct InviteAppAgainstServeTests {
                 ("com.apple.UNNotificationDismissActionIdentifier", nil),
             ]
             for (index, tap) in taps.enumerated() {
-                var userInfo = try fixture.userInfo(set: ["inviteId=inv-\(index)"], notificationID: "n-app-\(index)")
+                var userInfo = try await fixture.userInfo(set: ["inviteId=inv-\(index)"], notificationID: "n-app-\(index)")
                 userInfo["gcm.message_id"] = "0:17000\(index)"  // another SDK's key: not the category's, not sent
                 await delegate.standInReceive(
                     .standIn(action: tap.action, category: "invite", userInfo: userInfo, identifier: "ios-\(index)", userText: tap.text))
@@ -50,7 +50,7 @@ struct InviteAppAgainstServeTests {
         let port = try ServerProcess.freePort()
         let delegate = InviteAppDelegate(
             server: URL(string: "http://127.0.0.1:\(port)/")!, outbox: fixture.outbox, options: .init(log: { _ in }))
-        let userInfo = try fixture.userInfo(notificationID: "n-offline-app")
+        let userInfo = try await fixture.userInfo(notificationID: "n-offline-app")
         await delegate.standInReceive(.standIn(action: "decline", category: "invite", userInfo: userInfo, identifier: "ios-9"))
         let pending = await delegate.reporter.pendingReports()
         #expect(pending.map(\.report.action) == ["decline"])

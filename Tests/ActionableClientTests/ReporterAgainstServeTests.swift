@@ -14,7 +14,7 @@ struct ReporterAgainstServeTests {
             let port = try ServerProcess.freePort()
             let clock = TestClock()
             let reporter = fixture.reporter(port: port, options: .init(log: { _ in }, now: clock.read, random: { 0.5 }))
-            let report = try fixture.report("accept", notificationID: "n-offline")
+            let report = try await fixture.report("accept", notificationID: "n-offline")
 
             // Nobody listens yet: the report is kept, and stays in the outbox.
             guard case .kept(let reason, let next) = try await reporter.report(report) else {
@@ -57,7 +57,7 @@ struct ReporterAgainstServeTests {
             let server = try await fixture.serve(port: port, upstream: upstreamPort)
             defer { server.signal() }
             let reporter = fixture.reporter(port: port)
-            let userInfo = try fixture.userInfo(notificationID: "n-twice")
+            let userInfo = try await fixture.userInfo(notificationID: "n-twice")
             let accept = try ActionReport(
                 userInfo: userInfo, categoryIdentifier: "invite", actionIdentifier: "accept", notificationIdentifier: "ios-1",
                 userText: nil)
@@ -97,7 +97,7 @@ struct ReporterAgainstServeTests {
             defer { server.signal() }
             let lines = LogLines()
             let reporter = fixture.reporter(port: port, options: .init(log: lines.append))
-            var report = try fixture.report("accept", notificationID: "n-forged")
+            var report = try await fixture.report("accept", notificationID: "n-forged")
             // The token's signature, changed: a forgery.
             var parts = report.actionToken.split(separator: ".").map(String.init)
             parts[2] = String(parts[2].reversed())
@@ -114,7 +114,7 @@ struct ReporterAgainstServeTests {
             #expect(lines.all.contains { $0.contains("refused the invite.accept report for good") && $0.contains("401") })
 
             // Unknown to the catalog: 422, also rejected with the field at fault.
-            var unknown = try fixture.report("accept", notificationID: "n-unknown-action")
+            var unknown = try await fixture.report("accept", notificationID: "n-unknown-action")
             unknown.action = "acept"
             guard case .rejected(let mismatch) = try await reporter.report(unknown) else {
                 Issue.record("an action the catalog does not have must be rejected")
@@ -130,7 +130,7 @@ struct ReporterAgainstServeTests {
             let port = try ServerProcess.freePort()
             let server = try await fixture.serve(port: port, upstream: upstreamPort)
             defer { server.signal() }
-            let userInfo = try fixture.userInfo(notificationID: "n-killed")
+            let userInfo = try await fixture.userInfo(notificationID: "n-killed")
             let token = try #require(userInfo["actionToken"] as? String)
 
             let probe = try ServerProcess(
@@ -173,7 +173,7 @@ struct ReporterAgainstServeTests {
             defer { server.signal() }
             let signedIn = TokenBox()
             let reporter = fixture.reporter(port: port, options: .init(bearerToken: { signedIn.token }, log: { _ in }))
-            let report = try fixture.report("accept", notificationID: "n-app-token")
+            let report = try await fixture.report("accept", notificationID: "n-app-token")
 
             guard case .kept(let reason, _) = try await reporter.report(report) else {
                 Issue.record("without the app's token the report must wait for it")
@@ -228,19 +228,20 @@ extension ReporterAgainstServeTests {
             let reporter = fixture.reporter(port: port)
             var reports: [ActionReport] = []
             // An invite with an integer and escapes, and an order with an array.
-            let invite = try fixture.userInfo(set: ["inviteId=inv-42", "eventName=Dîner \"chez\" Zoë 😀\\n", "seats=3"], notificationID: "n-types")
+            let invite = try await fixture.userInfo(
+                set: ["inviteId=inv-42", "eventName=Dîner \"chez\" Zoë 😀\\n", "seats=3"], notificationID: "n-types")
             reports.append(
                 try ActionReport(
                     userInfo: invite, categoryIdentifier: "invite", actionIdentifier: "accept", notificationIdentifier: "n-types",
                     userText: nil))
             // The integer as a double, as a JSON writer that prints 3.0 would leave it.
-            var respelled = try fixture.userInfo(set: ["inviteId=inv-43", "seats=3"], notificationID: "n-double")
+            var respelled = try await fixture.userInfo(set: ["inviteId=inv-43", "seats=3"], notificationID: "n-double")
             respelled["seats"] = NSNumber(value: 3.0)
             reports.append(
                 try ActionReport(
                     userInfo: respelled, categoryIdentifier: "invite", actionIdentifier: "accept", notificationIdentifier: "n-double",
                     userText: nil))
-            let order = try fixture.userInfo(
+            let order = try await fixture.userInfo(
                 category: "order-shipped", set: ["orderId=o-1", #"items=[{"sku":"a","qty":2},1.5,null,true]"#], notificationID: "n-order")
             reports.append(
                 try ActionReport(

@@ -14,11 +14,11 @@ struct KotlinGeneratorTests {
 
     /// Generates the example catalog into a directory with the app's `R` and a listing of the
     /// categories' builders, compiles everything, and runs the check at `sdk`; its lines.
-    static func run(sdk: Int) throws -> [[String]] {
+    static func run(sdk: Int) async throws -> [[String]] {
         let directory = try CommandLineRunner.temporaryDirectory([:])
         defer { try? FileManager.default.removeItem(at: directory) }
-        try compile(in: directory)
-        let runtime = try CommandLineRunner.runTool(
+        try await compile(in: directory)
+        let runtime = try await CommandLineRunner.runTool(
             "kotlin", ["-classpath", directory.appendingPathComponent("classes").path, "actionable.check.CheckKt", String(sdk)], in: directory,
             environment: [:])
         #expect(runtime.status == 0, "\(runtime.stderr)")
@@ -27,8 +27,8 @@ struct KotlinGeneratorTests {
 
     /// Generates the example catalog's Kotlin into `directory/app`, with the app's `R` and a listing
     /// of the categories' builders, and compiles it with the stand-in and the checks into `directory/classes`.
-    static func compile(in directory: URL) throws {
-        let generated = try CommandLineRunner.run(
+    static func compile(in directory: URL) async throws {
+        let generated = try await CommandLineRunner.run(
             ["generate", "kotlin", "--package", "com.example.app", "--output", directory.appendingPathComponent("app").path])
         #expect(generated.status == 0, "\(generated.stderr)")
         let strings = try String(contentsOf: directory.appendingPathComponent("app/res/values/strings.xml"), encoding: .utf8)
@@ -53,15 +53,15 @@ struct KotlinGeneratorTests {
             + (try FileManager.default.contentsOfDirectory(atPath: standIn.path)).filter { $0.hasSuffix(".kt") }.map {
                 standIn.appendingPathComponent($0).path
             } + ["check/Check.kt", "check/TapCheck.kt"].map { standIn.appendingPathComponent($0).path }
-        let compiled = try CommandLineRunner.runTool(
+        let compiled = try await CommandLineRunner.runTool(
             "kotlinc", sources + ["-d", directory.appendingPathComponent("classes").path], in: directory, environment: [:])
         #expect(compiled.status == 0, "kotlinc (Debian's kotlin):\n\(compiled.stderr)")
     }
 
-    @Test func theGeneratedActionsAreAndroidsThreeBuiltPerAPILevel() throws {
+    @Test func theGeneratedActionsAreAndroidsThreeBuiltPerAPILevel() async throws {
         let catalog = try Linter().checkedCatalog(at: CommandLineRunner.repository.appendingPathComponent("Categories").path)
         for sdk in [30, 34] {
-            let lines = try Self.run(sdk: sdk)
+            let lines = try await Self.run(sdk: sdk)
             for category in catalog.categories where !category.retired {
                 let built = lines.filter { $0.first == category.id.rawValue }
                 #expect(built.map { $0[1] } == category.androidActions.map(\.id.rawValue), "\(category.id) at API \(sdk)")
@@ -80,13 +80,13 @@ struct KotlinGeneratorTests {
     func aBackgroundTapIsKeptWhileTheServerIsDownAndDeliveredOnceWhenItIsUp() async throws {
         let directory = try CommandLineRunner.temporaryDirectory([:], exampleCategories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        try Self.compile(in: directory)
+        try await Self.compile(in: directory)
         let admin = "kotlin-test-admin-token-0123456789abcdefgh"
         let port = try ServerProcess.freePort()
         let server = try await ServerProcess.serve(in: directory, port: port, extra: ["--admin-token", admin])
         defer { server.signal() }
         // The backend's FCM message for alice, with its action token (the same development key).
-        let message = try CommandLineRunner.run(
+        let message = try await CommandLineRunner.run(
             [
                 "payload", "invite", "--platform", "android", "--set", "inviteId=42", "--set", "seats=3", "--user", "alice", "--notification-id",
                 "n-android-1",
@@ -94,36 +94,36 @@ struct KotlinGeneratorTests {
             in: directory)
         let token = try #require(message.stdout.firstMatch(of: /"actionToken":"([^"]+)"/).map { String($0.1) })
         let work = "-Dactionable.work.dir=" + directory.appendingPathComponent("work").path
-        func kotlin(_ arguments: [String]) throws -> String {
-            let run = try CommandLineRunner.runTool(
+        func kotlin(_ arguments: [String]) async throws -> String {
+            let run = try await CommandLineRunner.runTool(
                 "kotlin", [work, "-classpath", directory.appendingPathComponent("classes").path, "actionable.check.TapCheck"] + arguments,
                 in: directory, environment: [:])
             #expect(run.status == 0, "\(run.stderr)")
             return run.stdout
         }
         // The tap, in the app's process: stored as work, nothing sent yet; the second tap on the same notification is not stored again.
-        #expect(try kotlin(["tap", "n-android-1", token, "see you there"]).contains("tapped"))
+        #expect(try await kotlin(["tap", "n-android-1", token, "see you there"]).contains("tapped"))
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("work").path).count == 1)
         // Another process, the server down: the work stays.
         let down = try ServerProcess.freePort()
-        #expect(try kotlin(["run", "http://127.0.0.1:\(down)"]).contains("Retry"))
+        #expect(try await kotlin(["run", "http://127.0.0.1:\(down)"]).contains("Retry"))
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("work").path).count == 1)
         // Another, the server up: delivered, and gone from the outbox.
-        #expect(try kotlin(["run", "http://127.0.0.1:\(port)"]).contains("Success"))
+        #expect(try await kotlin(["run", "http://127.0.0.1:\(port)"]).contains("Success"))
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("work").path).isEmpty)
         // Stored once, as the iOS client would have sent it: the comment with its text and the typed payload.
-        let listed = try CommandLineRunner.run(
+        let listed = try await CommandLineRunner.run(
             ["deliveries", "list", "--format", "json", "--url", "http://127.0.0.1:\(port)", "--admin-token", admin], in: directory)
         #expect(listed.stdout.matches(of: /"notificationId":"n-android-1"/).count == 1, "\(listed.stdout)")
         #expect(listed.stdout.contains(#""action":"comment""#) && listed.stdout.contains(#""user":"alice""#))
     }
 
-    @Test func theEdgeCatalogCompilesKeywordsDotsAndEveryPayloadType() throws {
+    @Test func theEdgeCatalogCompilesKeywordsDotsAndEveryPayloadType() async throws {
         // Payload keys that are Kotlin keywords (`class`), ids with dots and digits, object and
         // array values, a retired category and action, icons and semantic actions.
         let directory = try CommandLineRunner.temporaryDirectory([:])
         defer { try? FileManager.default.removeItem(at: directory) }
-        let generated = try CommandLineRunner.run(
+        let generated = try await CommandLineRunner.run(
             ["generate", "kotlin", "EdgeCategories", "--package", "com.example.edge", "--output", directory.appendingPathComponent("app").path],
             in: CommandLineRunner.repository.appendingPathComponent("Tests/CodegenFixtures"))
         #expect(generated.status == 0, "\(generated.stderr)")
@@ -144,13 +144,13 @@ struct KotlinGeneratorTests {
             + (try FileManager.default.contentsOfDirectory(atPath: Self.standIn.path)).filter { $0.hasSuffix(".kt") }.map {
                 Self.standIn.appendingPathComponent($0).path
             }
-        let compiled = try CommandLineRunner.runTool(
+        let compiled = try await CommandLineRunner.runTool(
             "kotlinc", sources + ["-d", directory.appendingPathComponent("classes").path], in: directory, environment: [:])
         #expect(compiled.status == 0, "kotlinc:\n\(compiled.stderr)")
         #expect(source.contains("val `class`: String") && !source.contains("object RetiredSurvey"))
     }
 
-    @Test func theCommittedFilesAreWhatTheCatalogsGenerate() throws {
+    @Test func theCommittedFilesAreWhatTheCatalogsGenerate() async throws {
         // Regenerate: actionable generate kotlin --package com.example.app --output Tests/Android/generated/example, and
         // (in Tests/CodegenFixtures) actionable generate kotlin EdgeCategories --package com.example.edge --output ../Android/generated/edge
         let golden = CommandLineRunner.repository.appendingPathComponent("Tests/Android/generated")
@@ -160,7 +160,7 @@ struct KotlinGeneratorTests {
         ] {
             let directory = try CommandLineRunner.temporaryDirectory([:])
             defer { try? FileManager.default.removeItem(at: directory) }
-            let run = try CommandLineRunner.run(["generate", "kotlin", path, "--package", package, "--output", directory.path], in: base)
+            let run = try await CommandLineRunner.run(["generate", "kotlin", path, "--package", package, "--output", directory.path], in: base)
             #expect(run.status == 0, "\(run.stderr)")
             let files = try FileManager.default.subpathsOfDirectory(atPath: golden.appendingPathComponent(name).path).filter {
                 $0.hasSuffix(".kt") || $0.hasSuffix(".xml")

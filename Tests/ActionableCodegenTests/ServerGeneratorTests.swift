@@ -28,8 +28,8 @@ struct ServerGeneratorTests {
         #expect(generated == committed, "regenerate: actionable generate swift --target server --output \(Self.generatedFile.path)")
     }
 
-    @Test func theCommandLinePrintsTheSameBytes() throws {
-        let run = try CommandLineRunner.run(["generate", "swift", "--target", "server"])
+    @Test func theCommandLinePrintsTheSameBytes() async throws {
+        let run = try await CommandLineRunner.run(["generate", "swift", "--target", "server"])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stdout == (try String(contentsOf: Self.generatedFile, encoding: .utf8)))
     }
@@ -94,10 +94,10 @@ struct ServerGeneratorTests {
         #expect(text.hasSuffix("public enum NotificationCategories {\n}\n"))
     }
 
-    @Test func aCatalogWithLintErrorsIsRefused() throws {
+    @Test func aCatalogWithLintErrorsIsRefused() async throws {
         let directory = try CommandLineRunner.temporaryDirectory(["Categories/bad.yaml": "category: bad\nactions: [{ id: a }]\n"])
         defer { try? FileManager.default.removeItem(at: directory) }
-        let run = try CommandLineRunner.run(["generate", "swift", "--target", "server"], in: directory)
+        let run = try await CommandLineRunner.run(["generate", "swift", "--target", "server"], in: directory)
         #expect(run.status == 1)
         #expect(run.stderr.contains("bad.yaml"))
         #expect(run.stdout.isEmpty)

@@ -10,13 +10,13 @@ import Testing
 struct TypeScriptGeneratorTests {
     static let folder = CommandLineRunner.repository.appendingPathComponent("Tests/TypeScript")
 
-    @Test func theCommittedFilesAreWhatTheCatalogsGenerate() throws {
-        let example = try CommandLineRunner.run(["generate", "typescript"])
+    @Test func theCommittedFilesAreWhatTheCatalogsGenerate() async throws {
+        let example = try await CommandLineRunner.run(["generate", "typescript"])
         #expect(example.status == 0, "\(example.stderr)")
         let committed = try String(contentsOf: Self.folder.appendingPathComponent("generated/notification-categories.ts"), encoding: .utf8)
         #expect(
             example.stdout == committed, "regenerate: actionable generate typescript --output Tests/TypeScript/generated/notification-categories.ts")
-        let edge = try CommandLineRunner.run(
+        let edge = try await CommandLineRunner.run(
             ["generate", "typescript", "EdgeCategories"], in: CommandLineRunner.repository.appendingPathComponent("Tests/CodegenFixtures"))
         let committedEdge = try String(contentsOf: Self.folder.appendingPathComponent("generated/edge-categories.ts"), encoding: .utf8)
         #expect(
@@ -33,12 +33,12 @@ struct TypeScriptGeneratorTests {
         #expect(committed.contains(#""seats"?: number;"#) && committed.contains(#""inviteId": string;"#))
     }
 
-    @Test func theGeneratedFilesCompileStrictlyWithABackendsUseOfThem() throws {
-        let run = try CommandLineRunner.runTool("tsc", ["--strict", "--noEmit", "usage.ts"], in: Self.folder, environment: [:])
+    @Test func theGeneratedFilesCompileStrictlyWithABackendsUseOfThem() async throws {
+        let run = try await CommandLineRunner.runTool("tsc", ["--strict", "--noEmit", "usage.ts"], in: Self.folder, environment: [:])
         #expect(run.status == 0, "tsc --strict (Debian's node-typescript; .ci/run installs it):\n\(run.stdout)\(run.stderr)")
     }
 
-    @Test func aMisuseDoesNotCompile() throws {
+    @Test func aMisuseDoesNotCompile() async throws {
         // The types are not decoration: a misspelled action or a payload key of the wrong type is an error.
         let directory = try CommandLineRunner.temporaryDirectory([
             "misuse.ts": """
@@ -54,7 +54,7 @@ struct TypeScriptGeneratorTests {
         try FileManager.default.copyItem(
             at: Self.folder.appendingPathComponent("generated/notification-categories.ts"),
             to: directory.appendingPathComponent("notification-categories.ts"))
-        let run = try CommandLineRunner.runTool("tsc", ["--strict", "--noEmit", "misuse.ts"], in: directory, environment: [:])
+        let run = try await CommandLineRunner.runTool("tsc", ["--strict", "--noEmit", "misuse.ts"], in: directory, environment: [:])
         #expect(run.status != 0)
         #expect(run.stdout.contains("misuse.ts(3,") && run.stdout.contains("misuse.ts(4,") && run.stdout.contains("misuse.ts(6,"), "\(run.stdout)")
     }

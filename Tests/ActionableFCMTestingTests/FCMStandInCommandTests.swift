@@ -10,13 +10,13 @@ import Testing
 /// token endpoint is itself, writes them where `serve` can read them, and takes a message sent
 /// with that account.
 struct FCMStandInCommandTests {
-    @Test func failuresParseAndBadOnesNameTheForm() throws {
+    @Test func failuresParseAndBadOnesNameTheForm() async throws {
         let parsed = try FCMStandIn.failure("abc:def=429:QUOTA_EXCEEDED")
         #expect(parsed.token == "abc:def" && parsed.failure == FCMStandIn.Failure(status: 429, code: "QUOTA_EXCEEDED"))
         for bad in ["abc=200:OK", "abc=429", "=429:QUOTA_EXCEEDED", "abc", "abc=429:"] {
             #expect(throws: StandInScriptError.self, "\(bad)") { try FCMStandIn.failure(bad) }
         }
-        let refused = try CommandLineRunner.run(["fcm-stand-in", "--fail", "abc=200:OK"])
+        let refused = try await CommandLineRunner.run(["fcm-stand-in", "--fail", "abc=200:OK"])
         #expect(refused.status != 0 && refused.stderr.contains("TOKEN=STATUS:CODE"), "\(refused.stderr)")
     }
 

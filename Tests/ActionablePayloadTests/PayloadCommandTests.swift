@@ -8,15 +8,15 @@ import Testing
 struct PayloadCommandTests {
     func run(
         _ arguments: [String], in directory: URL = CommandLineRunner.repository
-    ) throws
+    ) async throws
         -> (status: Int32, out: String, err: String)
     {
-        let run = try CommandLineRunner.run(arguments, in: directory)
+        let run = try await CommandLineRunner.run(arguments, in: directory)
         return (run.status, run.stdout, run.stderr)
     }
 
-    @Test func printsTheJSONWithTheCategoryAndTypedValues() throws {
-        let run = try run([
+    @Test func printsTheJSONWithTheCategoryAndTypedValues() async throws {
+        let run = try await run([
             "payload", "invite", "--title", "Dinner?", "--body", "Sam invited you", "--badge", "1",
             "--sound", "default", "--thread-id", "t1", "--set", "inviteId=42", "--set", "seats=3", "--content-available",
         ])
@@ -27,12 +27,12 @@ struct PayloadCommandTests {
                 + "\n")
     }
 
-    @Test func aRetiredCategoryIsRefused() throws {
+    @Test func aRetiredCategoryIsRefused() async throws {
         let directory = try CommandLineRunner.temporaryDirectory([
             "Categories/survey.yaml": "category: survey\nretired: true\nactions: [{ id: answer, title: Answer }]\n"
         ])
         defer { try? FileManager.default.removeItem(at: directory) }
-        let run = try run(["payload", "survey", "--body", "b"], in: directory)
+        let run = try await run(["payload", "survey", "--body", "b"], in: directory)
         #expect(run.status == 1)
         #expect(run.err.contains("category \"survey\" is retired"))
         #expect(run.out.isEmpty)
@@ -40,7 +40,7 @@ struct PayloadCommandTests {
 
     @Test func aTokenIsMintedForTheUserWithTheGivenKey() async throws {
         let key = "k1=0123456789abcdef0123456789abcdef"
-        let run = try run([
+        let run = try await run([
             "payload", "invite", "--body", "b", "--set", "inviteId=42", "--user", "alice",
             "--token-key", key, "--expires", "1h", "--notification-id", "n-9",
         ])
@@ -70,41 +70,41 @@ struct PayloadCommandTests {
             "bytes; APNs accepts at most 4096 bytes for alert pushes"
         ),
     ])
-    func refusalsExitOneWithAClearMessage(arguments: [String], message: String) throws {
-        let run = try run(arguments)
+    func refusalsExitOneWithAClearMessage(arguments: [String], message: String) async throws {
+        let run = try await run(arguments)
         #expect(run.status == 1)
         #expect(run.out.isEmpty)
         #expect(run.err.contains(message), "\(run.err)")
     }
 
-    @Test func theSizeMessageNamesTheByteCount() throws {
-        let run = try run(["payload", "invite", "--body", String(repeating: "é", count: 2100), "--set", "inviteId=1"])
+    @Test func theSizeMessageNamesTheByteCount() async throws {
+        let run = try await run(["payload", "invite", "--body", String(repeating: "é", count: 2100), "--set", "inviteId=1"])
         #expect(run.status == 1)
         #expect(run.err.contains("the payload is 42"))  // 4200 bytes of body plus the rest
     }
 
-    @Test func usageErrorsExitTwo() throws {
-        #expect(try run(["payload", "invite", "--token-key", "k=0123456789abcdef0123456789abcdef"]).status == 2)
-        #expect(try run(["payload", "invite", "--user", "u", "--expires", "soon"]).status == 2)
-        #expect(try run(["payload"]).status == 2)
+    @Test func usageErrorsExitTwo() async throws {
+        #expect(try await run(["payload", "invite", "--token-key", "k=0123456789abcdef0123456789abcdef"]).status == 2)
+        #expect(try await run(["payload", "invite", "--user", "u", "--expires", "soon"]).status == 2)
+        #expect(try await run(["payload"]).status == 2)
     }
 
-    @Test func withoutATokenKeyTheDevelopmentKeyIsUsedWithAWarning() throws {
+    @Test func withoutATokenKeyTheDevelopmentKeyIsUsedWithAWarning() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("actionable-payload-\(UUID())")
         try FileManager.default.createDirectory(at: directory.appendingPathComponent("Categories"), withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         try "category: ping\n".write(to: directory.appendingPathComponent("Categories/ping.yaml"), atomically: true, encoding: .utf8)
-        let first = try run(["payload", "ping", "--body", "b", "--user", "u"], in: directory)
+        let first = try await run(["payload", "ping", "--body", "b", "--user", "u"], in: directory)
         #expect(first.status == 0, "\(first.err)")
         #expect(first.err.contains("development key"))
         #expect(first.err.contains("(created now)"))
-        let second = try run(["payload", "ping", "--body", "b", "--user", "u"], in: directory)
+        let second = try await run(["payload", "ping", "--body", "b", "--user", "u"], in: directory)
         #expect(!second.err.contains("(created now)"))
         #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent(".actionable/development-token-key").path))
     }
 
-    @Test func androidPrintsAnFCMDataMessageAndRefusesAPNsOnlySettings() throws {
-        let message = try run([
+    @Test func androidPrintsAnFCMDataMessageAndRefusesAPNsOnlySettings() async throws {
+        let message = try await run([
             "payload", "invite", "--platform", "android", "--title", "Dinner?", "--body", "Sam invited you", "--set", "inviteId=42",
             "--set", "seats=3", "--ttl", "1h", "--collapse-key", "inv-42", "--device-token", "fcm-1",
         ])
@@ -113,11 +113,11 @@ struct PayloadCommandTests {
             message.out
                 == #"{"message":{"token":"fcm-1","data":{"category":"invite","title":"Dinner?","body":"Sam invited you","inviteId":"42","seats":"3"},"android":{"priority":"high","ttl":"3600s","collapse_key":"inv-42"}}}"#
                 + "\n")
-        let badge = try run(["payload", "invite", "--platform", "android", "--badge", "1", "--set", "inviteId=42"])
+        let badge = try await run(["payload", "invite", "--platform", "android", "--badge", "1", "--set", "inviteId=42"])
         #expect(badge.status == 2 && badge.err.contains("--badge are APNs settings"), "\(badge.err)")
-        let ttl = try run(["payload", "invite", "--ttl", "1h", "--set", "inviteId=42"])
+        let ttl = try await run(["payload", "invite", "--ttl", "1h", "--set", "inviteId=42"])
         #expect(ttl.status == 2 && ttl.err.contains("--ttl go with --platform android"), "\(ttl.err)")
-        let missing = try run(["payload", "invite", "--platform", "android"])
+        let missing = try await run(["payload", "invite", "--platform", "android"])
         #expect(missing.status == 1 && missing.err.contains("inviteId"), "\(missing.err)")
     }
 }

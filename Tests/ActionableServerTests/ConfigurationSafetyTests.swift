@@ -64,7 +64,7 @@ struct ConfigurationSafetyTests {
     }
 
     /// The command line says the same, exits 1, and never starts listening.
-    @Test func serveRefusesWeakSettingsAtStartUp() throws {
+    @Test func serveRefusesWeakSettingsAtStartUp() async throws {
         let directory = try CommandLineRunner.temporaryDirectory([:], exampleCategories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let cases: [([String], String)] = [
@@ -73,7 +73,7 @@ struct ConfigurationSafetyTests {
             (["--host", "0.0.0.0"], "development token key"),
         ]
         for (arguments, message) in cases {
-            let run = try CommandLineRunner.run(["serve", "--port", "1", "--storage", "memory:"] + arguments, in: directory)
+            let run = try await CommandLineRunner.run(["serve", "--port", "1", "--storage", "memory:"] + arguments, in: directory)
             #expect(run.status == 1, "\(arguments): \(run.stderr)")
             #expect(run.stderr.contains(message), "\(arguments): \(run.stderr)")
             #expect(!(run.stdout + run.stderr).contains("started and listening"))

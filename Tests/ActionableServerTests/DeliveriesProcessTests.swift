@@ -90,34 +90,36 @@ struct DeliveriesProcessTests {
             let other = try await Self.tap("n-dead-2", in: directory, port: port)
             // 410 makes both dead; the server says so in its log once each is stored dead.
             _ = try await server.output(containing: "delivery is dead", times: 2)
-            let list = try CommandLineRunner.run(
+            let list = try await CommandLineRunner.run(
                 ["deliveries", "list", "--state", "dead", "--url", "http://127.0.0.1:\(port)", "--admin-token", Self.admin, "--format", "json"])
             #expect(list.stdout.contains(id) && list.stdout.contains(other))
             #expect(list.status == 0, "\(list.stderr)")
-            let table = try CommandLineRunner.run(["deliveries", "list", "--url", "http://127.0.0.1:\(port)", "--admin-token", Self.admin])
+            let table = try await CommandLineRunner.run(["deliveries", "list", "--url", "http://127.0.0.1:\(port)", "--admin-token", Self.admin])
             #expect(table.stdout.hasPrefix("ID"))
             #expect(table.stdout.contains("dead"))
             #expect(table.stdout.contains("invite.accept"))
 
             await upstream.set(204)
-            let one = try CommandLineRunner.run(["deliveries", "retry", id, "--url", "http://127.0.0.1:\(port)", "--admin-token", Self.admin])
+            let one = try await CommandLineRunner.run(["deliveries", "retry", id, "--url", "http://127.0.0.1:\(port)", "--admin-token", Self.admin])
             #expect(one.status == 0, "\(one.stderr)")
             #expect(one.stdout == "queued \(id)\n")
             try await upstream.delivered(id)
             #expect(await upstream.statuses(of: id) == [410, 204])  // the same webhook-id both times
 
-            let rest = try CommandLineRunner.run(
+            let rest = try await CommandLineRunner.run(
                 ["deliveries", "retry", "--state", "dead", "--url", "http://127.0.0.1:\(port)", "--admin-token", Self.admin])
             #expect(rest.stdout == "queued 1\n")
             try await upstream.delivered(other)
 
             // A pending or unknown response, or no token: a clear error and exit 1 or 2.
-            let unknown = try CommandLineRunner.run(["deliveries", "retry", "nope", "--url", "http://127.0.0.1:\(port)", "--admin-token", Self.admin])
+            let unknown = try await CommandLineRunner.run([
+                "deliveries", "retry", "nope", "--url", "http://127.0.0.1:\(port)", "--admin-token", Self.admin,
+            ])
             #expect(unknown.status == 1)
             #expect(unknown.stderr.contains("HTTP 404"))
-            let noToken = try CommandLineRunner.run(["deliveries", "list", "--url", "http://127.0.0.1:\(port)"])
+            let noToken = try await CommandLineRunner.run(["deliveries", "list", "--url", "http://127.0.0.1:\(port)"])
             #expect(noToken.status == 2)
-            let neither = try CommandLineRunner.run(["deliveries", "retry", "--url", "http://127.0.0.1:\(port)", "--admin-token", Self.admin])
+            let neither = try await CommandLineRunner.run(["deliveries", "retry", "--url", "http://127.0.0.1:\(port)", "--admin-token", Self.admin])
             #expect(neither.status == 2)
             #expect(neither.stderr.contains("--state dead"))
         }
@@ -135,15 +137,15 @@ struct DeliveriesProcessTests {
         defer { server.signal() }
         let id = try await Self.tap("n-held", in: directory, port: port)
         _ = try await server.output(containing: "responses held: no endpoint takes them yet")
-        let held = try CommandLineRunner.run(
+        let held = try await CommandLineRunner.run(
             ["deliveries", "list", "--state", "held", "--url", "http://127.0.0.1:\(port)", "--admin-token", Self.admin, "--format", "json"])
         #expect(held.status == 0, "\(held.stderr)")
         #expect(held.stdout.contains(id))
         #expect(held.stdout.contains("no endpoint takes invite.accept yet"))
-        let dead = try CommandLineRunner.run(
+        let dead = try await CommandLineRunner.run(
             ["deliveries", "list", "--state", "dead", "--url", "http://127.0.0.1:\(port)", "--admin-token", Self.admin, "--format", "json"])
         #expect(!dead.stdout.contains(id))
-        let bogus = try CommandLineRunner.run([
+        let bogus = try await CommandLineRunner.run([
             "deliveries", "list", "--state", "lost", "--url", "http://127.0.0.1:\(port)", "--admin-token", Self.admin,
         ])
         #expect(bogus.status == 2)

@@ -96,7 +96,7 @@ struct HostileRequestTests {
                 let connection = try RawConnection(port: port)
                 connection.send(attack.bytes(path))
                 connection.finishSending()
-                if let response = connection.readResponse() {
+                if let response = await connection.readResponse() {
                     answered += 1
                     #expect(response.status < 500 || response.status == 503, "\(attack.name) \(path): \(response.status)")
                     // (A HEAD answer has the headers of the GET answer and no body.)
@@ -140,15 +140,15 @@ struct HostileRequestTests {
         let port = try ServeProcessTests.freePort()
         let server = try await ServerProcess.serve(in: directory, port: port, extra: ["--storage", "memory:", "--admin-token", Self.admin])
         defer { server.signal() }
-        func signIn(_ token: String) throws -> (status: Int, headers: [String: String])? {
+        func signIn(_ token: String) async throws -> (status: Int, headers: [String: String])? {
             let connection = try RawConnection(port: port)
             connection.send(
                 Self.request(
                     "POST", "/admin/session", headers: ["Content-Type: application/x-www-form-urlencoded"], body: Array("token=\(token)".utf8)))
-            return connection.readResponse().map { ($0.status, $0.headers) }
+            return await connection.readResponse().map { ($0.status, $0.headers) }
         }
-        for guess in 0..<5 { #expect(try signIn("guess-\(guess)")?.status == 401) }
-        let throttled = try #require(try signIn(Self.admin))
+        for guess in 0..<5 { #expect(try await signIn("guess-\(guess)")?.status == 401) }
+        let throttled = try #require(try await signIn(Self.admin))
         #expect(throttled.status == 429)
         #expect(Int(throttled.headers["retry-after"] ?? "") ?? 0 > 0)
         #expect(throttled.headers["set-cookie"] == nil)

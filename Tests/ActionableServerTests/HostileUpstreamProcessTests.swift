@@ -179,7 +179,7 @@ struct HostileUpstreamProcessTests {
         defer { server.signal(SIGKILL) }
         let idle = try (0..<64).map { _ in try RawConnection(port: port, readTimeout: 5, from: "127.0.0.2") }
         // 56 are closed at once; the 8 let in stay open (their read deadline is a minute away).
-        #expect(RawConnection.closedByServer(idle, within: 5) == 56)
+        #expect(await RawConnection.closedByServer(idle, within: 5) == 56)
         for index in 0..<3 {
             let (status, _) = try await ServeProcessTests.post(
                 try ServeProcessTests.acceptTap(notificationID: "n-beside-idle-\(index)", in: directory), port: port)
@@ -202,8 +202,8 @@ struct HostileUpstreamProcessTests {
         defer { server.signal(SIGKILL) }
         _ = try await server.output(containing: "metrics on")
         let silent = try RawConnection(port: metrics, readTimeout: 20)
-        #expect(silent.isClosedBeforeTimeout())
+        #expect(await silent.isClosedBeforeTimeout())
         let main = try RawConnection(port: port, readTimeout: 20)
-        #expect(main.isClosedBeforeTimeout())
+        #expect(await main.isClosedBeforeTimeout())
     }
 }

@@ -180,15 +180,15 @@ extension MetricsEndpointTests {
         _ = try await server.output(containing: "metrics on http://127.0.0.1:\(metricsPort)/metrics")
         let open = try RawConnection(port: metricsPort)
         open.send("GET /metrics HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
-        let metrics = try #require(open.readResponse())
+        let metrics = try #require(await open.readResponse())
         #expect(metrics.status == 200)
         #expect(String(decoding: metrics.body, as: UTF8.self).contains("actionable_"))
         let main = try RawConnection(port: port)
         main.send("GET /metrics HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
-        #expect(main.readResponse()?.status == 401)
+        #expect(await main.readResponse()?.status == 401)
         let other = try RawConnection(port: metricsPort)
         other.send("GET /v1/categories HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
-        #expect(other.readResponse()?.status == 404)
+        #expect(await other.readResponse()?.status == 404)
         #expect(await server.stop() == 0)
     }
 }

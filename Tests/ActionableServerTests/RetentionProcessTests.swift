@@ -90,8 +90,8 @@ struct RetentionProcessTests {
     }
 
     @Test(arguments: ["2x", "-1d", "forever", ""])
-    func aRetentionThatIsNotADurationIsRefusedByName(value: String) throws {
-        let run = try CommandLineRunner.run(["serve", "--port", "0", "--retention", value])
+    func aRetentionThatIsNotADurationIsRefusedByName(value: String) async throws {
+        let run = try await CommandLineRunner.run(["serve", "--port", "0", "--retention", value])
         #expect(run.status != 0)
         #expect(run.stderr.contains("--retention"), "\(run.stderr)")
     }

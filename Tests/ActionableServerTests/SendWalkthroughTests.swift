@@ -38,12 +38,12 @@ struct SendWalkthroughTests {
         let url = "http://127.0.0.1:\(port)"
         let device = String(repeating: "6a", count: 32)
 
-        let registered = try CommandLineRunner.run(
+        let registered = try await CommandLineRunner.run(
             ["devices", "register", device, "--user", "alice", "--environment", "sandbox", "--app-jwt-key", Self.appKey, "--url", url],
             in: directory)
         #expect(registered.status == 0 && registered.stdout.contains("registered \(device) for alice (sandbox)"), "\(registered.stderr)")
 
-        let sent = try CommandLineRunner.run(
+        let sent = try await CommandLineRunner.run(
             [
                 "send", "invite", "--user", "alice", "--title", "Dinner?", "--body", "Sam invited you", "--set", "inviteId=inv-42",
                 "--badge", "auto", "--backend-token", Self.backendToken, "--url", url, "--wait",
@@ -68,19 +68,19 @@ struct SendWalkthroughTests {
         try notification.write(to: directory.appendingPathComponent("notification.json"), atomically: true, encoding: .utf8)
 
         #expect(try await Self.badge(port: port) == #"{"badge":1}"#)
-        let tap = try CommandLineRunner.run(
+        let tap = try await CommandLineRunner.run(
             ["respond", "accept", "--notification", "notification.json", "--user", "alice", "--app-jwt-key", Self.appKey, "--url", url],
             in: directory)
         #expect(tap.status == 0 && tap.stdout.contains("HTTP 202"), "\(tap.stdout)")
         #expect(try await Self.badge(port: port) == #"{"badge":0}"#)
 
-        let listed = try CommandLineRunner.run(
+        let listed = try await CommandLineRunner.run(
             ["devices", "list", "alice", "--backend-token", Self.backendToken, "--url", url], in: directory)
         #expect(listed.stdout.contains(device) && listed.stdout.contains("active"), "\(listed.stdout)")
-        let removed = try CommandLineRunner.run(
+        let removed = try await CommandLineRunner.run(
             ["devices", "remove", device, "--backend-token", Self.backendToken, "--url", url], in: directory)
         #expect(removed.status == 0 && removed.stdout.contains("removed \(device)"))
-        let none = try CommandLineRunner.run(["devices", "list", "alice", "--backend-token", Self.backendToken, "--url", url], in: directory)
+        let none = try await CommandLineRunner.run(["devices", "list", "alice", "--backend-token", Self.backendToken, "--url", url], in: directory)
         #expect(none.stdout.contains("alice has no devices"), "\(none.stdout)")
     }
 }

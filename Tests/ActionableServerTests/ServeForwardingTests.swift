@@ -51,7 +51,7 @@ struct ServeForwardingTests {
             let upstreamPort = try #require(client.port)
             let directory = try CommandLineRunner.temporaryDirectory([:], exampleCategories: true)
             defer { try? FileManager.default.removeItem(at: directory) }
-            let payload = try CommandLineRunner.run(
+            let payload = try await CommandLineRunner.run(
                 [
                     "payload", "invite", "--body", "b", "--set", "inviteId=42",
                     "--user", "bob",
@@ -88,8 +88,8 @@ struct ServeForwardingTests {
         }
     }
 
-    @Test func forwardWithoutASecretIsAUsageError() throws {
-        let run = try CommandLineRunner.run(["serve", "--forward", "invite.*=http://127.0.0.1:1/x"])
+    @Test func forwardWithoutASecretIsAUsageError() async throws {
+        let run = try await CommandLineRunner.run(["serve", "--forward", "invite.*=http://127.0.0.1:1/x"])
         #expect(run.status == 2)
         #expect(run.stderr.contains("--forward needs --forward-secret"))
     }

@@ -27,8 +27,8 @@ struct ServeProcessTests {
     /// The body of alice's Accept on invite 42 (notification `notificationID`), its token minted
     /// by `actionable payload` in `directory`: the payload command and the server share the
     /// development key under .actionable/.
-    static func acceptTap(notificationID: String, in directory: URL) throws -> String {
-        let payload = try CommandLineRunner.run(
+    static func acceptTap(notificationID: String, in directory: URL) async throws -> String {
+        let payload = try await CommandLineRunner.run(
             [
                 "payload", "invite", "--body", "b", "--set", "inviteId=42",
                 "--user", "alice", "--notification-id", notificationID,
@@ -42,7 +42,7 @@ struct ServeProcessTests {
     @Test func acceptedResponsesSurviveARestartAndSIGTERMExitsZero() async throws {
         let directory = try CommandLineRunner.temporaryDirectory([:], exampleCategories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let body = try Self.acceptTap(notificationID: "n-restart", in: directory)
+        let body = try await Self.acceptTap(notificationID: "n-restart", in: directory)
 
         let port = try Self.freePort()
         let first = try await ServerProcess.serve(in: directory, port: port)
@@ -68,7 +68,7 @@ struct ServeProcessTests {
     @Test func respondPostsWhatTheAppWouldAndExitsOneOnRefusal() async throws {
         let directory = try CommandLineRunner.temporaryDirectory([:], exampleCategories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let payload = try CommandLineRunner.run(
+        let payload = try await CommandLineRunner.run(
             ["payload", "invite", "--body", "b", "--set", "inviteId=42", "--user", "cy"],
             in: directory)
         try payload.stdout.write(to: directory.appendingPathComponent("notification.json"), atomically: true, encoding: .utf8)
@@ -76,13 +76,13 @@ struct ServeProcessTests {
         let server = try await ServerProcess.serve(in: directory, port: port)
         defer { server.signal() }
         let url = "http://127.0.0.1:\(port)"
-        let accepted = try CommandLineRunner.run(["respond", "accept", "--notification", "notification.json", "--url", url], in: directory)
+        let accepted = try await CommandLineRunner.run(["respond", "accept", "--notification", "notification.json", "--url", url], in: directory)
         #expect(accepted.status == 0)
         #expect(accepted.stdout.hasPrefix("HTTP 202 "))
-        let again = try CommandLineRunner.run(["respond", "accept", "--notification", "notification.json", "--url", url], in: directory)
+        let again = try await CommandLineRunner.run(["respond", "accept", "--notification", "notification.json", "--url", url], in: directory)
         #expect(again.stdout.hasPrefix("HTTP 200 "))
         #expect(again.stdout.contains("duplicate"))
-        let other = try CommandLineRunner.run(["respond", "decline", "--notification", "notification.json", "--url", url], in: directory)
+        let other = try await CommandLineRunner.run(["respond", "decline", "--notification", "notification.json", "--url", url], in: directory)
         #expect(other.status == 1)
         #expect(other.stdout.hasPrefix("HTTP 409 "))
     }
@@ -106,7 +106,7 @@ struct ServeProcessTests {
                 "--forward", "invite.*=http://127.0.0.1:\(servicePort)/rsvp", "--forward-secret", secret,
             ])
         defer { server.signal() }
-        let payload = try CommandLineRunner.run(
+        let payload = try await CommandLineRunner.run(
             [
                 "payload", "invite", "--body", "Team dinner", "--set", "inviteId=inv-42",
                 "--user", "alice",
@@ -114,7 +114,7 @@ struct ServeProcessTests {
         try payload.stdout.write(to: directory.appendingPathComponent("notification.json"), atomically: true, encoding: .utf8)
         let url = "http://127.0.0.1:\(port)"
         for _ in 0..<2 {  // the phone retries: one RSVP all the same
-            let tap = try CommandLineRunner.run(
+            let tap = try await CommandLineRunner.run(
                 ["respond", "accept", "--notification", "notification.json", "--url", url],
                 in: directory)
             #expect(tap.status == 0)
@@ -124,7 +124,7 @@ struct ServeProcessTests {
         // The README's forged tap: the same notification with inv-99 is refused, nothing recorded.
         let forged = payload.stdout.replacingOccurrences(of: "inv-42", with: "inv-99")
         try forged.write(to: directory.appendingPathComponent("forged.json"), atomically: true, encoding: .utf8)
-        let refused = try CommandLineRunner.run(["respond", "accept", "--notification", "forged.json", "--url", url], in: directory)
+        let refused = try await CommandLineRunner.run(["respond", "accept", "--notification", "forged.json", "--url", url], in: directory)
         #expect(refused.status == 1)
         #expect(refused.stdout.contains("HTTP 422") && refused.stdout.contains("payload-mismatch"), "\(refused.stdout)")
     }
@@ -154,7 +154,7 @@ struct ServeProcessTests {
             let (_, response) = try await URLSession.shared.data(for: request)
             #expect((response as? HTTPURLResponse)?.statusCode == 404)
         }
-        let bad = try CommandLineRunner.run(["serve", "--config", "missing.json"], in: directory)
+        let bad = try await CommandLineRunner.run(["serve", "--config", "missing.json"], in: directory)
         #expect(bad.status == 2)
         #expect(bad.stderr.contains("--config missing.json: no such file"))
     }

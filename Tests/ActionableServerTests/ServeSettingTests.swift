@@ -26,8 +26,8 @@ struct ServeSettingTests {
     }
 
     /// `actionable serve --help` declares every setting's flag, with its help.
-    @Test func theCommandLineDeclaresEverySetting() throws {
-        let help = try CommandLineRunner.run(["serve", "--help"])
+    @Test func theCommandLineDeclaresEverySetting() async throws {
+        let help = try await CommandLineRunner.run(["serve", "--help"])
         let text = (help.stdout + help.stderr).replacingOccurrences(of: "\n", with: " ")
         for setting in ServeSetting.all {
             #expect(text.contains(setting.flag), "\(setting.flag) is not a flag of serve")

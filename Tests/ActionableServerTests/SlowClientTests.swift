@@ -24,19 +24,19 @@ struct SlowClientTests {
         // A request answered before the others open: from now on, this connection is idle.
         let kept = try RawConnection(port: port, readTimeout: 60)
         kept.send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
-        #expect(kept.readResponse()?.status == 200)
+        #expect(await kept.readResponse()?.status == 200)
         let headers = try RawConnection(port: port, readTimeout: 60)
         headers.send("POST /v1/actions HTTP/1.1\r\nHost: x\r\nContent-Type: appl")
         let body = try RawConnection(port: port, readTimeout: 60)
         body.send("POST /v1/actions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"cat")
         let silent = try RawConnection(port: port, readTimeout: 60)  // sends nothing: closed 2 s after it opened
 
-        let tap = try ServeProcessTests.acceptTap(notificationID: "n-slow", in: directory)
+        let tap = try await ServeProcessTests.acceptTap(notificationID: "n-slow", in: directory)
         #expect(try await ServeProcessTests.post(tap, port: port).0 == 202)
         let start = ContinuousClock.now
-        #expect(headers.isClosedBeforeTimeout())
-        #expect(body.isClosedBeforeTimeout())
-        #expect(silent.isClosedBeforeTimeout())
+        #expect(await headers.isClosedBeforeTimeout())
+        #expect(await body.isClosedBeforeTimeout())
+        #expect(await silent.isClosedBeforeTimeout())
         // Closed by the deadline, not by the 60 s bound on the test's own read (the margin is for
         // a loaded machine).
         #expect(ContinuousClock.now - start < .seconds(45))
@@ -44,7 +44,7 @@ struct SlowClientTests {
         // after they opened, later than that), the kept-alive connection still serves: between
         // requests it is the idle timeout's.
         kept.send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
-        #expect(kept.readResponse()?.status == 200)
+        #expect(await kept.readResponse()?.status == 200)
     }
 
     /// With --max-connections 2, a third connection is not served while two are open (it waits
@@ -58,18 +58,18 @@ struct SlowClientTests {
         defer { server.signal() }
         var first: RawConnection? = try RawConnection(port: port)
         first?.send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
-        #expect(first?.readResponse()?.status == 200)  // kept alive: one place taken
+        #expect(await first?.readResponse()?.status == 200)  // kept alive: one place taken
         let second = try RawConnection(port: port)
         second.send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
-        #expect(second.readResponse()?.status == 200)  // two
+        #expect(await second.readResponse()?.status == 200)  // two
         // The third is accepted by the kernel, not by the server: no answer while the two stay open
         // (the 2 s bound only ends the wait for an answer that must not come).
         let third = try RawConnection(port: port, readTimeout: 2)
         third.send("GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
-        #expect(third.readResponse() == nil)
+        #expect(await third.readResponse() == nil)
         first = nil  // closes it: a place is free, and the third is served
         third.setReadTimeout(20)
-        #expect(third.readResponse()?.status == 200)
+        #expect(await third.readResponse()?.status == 200)
     }
 
     /// 2,000 connections trickle request bodies (a byte each round) for the whole test while
@@ -127,7 +127,8 @@ struct SlowClientTests {
             let loaded = try await Self.send(taps.prefix(600), port: port, client: client)
             trickler.cancel()
             // Every trickler is closed by the read deadline (10 s from its first byte).
-            let closed = slow.filter { $0.isClosedByServer() }.count
+            var closed = 0
+            for connection in slow where await connection.isClosedByServer() { closed += 1 }
             return (loaded, closed, try await Self.send(taps.suffix(300), port: port, client: client))
         })
         trickler.cancel()

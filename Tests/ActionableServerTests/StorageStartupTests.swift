@@ -42,7 +42,7 @@ struct StorageStartupTests {
     func serveListensWithPostgresDownAndBecomesReadyWhenItComesUp() async throws {
         let directory = try CommandLineRunner.temporaryDirectory([:], exampleCategories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let tap = try ServeProcessTests.acceptTap(notificationID: "n-startup", in: directory)
+        let tap = try await ServeProcessTests.acceptTap(notificationID: "n-startup", in: directory)
 
         let databasePort = try ServeProcessTests.freePort()
         let port = try ServeProcessTests.freePort()

@@ -28,10 +28,10 @@ struct TypeScriptGuardTests {
             ]
             var ids: [String] = []
             for (index, tap) in taps.enumerated() {
-                let notification = try CommandLineRunner.run(["payload"] + tap.payload + ["--user", "alice"], in: directory)
+                let notification = try await CommandLineRunner.run(["payload"] + tap.payload + ["--user", "alice"], in: directory)
                 let file = "n\(index).json"
                 try notification.stdout.write(to: directory.appendingPathComponent(file), atomically: true, encoding: .utf8)
-                let respond = try CommandLineRunner.run(
+                let respond = try await CommandLineRunner.run(
                     ["respond", tap.action, "--notification", file, "--url", url] + (tap.text.map { ["--text", $0] } ?? []), in: directory)
                 #expect(respond.status == 0, "\(respond.stdout)")
                 let id = try #require(respond.stdout.firstMatch(of: /"id":"([^"]+)"/).map { String($0.1) })
@@ -47,10 +47,10 @@ struct TypeScriptGuardTests {
 
             let folder = CommandLineRunner.repository.appendingPathComponent("Tests/TypeScript")
             let output = directory.appendingPathComponent("js")
-            let compiled = try CommandLineRunner.runTool(
+            let compiled = try await CommandLineRunner.runTool(
                 "tsc", ["--strict", "--module", "commonjs", "--outDir", output.path, "guard.test.ts"], in: folder, environment: [:])
             #expect(compiled.status == 0, "\(compiled.stdout)\(compiled.stderr)")
-            let tested = try CommandLineRunner.runTool(
+            let tested = try await CommandLineRunner.runTool(
                 "node", ["--test", output.appendingPathComponent("guard.test.js").path], in: directory,
                 environment: ["FORWARDED_BODIES": captured.path])
             #expect(tested.status == 0, "\(tested.stdout)\(tested.stderr)")

@@ -25,7 +25,16 @@ public enum CommandLineRunner {
     }()
 
     /// Runs `actionable ARGUMENTS` in `directory`.
-    public static func run(_ arguments: [String], in directory: URL = repository) throws -> Run {
+    ///
+    /// The wait is on a thread of its own, never on a thread of Swift's cooperative pool: a test
+    /// that waited there for a compiler (kotlinc takes many seconds) held one of the pool's few
+    /// threads (two on a two-core machine), and every other test's tasks — an in-process
+    /// upstream's answer, a forwarder's read — stalled behind it while their clocks ran on.
+    public static func run(_ arguments: [String], in directory: URL = repository) async throws -> Run {
+        try await offPool { try runBlocking(arguments, in: directory) }
+    }
+
+    private static func runBlocking(_ arguments: [String], in directory: URL) throws -> Run {
         let process = Process()
         process.executableURL = binary
         process.arguments = arguments
@@ -47,8 +56,13 @@ public enum CommandLineRunner {
             stderr: String(decoding: errData, as: UTF8.self))
     }
 
-    /// Runs another program (found on the PATH) in `directory`, its output discarded; returns its status.
-    public static func runTool(_ name: String, _ arguments: [String], in directory: URL) throws -> Int32 {
+    /// Runs another program (found on the PATH) in `directory`, its output discarded; returns its
+    /// status. Waits off the cooperative pool, as ``run(_:in:)``.
+    public static func runTool(_ name: String, _ arguments: [String], in directory: URL) async throws -> Int32 {
+        try await offPool { try runToolBlocking(name, arguments, in: directory) }
+    }
+
+    private static func runToolBlocking(_ name: String, _ arguments: [String], in directory: URL) throws -> Int32 {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = [name] + arguments
@@ -61,8 +75,14 @@ public enum CommandLineRunner {
     }
 
     /// Runs another program (found on the PATH) in `directory` with `environment` added to this
-    /// process's; returns its status and output.
+    /// process's; returns its status and output. Waits off the cooperative pool, as ``run(_:in:)``.
     public static func runTool(
+        _ name: String, _ arguments: [String], in directory: URL, environment: [String: String]
+    ) async throws -> Run {
+        try await offPool { try runToolBlocking(name, arguments, in: directory, environment: environment) }
+    }
+
+    private static func runToolBlocking(
         _ name: String, _ arguments: [String], in directory: URL, environment: [String: String]
     ) throws -> Run {
         let process = Process()
@@ -85,6 +105,15 @@ public enum CommandLineRunner {
         return Run(
             status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
             stderr: String(decoding: errData, as: UTF8.self))
+    }
+
+    /// Runs `work`, which blocks, on a thread of its own and resumes with its result.
+    public static func offPool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            let thread = Thread { continuation.resume(with: Result { try work() }) }
+            thread.stackSize = 1 << 20
+            thread.start()
+        }
     }
 
     /// A new temporary directory holding `files` (relative path → text) and, with

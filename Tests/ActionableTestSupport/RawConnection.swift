@@ -57,7 +57,9 @@ public final class RawConnection: @unchecked Sendable {
     public func finishSending() { shutdown(descriptor, Int32(SHUT_WR)) }
 
     /// Everything the server sends until it closes the connection (or the read timeout).
-    public func readToEnd() -> [UInt8] {
+    public func readToEnd() async -> [UInt8] { await Self.offPool { self.readToEndBlocking() } }
+
+    private func readToEndBlocking() -> [UInt8] {
         var received: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65536)
         while true {
@@ -69,7 +71,11 @@ public final class RawConnection: @unchecked Sendable {
 
     /// One response: status and body, read until its Content-Length is complete or the server
     /// closes; nil when the server closed without answering.
-    public func readResponse() -> (status: Int, headers: [String: String], body: [UInt8])? {
+    public func readResponse() async -> (status: Int, headers: [String: String], body: [UInt8])? {
+        await Self.offPool { self.readResponseBlocking() }
+    }
+
+    private func readResponseBlocking() -> (status: Int, headers: [String: String], body: [UInt8])? {
         var received: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65536)
         while true {
@@ -82,7 +88,9 @@ public final class RawConnection: @unchecked Sendable {
 
     /// Whether the server closed (or reset) the connection before the read timeout: `false` when
     /// the read timed out with the connection still open.
-    public func isClosedBeforeTimeout() -> Bool {
+    public func isClosedBeforeTimeout() async -> Bool { await Self.offPool { self.isClosedBeforeTimeoutBlocking() } }
+
+    private func isClosedBeforeTimeoutBlocking() -> Bool {
         var byte: UInt8 = 0
         let count = recv(descriptor, &byte, 1, 0)
         if count == 0 { return true }
@@ -91,7 +99,11 @@ public final class RawConnection: @unchecked Sendable {
 
     /// How many of `connections` the server closes (or resets) within `seconds`, watched all at
     /// once (`poll`), without reading what they are sent.
-    public static func closedByServer(_ connections: [RawConnection], within seconds: Double) -> Int {
+    public static func closedByServer(_ connections: [RawConnection], within seconds: Double) async -> Int {
+        await offPool { closedByServerBlocking(connections, within: seconds) }
+    }
+
+    private static func closedByServerBlocking(_ connections: [RawConnection], within seconds: Double) -> Int {
         let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
         var closed = Set<Int32>()
         while ContinuousClock.now < deadline && closed.count < connections.count {
@@ -111,9 +123,20 @@ public final class RawConnection: @unchecked Sendable {
 
     /// Whether the server has closed the connection: a read returns the end of the stream
     /// (or fails) within the read timeout.
-    public func isClosedByServer() -> Bool {
+    public func isClosedByServer() async -> Bool { await Self.offPool { self.isClosedByServerBlocking() } }
+
+    private func isClosedByServerBlocking() -> Bool {
         var byte: UInt8 = 0
         return recv(descriptor, &byte, 1, 0) <= 0
+    }
+
+    /// Every read waits on a thread of its own, never on one of Swift's cooperative pool (which
+    /// the tests' in-process servers and clients need to make progress meanwhile).
+    private static func offPool<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
+        await withCheckedContinuation { continuation in
+            let thread = Thread { continuation.resume(returning: work()) }
+            thread.start()
+        }
     }
 
     static func parse(_ bytes: [UInt8], complete: Bool = false) -> (status: Int, headers: [String: String], body: [UInt8])? {
