@@ -21,7 +21,9 @@ public actor AccessToken {
     private let client: HTTPClient
     private let timeout: Duration
     private let now: @Sendable () -> Date
-    private var current: (token: String, renewAt: Date)?
+    private var current: (token: String, renewAt: Date, expiresAt: Date)?
+    /// When a failed grant may be tried again (sends until then fail fast, or keep the old token).
+    private var nextGrant = Date.distantPast
     private var renewal: Task<String, any Error>?
     /// How many tokens were got (for tests and the log).
     public private(set) var grants = 0
@@ -46,8 +48,20 @@ public actor AccessToken {
 
     /// The token to send with: the current one, or a new one when it is due.
     public func token() async throws -> String {
-        if let current, current.renewAt > now() { return current.token }
-        return try await renew()
+        let now = now()
+        if let current, current.renewAt > now { return current.token }
+        // A renewal that failed a moment ago is not tried again at once: the token, while it
+        // lasts, still serves.
+        if nextGrant > now {
+            if let current, current.expiresAt > now { return current.token }
+            throw ServiceAccountError("the last grant failed; the next is tried after \(nextGrant)")
+        }
+        do {
+            return try await renew()
+        } catch {
+            if let current, current.expiresAt > self.now() { return current.token }
+            throw error
+        }
     }
 
     /// FCM refused `token` (401): the next ``token()`` gets a new one, unless another send
@@ -58,10 +72,29 @@ public actor AccessToken {
 
     private func renew() async throws -> String {
         if let renewal { return try await renewal.value }
-        let task = Task { try await self.grant() }
+        let task = Task {
+            do {
+                return try await self.grant()
+            } catch {
+                self.failedGrant()
+                throw error
+            }
+        }
         renewal = task
         defer { renewal = nil }
         return try await task.value
+    }
+
+    /// Seconds a failed grant waits before the next.
+    static let pauseAfterFailure: TimeInterval = 5
+
+    private func failedGrant() { nextGrant = now().addingTimeInterval(Self.pauseAfterFailure) }
+
+    /// Whether `token` may go in an `Authorization: Bearer` header (RFC 6750's b64token).
+    static func isBearerToken(_ token: String) -> Bool {
+        guard token.utf8.count <= 4096 else { return false }
+        let significant = token.reversed().drop { $0 == "=" }  // `=` only as trailing padding
+        return !significant.isEmpty && significant.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "-._~+/".contains($0)) }
     }
 
     private func grant() async throws -> String {
@@ -85,15 +118,17 @@ public actor AccessToken {
             return (response.status, body)
         }
         let document = try? JSONDecoder().decode(TokenDocument.self, from: Data(body.readableBytesView))
-        guard status == .ok, let token = document?.accessToken, !token.isEmpty, token.utf8.count <= 4096 else {
+        guard status == .ok, let token = document?.accessToken, Self.isBearerToken(token) else {
             let reason = document?.errorDescription ?? document?.error ?? "HTTP \(status.code)"
             throw ServiceAccountError("the token endpoint refused the service account's grant: \(String(reason.prefix(200)))")
         }
-        // A lifetime FCM's endpoint would not give (none, negative, absurd) counts as a minute.
+        // A lifetime Google's endpoint would not give is held within a minute and an hour (it
+        // issues 3599 s); a token that dies sooner is renewed on its 401.
         let offered: Double? = document?.expiresIn
-        let lifetime: TimeInterval = offered.flatMap { $0.isFinite && $0 > 0 ? Swift.min($0, 86400) : nil } ?? 60
+        let lifetime: TimeInterval = offered.flatMap { $0.isFinite ? Swift.min(Swift.max($0, 60), 3600) : nil } ?? 60
         let margin: TimeInterval = Swift.min(300, lifetime / 2)
-        current = (token, issued.addingTimeInterval(lifetime - margin))
+        current = (token, issued.addingTimeInterval(lifetime - margin), issued.addingTimeInterval(lifetime))
+        nextGrant = .distantPast
         grants += 1
         return token
     }

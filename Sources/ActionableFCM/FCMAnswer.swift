@@ -24,7 +24,7 @@ public enum FCMAnswer: Sendable, Hashable {
     public init(status: Int, body: [UInt8], retryAfter: TimeInterval? = nil) {
         let document = try? JSONDecoder().decode(FCMDocument.self, from: Data(body))
         let code = document?.error?.errorCode
-        let googleStatus = document?.error?.status
+        let googleStatus = document?.error?.status.map { String($0.prefix(64)) }
         let message = document?.error?.message.map { String($0.prefix(200)) }
         let reason = [code ?? googleStatus, message].compactMap { $0 }.joined(separator: ": ").nonEmpty ?? "HTTP \(status)"
         let retryAfter = retryAfter.flatMap { $0.isFinite && $0 >= 0 ? $0 : nil }
@@ -33,7 +33,8 @@ public enum FCMAnswer: Sendable, Hashable {
             self = .sent(name: document?.name.map { String($0.prefix(300)) } ?? "")
         case 401:
             self = .unauthenticated
-        case 404 where code == "UNREGISTERED" || code == nil:
+        // Only FCM's own code unregisters: a 404 without it is a wrong URL, a proxy, a portal.
+        case 404 where code == "UNREGISTERED":
             self = .unregistered(reason: reason)
         case 400 where code == "INVALID_ARGUMENT" && Self.isAboutTheToken(message):
             self = .unregistered(reason: reason)
@@ -49,7 +50,7 @@ public enum FCMAnswer: Sendable, Hashable {
     /// Whether an `INVALID_ARGUMENT`'s message is about the registration token (FCM answers that
     /// code for a malformed message as well, which is not the device's fault).
     static func isAboutTheToken(_ message: String?) -> Bool {
-        guard let message = message?.lowercased() else { return true }  // no message: FCM's code for a bad token
+        guard let message = message?.lowercased() else { return false }  // nothing says it is the token
         return message.contains("registration token") || message.contains("registration-token") || message.contains("token is not")
     }
 }

@@ -41,7 +41,7 @@ public struct FCMMessage: Sendable, Hashable {
 /// Sends messages to FCM HTTP v1 (`POST {base}/v1/projects/{project}/messages:send`) with the
 /// service account's shared access token, and reads FCM's answers. A 401 renews the token once
 /// and sends again; everything FCM or a peer on the way answers is bounded (64 KiB of body, the
-/// deadline over head and body, a `Retry-After` of at most a day).
+/// deadline over head and body, a `Retry-After` of at most an hour).
 public struct FCMClient: Sendable {
     /// Where and how it sends.
     public struct Configuration: Sendable {
@@ -79,6 +79,8 @@ public struct FCMClient: Sendable {
         http.connectionPool.retryConnectionEstablishment = false
         http.tracing.tracer = nil
         let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: http)
+        var configuration = configuration
+        while configuration.baseURL.hasSuffix("/") { configuration.baseURL.removeLast() }  // no `//v1/…`
         self.configuration = configuration
         self.account = account
         self.client = client

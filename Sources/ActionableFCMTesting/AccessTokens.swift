@@ -81,9 +81,11 @@ actor AccessTokens {
                 error: "invalid_grant", description: "Invalid JWT: Token must be a short-lived token (60 minutes) and in a reasonable timeframe")
         }
         grants += 1
+        issued = issued.filter { $0.value > now }  // expired tokens are forgotten: a flood of grants holds no memory
+        let seconds = lifetime.isFinite ? min(max(lifetime, 1), 86400) : 3600
         let token = "ya29.stand-in-\(grants)-\(UUID().uuidString.lowercased())"
-        issued[token] = now.addingTimeInterval(lifetime)
-        return .issued(token: token, expiresIn: Int(lifetime))
+        issued[token] = now.addingTimeInterval(seconds)
+        return .issued(token: token, expiresIn: Int(seconds))
     }
 
     /// Whether `token` is an access token this endpoint issued and that is still valid.

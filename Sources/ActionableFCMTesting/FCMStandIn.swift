@@ -148,7 +148,8 @@ public struct FCMStandIn: Sendable {
             return Self.error(404, "NOT_FOUND", "Requested entity was not found.", code: "UNREGISTERED")
         }
         if let failure = configuration.failures[checked.token] {
-            var response = Self.error(failure.status, Self.googleStatus(failure.status), "A scripted \(failure.code).", code: failure.code)
+            let status = min(max(failure.status, 100), 999)  // a status HTTP can carry, whatever was scripted
+            var response = Self.error(status, Self.googleStatus(status), "A scripted \(failure.code).", code: failure.code)
             if let retryAfter = failure.retryAfter { response.headers[.retryAfter] = retryAfter }
             return response
         }

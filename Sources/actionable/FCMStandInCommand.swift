@@ -82,7 +82,8 @@ struct FCMStandInCommand: AsyncParsableCommand {
         let madeAccount = made
         let app = try standIn.application(host: host, port: port, certificate: served, logger: logger) { bound in
             if var account = madeAccount {
-                account.tokenURI = "https://\(host):\(bound)/token"
+                let authority = host.contains(":") ? "[\(host)]" : host  // an IPv6 address goes in brackets
+                account.tokenURI = "https://\(authority):\(bound)/token"
                 do {
                     let encoder = JSONEncoder()
                     encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
