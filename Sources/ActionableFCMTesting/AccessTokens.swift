@@ -21,6 +21,8 @@ actor AccessTokens {
     private let now: @Sendable () -> Date
     private var issued: [String: Date] = [:]
     private var grants = 0
+    /// While set, every grant is answered 503 (a token endpoint that is down).
+    private var down = false
 
     init(
         publicKey: Insecure.RSA.PublicKey, keyID: String, clientEmail: String?, audience: String?, lifetime: TimeInterval,
@@ -39,10 +41,16 @@ actor AccessTokens {
     enum Grant: Equatable {
         case issued(token: String, expiresIn: Int)
         case refused(error: String, description: String)
+        /// The endpoint is down (scripted): 503.
+        case unavailable
     }
+
+    /// Takes the token endpoint down (every grant answered 503) or brings it back.
+    func setDown(_ isDown: Bool) { down = isDown }
 
     /// Answers the form `body` of a token request.
     func grant(form body: String) async -> Grant {
+        if down { return .unavailable }
         let fields = Self.form(body)
         guard let grantType = fields["grant_type"] else { return .refused(error: "invalid_request", description: "grant_type is missing") }
         guard grantType == "urn:ietf:params:oauth:grant-type:jwt-bearer" else {

@@ -86,6 +86,9 @@ public struct FCMStandIn: Sendable {
     /// Google answers a token it no longer takes.
     public func revokeAccessTokens() async { await tokens.revokeAll() }
 
+    /// Takes the token endpoint down — every grant answered 503 — or, with `false`, brings it back.
+    public func setTokenEndpointDown(_ down: Bool) async { await tokens.setDown(down) }
+
     /// How many access tokens the token endpoint issued.
     public var grantCount: Int { get async { await tokens.grantCount } }
 
@@ -111,6 +114,9 @@ public struct FCMStandIn: Sendable {
                 return Self.json(.ok, ["access_token": token, "expires_in": expiresIn, "token_type": "Bearer"])
             case .refused(let error, let description):
                 return Self.json(.badRequest, ["error": error, "error_description": description])
+            case .unavailable:
+                return Self.json(
+                    .serviceUnavailable, ["error": "temporarily_unavailable", "error_description": "scripted: the token endpoint is down"])
             }
         }
         router.post("/v1/projects/:project/messages:send") { request, context in

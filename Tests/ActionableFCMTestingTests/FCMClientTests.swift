@@ -150,6 +150,29 @@ struct FCMClientTests {
         }
     }
 
+    @Test func aTokenEndpointThatIsDownLeavesTheCurrentTokenInUseWhileItLasts() async throws {
+        let clock = ManualClock()
+        try await Self.withClient(clock: clock) { client, standIn in
+            if case .sent = await client.send(Self.message("device-1")) {} else { Issue.record("the first send failed") }
+            let first = try await client.accessToken.token()
+            await standIn.setTokenEndpointDown(true)
+            clock.advance(minutes: 56)  // due for renewal, not yet expired
+            // The renewal fails; the token still serves, and the next grant waits its pause.
+            if case .sent = await client.send(Self.message("device-2")) {} else { Issue.record("a send failed while the old token lasted") }
+            #expect(try await client.accessToken.token() == first)
+            clock.advance(minutes: 5)  // past the hour: no token left, the endpoint still down
+            guard case .retry = await client.send(Self.message("device-3")) else {
+                Issue.record("a send without a token was not retried")
+                return
+            }
+            await standIn.setTokenEndpointDown(false)
+            clock.advance(minutes: 1)  // past the pause after the failed grant
+            if case .sent = await client.send(Self.message("device-4")) {} else { Issue.record("no new token once the endpoint was back") }
+            #expect(await standIn.grantCount == 2)
+            #expect(await standIn.received.messages.map(\.token) == ["device-1", "device-2", "device-4"])
+        }
+    }
+
     @Test func aServiceAccountFileThatCannotBeUsedIsNamed() throws {
         let cases: [(String, String)] = [
             ("not JSON", "{"),
