@@ -120,18 +120,21 @@ struct FCMClientTests {
         }
     }
 
+    /// Sends started together wait for one grant. (200 of them: CI saw 1,000 concurrent TLS sends
+    /// run past their 60 s deadline on its loaded two-core machine, which measured the machine,
+    /// not the sharing; 200 still start long before the first grant is answered.)
     @Test(.timeLimit(.minutes(3)))
-    func aThousandConcurrentSendsShareOneToken() async throws {
+    func concurrentSendsShareOneToken() async throws {
         try await Self.withClient { client, standIn in
             let answers = await withTaskGroup(of: FCMAnswer.self) { group in
-                for index in 0..<1000 { group.addTask { await client.send(Self.message("device-\(index)")) } }
+                for index in 0..<200 { group.addTask { await client.send(Self.message("device-\(index)")) } }
                 var answers: [FCMAnswer] = []
                 for await answer in group { answers.append(answer) }
                 return answers
             }
-            #expect(answers.filter { if case .sent = $0 { true } else { false } }.count == 1000)
+            #expect(answers.filter { if case .sent = $0 { true } else { false } }.count == 200, "\(Set(answers.map { "\($0)" }))")
             #expect(await standIn.grantCount == 1)
-            #expect(Set(await standIn.received.messages.map(\.token)).count == 1000)
+            #expect(Set(await standIn.received.messages.map(\.token)).count == 200)
         }
     }
 
