@@ -109,7 +109,7 @@ let package = Package(
         .target(
             name: "ActionableDelivery",
             dependencies: [
-                "ActionableCore", "ActionableStore", "ActionableRouter", "ActionableWire", "ActionableAPNs",
+                "ActionableCore", "ActionableStore", "ActionableRouter", "ActionableWire", "ActionableAPNs", "ActionableFCM",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -137,7 +137,7 @@ let package = Package(
             name: "ActionableService",
             dependencies: [
                 "ActionableCore", "ActionableLint", "ActionableStore", "ActionableSQLite", "ActionablePostgres",
-                "ActionableTokens", "ActionableRouter", "ActionableDelivery", "ActionableHTTP", "ActionablePayload", "ActionableAPNs",
+                "ActionableTokens", "ActionableRouter", "ActionableDelivery", "ActionableHTTP", "ActionablePayload", "ActionableAPNs", "ActionableFCM",
                 "ActionableWire",
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "Hummingbird", package: "hummingbird"),

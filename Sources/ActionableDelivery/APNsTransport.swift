@@ -20,7 +20,7 @@ public struct APNsTransport: Transport {
     }
 
     public func claim(limit: Int, now: Date) async throws -> [ClaimedSend] {
-        try await worker.store.claimDueSends(now: now, limit: limit, lease: worker.lease, owner: worker.owner)
+        try await worker.store.claimDueSends(now: now, limit: limit, lease: worker.lease, owner: worker.owner, platform: .ios)
     }
 
     public func expiredLeases(of work: ClaimedSend) -> Int { work.expiredLeases }

@@ -80,13 +80,6 @@ public struct SendWorker: Sendable {
 
     func count(_ outcome: SendOutcome) {
         guard let metricsFactory = settings.metricsFactory else { return }
-        let label: String
-        switch outcome {
-        case .sent: label = "sent"
-        case .failed: label = "failed"
-        case .unregistered: label = "unregistered"
-        case .retry: label = "retry"
-        }
-        Counter(label: "actionable_apns_sends_total", dimensions: [("outcome", label)], factory: metricsFactory).increment()
+        Counter(label: "actionable_apns_sends_total", dimensions: [("outcome", outcome.label)], factory: metricsFactory).increment()
     }
 }

@@ -5,8 +5,9 @@ public enum FCMAnswer: Sendable, Hashable {
     /// 200: FCM took it, under `name` (`projects/{project}/messages/{id}`).
     case sent(name: String)
     /// The registration token is gone or not this project's: 404 `UNREGISTERED`, 400
-    /// `INVALID_ARGUMENT` about the token, or 403 `SENDER_ID_MISMATCH`. The device is unregistered.
-    case unregistered(reason: String)
+    /// `INVALID_ARGUMENT` about the token, or 403 `SENDER_ID_MISMATCH` (the `status`). The device
+    /// is unregistered.
+    case unregistered(status: Int, reason: String)
     /// 401: the access token was refused. The sender gets a new one once and sends again.
     case unauthenticated
     /// 429 `QUOTA_EXCEEDED`, 503 `UNAVAILABLE`, 500 `INTERNAL` (and a proxy's 502, 504, 408): send
@@ -35,11 +36,11 @@ public enum FCMAnswer: Sendable, Hashable {
             self = .unauthenticated
         // Only FCM's own code unregisters: a 404 without it is a wrong URL, a proxy, a portal.
         case 404 where code == "UNREGISTERED":
-            self = .unregistered(reason: reason)
+            self = .unregistered(status: status, reason: reason)
         case 400 where code == "INVALID_ARGUMENT" && Self.isAboutTheToken(message):
-            self = .unregistered(reason: reason)
+            self = .unregistered(status: status, reason: reason)
         case 403 where code == "SENDER_ID_MISMATCH":
-            self = .unregistered(reason: reason)
+            self = .unregistered(status: status, reason: reason)
         case 429, 500, 503, 502, 504, 408:
             self = .retry(reason: reason, retryAfter: retryAfter)
         default:

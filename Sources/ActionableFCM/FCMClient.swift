@@ -124,7 +124,7 @@ public struct FCMClient: Sendable {
                 continue
             }
             if case .unauthenticated = answer { return .retry(reason: "FCM refused a renewed access token", retryAfter: nil) }
-            if case .unregistered(let reason) = answer, reason.hasPrefix("SENDER_ID_MISMATCH") {
+            if case .unregistered(_, let reason) = answer, reason.hasPrefix("SENDER_ID_MISMATCH") {
                 logger.error(
                     "FCM answered SENDER_ID_MISMATCH: the device registered with another Firebase project than \(account.projectID)'s service account",
                     metadata: ["reason": "\(reason)"])

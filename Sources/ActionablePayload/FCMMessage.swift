@@ -6,8 +6,8 @@ import Foundation
 /// notification and its buttons itself (the generated Kotlin), because a notification message
 /// cannot carry actions.
 ///
-/// `message.data` is a map of strings: `category`, `actionToken` when there is one, `title` and
-/// `body` when given, and each payload key — a string as it is, any other value as its compact
+/// `message.data` is a map of strings: `category`, `actionToken` when there is one, `title`,
+/// `body`, `notificationId` and `badge` when given, and each payload key — a string as it is, any other value as its compact
 /// JSON (`"seats": "2"`). `android` carries `priority`, `ttl` and `collapse_key`.
 public struct FCMMessage: Hashable, Sendable {
     /// The category it was checked against.
@@ -37,7 +37,7 @@ public struct FCMMessage: Hashable, Sendable {
     public static let reservedKeys: Set<String> = ["from", "notification", "message_type", "collapse_key"]
     public static let reservedPrefixes = ["google.", "gcm."]
     /// The keys the message itself uses: a payload key may not be one of them.
-    public static let messageKeys: Set<String> = ["category", "actionToken", "title", "body"]
+    public static let messageKeys: Set<String> = ["category", "actionToken", "title", "body", "notificationId", "badge"]
 
     init(category: CategoryID, bytes: [UInt8], data: [(String, String)]) {
         self.category = category
@@ -60,12 +60,19 @@ public struct FCMOptions: Hashable, Sendable {
     public var timeToLive: Int?
     /// `android.collapse_key`: a newer message replaces an older one with the same key.
     public var collapseKey: String?
+    /// The notification's id (`data.notificationId`): the app posts the notification under it, so
+    /// a second copy of one message replaces the first, and reports a tap with it.
+    public var notificationID: String?
+    /// The badge count the app shows (`data.badge`), when the send counts it.
+    public var badge: Int?
 
     /// Options for one message.
     public init(
         deviceToken: String? = nil, title: String? = nil, body: String? = nil, priority: FCMMessage.Priority = .high,
-        timeToLive: Int? = nil, collapseKey: String? = nil
+        timeToLive: Int? = nil, collapseKey: String? = nil, notificationID: String? = nil, badge: Int? = nil
     ) {
+        self.notificationID = notificationID
+        self.badge = badge
         self.deviceToken = deviceToken
         self.title = title
         self.body = body
@@ -99,7 +106,8 @@ extension PayloadBuilder {
                 )
             } else if FCMMessage.messageKeys.contains(key) {
                 problems.append(
-                    "payload key \"\(key)\" is a key of the message itself (category, actionToken, title, body); rename it in the category file")
+                    "payload key \"\(key)\" is a key of the message itself (category, actionToken, title, body, notificationId, badge); rename it in the category file"
+                )
             }
         }
         if let ttl = options.timeToLive, !(0...2_419_200).contains(ttl) {
@@ -112,6 +120,8 @@ extension PayloadBuilder {
         if let actionToken { data.append(("actionToken", actionToken)) }
         if let title = options.title { data.append(("title", title)) }
         if let body = options.body { data.append(("body", body)) }
+        if let id = options.notificationID { data.append(("notificationId", id)) }
+        if let badge = options.badge { data.append(("badge", String(badge))) }
         for (key, value) in fields {
             if case .string(let text) = value { data.append((key, text)) } else { data.append((key, value.serialized())) }
         }

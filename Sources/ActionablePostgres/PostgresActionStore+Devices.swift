@@ -7,14 +7,10 @@ import PostgresNIO
 /// lock on its token, so that two instances registering the same token at once answer
 /// `created` once and `known` once.
 extension PostgresActionStore {
-    public func register(token: String, user: String, environment: APNsEnvironment, at: Date) async throws -> DeviceRegistration {
-        try await register(token: token, user: user, environment: environment, at: at, limits: .none)
-    }
-
     /// Also holds an advisory lock on the user, so that the limits count every registration of
     /// that user on every instance.
     public func register(
-        token: String, user: String, environment: APNsEnvironment, at: Date, limits: DeviceLimits
+        token: String, user: String, platform: DevicePlatform, environment: APNsEnvironment, at: Date, limits: DeviceLimits
     ) async throws
         -> DeviceRegistration
     {
@@ -28,9 +24,9 @@ extension PostgresActionStore {
                 try await connection.query("SELECT pg_advisory_xact_lock(hashtextextended(\(token), 7106))", logger: logger)
                 let rows = try await connection.query(
                     PostgresQuery(unsafeSQL: DeviceTable.select(.postgres), binds: try Self.bindings(token)), logger: logger)
-                var before: (user: String, environment: String, state: String)?
-                for try await (user, environment, state) in rows.decode((String, String, String).self) {
-                    before = (user, environment, state)
+                var before: DeviceTable.Before?
+                for try await (user, platform, environment, state) in rows.decode((String, String, String, String).self) {
+                    before = DeviceTable.Before(user: user, platform: platform, environment: environment, state: state)
                 }
                 if limits.registrationsPerHour > 0, DeviceTable.addsDevice(before: before, user: user) {
                     let recent = try await connection.query(
@@ -46,7 +42,7 @@ extension PostgresActionStore {
                 try await connection.query(
                     PostgresQuery(
                         unsafeSQL: DeviceTable.upsert(.postgres),
-                        binds: try Self.bindings(token, user, environment.rawValue, time)),
+                        binds: try Self.bindings(token, user, platform.rawValue, environment.rawValue, time)),
                     logger: logger)
                 if limits.maximumActive > 0 {
                     try await connection.query(
@@ -54,7 +50,7 @@ extension PostgresActionStore {
                             unsafeSQL: DeviceTable.unregisterOldest(.postgres), binds: try Self.bindings(time, user, limits.maximumActive)),
                         logger: logger)
                 }
-                return DeviceTable.registration(before: before, user: user, environment: environment)
+                return DeviceTable.registration(before: before, user: user, platform: platform, environment: environment)
             }
         } catch {
             throw Self.readable(error)

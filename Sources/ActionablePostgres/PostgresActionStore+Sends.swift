@@ -30,7 +30,7 @@ extension PostgresActionStore {
                         PostgresQuery(
                             unsafeSQL: SendTable.insertSend(.postgres),
                             binds: try Self.bindings(
-                                notification.notificationID, device.token, device.environment.rawValue,
+                                notification.notificationID, device.token, device.platform.rawValue, device.environment.rawValue,
                                 notification.createdAt.timeIntervalSince1970)), logger: logger)
                 }
                 return .recorded(devices: devices.count)
@@ -40,7 +40,9 @@ extension PostgresActionStore {
         }
     }
 
-    public func claimDueSends(now: Date, limit: Int, lease: TimeInterval, owner: String) async throws -> [ClaimedSend] {
+    public func claimDueSends(
+        now: Date, limit: Int, lease: TimeInterval, owner: String, platform: DevicePlatform
+    ) async throws -> [ClaimedSend] {
         let time = now.timeIntervalSince1970
         let logger = self.logger
         do {
@@ -48,9 +50,9 @@ extension PostgresActionStore {
                 let rows = try await connection.query(
                     PostgresQuery(
                         unsafeSQL: SendTable.claim(.postgres, lock: "FOR UPDATE SKIP LOCKED"),
-                        binds: try Self.bindings(owner, time + lease, time, time, limit)), logger: logger)
-                var copies: [(String, String, String, Int, Int)] = []
-                for try await copy in rows.decode((String, String, String, Int, Int).self) { copies.append(copy) }
+                        binds: try Self.bindings(owner, time + lease, platform.rawValue, time, time, limit)), logger: logger)
+                var copies: [(String, String, String, String, Int, Int)] = []
+                for try await copy in rows.decode((String, String, String, String, Int, Int).self) { copies.append(copy) }
                 var notifications: [String: NewNotification] = [:]
                 for id in Set(copies.map(\.0)) {
                     let found = try await connection.query(
@@ -59,10 +61,10 @@ extension PostgresActionStore {
                         notifications[id] = try SendTable.decodeNotification(PostgresActionRow(columns: row.makeRandomAccess()))
                     }
                 }
-                return copies.compactMap { id, token, environment, attempts, expiredLeases in
+                return copies.compactMap { id, token, platform, environment, attempts, expiredLeases in
                     notifications[id].map {
                         ClaimedSend(
-                            notification: $0, token: token, environment: APNsEnvironment(rawValue: environment) ?? .production,
+                            notification: $0, token: token, platform: DevicePlatform(rawValue: platform) ?? .ios, environment: APNsEnvironment(rawValue: environment) ?? .production,
                             attempts: attempts, expiredLeases: expiredLeases)
                     }
                 }.sorted {
@@ -124,13 +126,13 @@ extension PostgresActionStore {
             }
             guard let notification else { return nil }
             var sends: [DeviceSend] = []
-            for try await (token, environment, state, status, reason, attempts) in try await client.query(
+            for try await (token, platform, environment, state, status, reason, attempts) in try await client.query(
                 PostgresQuery(unsafeSQL: SendTable.selectSends(.postgres), binds: try Self.bindings(id)), logger: logger
-            ).decode((String, String, String, Int?, String?, Int).self) {
+            ).decode((String, String, String, String, Int?, String?, Int).self) {
                 sends.append(
                     DeviceSend(
-                        token: token, environment: APNsEnvironment(rawValue: environment) ?? .production,
-                        state: SendState(rawValue: state) ?? .pending, status: status, reason: reason, attempts: attempts))
+                        token: token, platform: DevicePlatform(rawValue: platform) ?? .ios,
+                        environment: APNsEnvironment(rawValue: environment) ?? .production, state: SendState(rawValue: state) ?? .pending, status: status, reason: reason, attempts: attempts))
             }
             return StoredNotification(notification: notification, sends: sends)
         } catch {

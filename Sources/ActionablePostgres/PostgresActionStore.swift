@@ -214,6 +214,7 @@ public final class PostgresActionStore: ActionStore {
         (10, "expired leases", ActionTable.version10(.postgres)),
         (11, "endpoints paused by a missing flag", EndpointTable.version11(.postgres)),
         (12, "queue indexes in claim order", EndpointTable.version12(.postgres)),
+        (13, "devices on both platforms", DeviceTable.version13(.postgres)),
     ]
 
     /// Stores `action` once: batched with the accepts arriving meanwhile (see

@@ -6,19 +6,15 @@ import GRDB
 /// The device registry on SQLite: each change is one write transaction (the writer is one
 /// connection, so the row read before a registration is the row the registration replaces).
 extension SQLiteActionStore {
-    public func register(token: String, user: String, environment: APNsEnvironment, at: Date) async throws -> DeviceRegistration {
-        try await register(token: token, user: user, environment: environment, at: at, limits: .none)
-    }
-
     public func register(
-        token: String, user: String, environment: APNsEnvironment, at: Date, limits: DeviceLimits
+        token: String, user: String, platform: DevicePlatform, environment: APNsEnvironment, at: Date, limits: DeviceLimits
     ) async throws
         -> DeviceRegistration
     {
         let time = at.timeIntervalSince1970
         return try await pool.write { db in
             let before = try Row.fetchOne(db, sql: DeviceTable.select(.sqlite), arguments: [token]).map {
-                (user: $0["user_id"] as String, environment: $0["environment"] as String, state: $0["state"] as String)
+                DeviceTable.Before(user: $0["user_id"], platform: $0["platform"], environment: $0["environment"], state: $0["state"])
             }
             if limits.registrationsPerHour > 0, DeviceTable.addsDevice(before: before, user: user),
                 let recent = try Row.fetchOne(
@@ -28,11 +24,11 @@ extension SQLiteActionStore {
             {
                 return .throttled(retryAfter: wait)
             }
-            try db.execute(sql: DeviceTable.upsert(.sqlite), arguments: [token, user, environment.rawValue, time])
+            try db.execute(sql: DeviceTable.upsert(.sqlite), arguments: [token, user, platform.rawValue, environment.rawValue, time])
             if limits.maximumActive > 0 {
                 try db.execute(sql: DeviceTable.unregisterOldest(.sqlite), arguments: [time, user, limits.maximumActive])
             }
-            return DeviceTable.registration(before: before, user: user, environment: environment)
+            return DeviceTable.registration(before: before, user: user, platform: platform, environment: environment)
         }
     }
 

@@ -20,17 +20,21 @@ extension SQLiteActionStore {
             let insert = try db.cachedStatement(sql: SendTable.insertSend(.sqlite))
             for device in devices {
                 try insert.execute(arguments: [
-                    notification.notificationID, device.token, device.environment.rawValue, notification.createdAt.timeIntervalSince1970,
+                    notification.notificationID, device.token, device.platform.rawValue, device.environment.rawValue,
+                    notification.createdAt.timeIntervalSince1970,
                 ])
             }
             return .recorded(devices: devices.count)
         }
     }
 
-    public func claimDueSends(now: Date, limit: Int, lease: TimeInterval, owner: String) async throws -> [ClaimedSend] {
+    public func claimDueSends(
+        now: Date, limit: Int, lease: TimeInterval, owner: String, platform: DevicePlatform
+    ) async throws -> [ClaimedSend] {
         let time = now.timeIntervalSince1970
         return try await pool.write { db in
-            let rows = try Row.fetchAll(db, sql: SendTable.claim(.sqlite), arguments: [owner, time + lease, time, time, limit])
+            let rows = try Row.fetchAll(
+                db, sql: SendTable.claim(.sqlite), arguments: [owner, time + lease, platform.rawValue, time, time, limit])
             var notifications: [String: NewNotification] = [:]
             var claimed: [ClaimedSend] = []
             for row in rows {
@@ -44,6 +48,7 @@ extension SQLiteActionStore {
                 claimed.append(
                     ClaimedSend(
                         notification: notification, token: row["token"],
+                        platform: DevicePlatform(rawValue: row["platform"]) ?? .ios,
                         environment: APNsEnvironment(rawValue: row["environment"]) ?? .production, attempts: row["attempts"],
                         expiredLeases: row["expired_leases"]))
             }
@@ -80,7 +85,8 @@ extension SQLiteActionStore {
             let notification = try SendTable.decodeNotification(SQLiteRow(row: row))
             let sends = try Row.fetchAll(db, sql: SendTable.selectSends(.sqlite), arguments: [id]).map { row in
                 DeviceSend(
-                    token: row["token"], environment: APNsEnvironment(rawValue: row["environment"]) ?? .production,
+                    token: row["token"], platform: DevicePlatform(rawValue: row["platform"]) ?? .ios,
+                    environment: APNsEnvironment(rawValue: row["environment"]) ?? .production,
                     state: SendState(rawValue: row["state"]) ?? .pending, status: row["status"], reason: row["reason"],
                     attempts: row["attempts"])
             }

@@ -86,6 +86,9 @@ public final class SQLiteActionStore: ActionStore {
         migrator.registerMigration("v12: queue indexes in claim order") { db in
             for statement in EndpointTable.version12(.sqlite) { try db.execute(sql: statement) }
         }
+        migrator.registerMigration("v13: devices on both platforms") { db in
+            for statement in DeviceTable.version13(.sqlite) { try db.execute(sql: statement) }
+        }
         return migrator
     }
 

@@ -99,6 +99,11 @@ extension ActionableConfiguration {
         } else if let stray = [ServeSetting.apnsURL, .apnsCAFile].first(where: { settings.text($0) != nil }) {
             throw ConfigurationError("\(stray.flag) needs --apns-key-file, --apns-key-id, --apns-team-id and --apns-topic", usage: true)
         }
+        if let account = settings.text(.fcmServiceAccount) {
+            fcm = FCMSettings(serviceAccountFile: account, url: settings.text(.fcmURL), caFile: settings.text(.fcmCAFile))
+        } else if let stray = [ServeSetting.fcmURL, .fcmCAFile].first(where: { settings.text($0) != nil }) {
+            throw ConfigurationError("\(stray.flag) needs --fcm-service-account", usage: true)
+        }
         try validate()
     }
 

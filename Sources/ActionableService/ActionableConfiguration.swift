@@ -92,6 +92,8 @@ public struct ActionableConfiguration: Sendable {
     public var apns: APNsSettings?
     /// Long-lived HTTP/2 connections to each APNs host.
     public var apnsConnections: Int = 2
+    /// Send notifications to Android devices through FCM (`POST /v1/send`); `nil` does not.
+    public var fcm: FCMSettings?
 
     /// The fewest bytes an admin or backend token may have.
     public static let minimumSecretLength = 32
@@ -110,6 +112,23 @@ public struct ActionableConfiguration: Sendable {
         public init(certificate: String, key: String) {
             self.certificate = certificate
             self.key = key
+        }
+    }
+
+    /// How the server reaches FCM (`--fcm-*`).
+    public struct FCMSettings: Sendable, Hashable {
+        /// The service account's JSON file, as Google issues it.
+        public var serviceAccountFile: String
+        /// A base URL instead of `https://fcm.googleapis.com` (a stand-in).
+        public var url: String?
+        /// PEM certificates to trust instead of the system's (for FCM and the token endpoint).
+        public var caFile: String?
+
+        /// Settings sending with the service account in `serviceAccountFile`.
+        public init(serviceAccountFile: String, url: String? = nil, caFile: String? = nil) {
+            self.serviceAccountFile = serviceAccountFile
+            self.url = url
+            self.caFile = caFile
         }
     }
 
@@ -241,6 +260,15 @@ public struct ActionableConfiguration: Sendable {
             }
             guard server.backendToken != nil else {
                 throw ConfigurationError("sending (--apns-key-file) needs --backend-token: POST /v1/send takes the backend's token", usage: true)
+            }
+        }
+        if let fcm {
+            guard let url = URL(string: fcm.url ?? "https://fcm.googleapis.com"), url.scheme == "https", url.host != nil else {
+                throw ConfigurationError("--fcm-url \(fcm.url ?? ""): FCM is reached over HTTPS; give https://HOST:PORT", usage: true)
+            }
+            guard server.backendToken != nil else {
+                throw ConfigurationError(
+                    "sending (--fcm-service-account) needs --backend-token: POST /v1/send takes the backend's token", usage: true)
             }
         }
         guard server.maximumBodySize > 0 else { throw ConfigurationError("--max-body-size must be positive", usage: true) }

@@ -1,5 +1,6 @@
 import ActionableAPNs
 import ActionableDelivery
+import ActionableFCM
 import ActionableStore
 import Foundation
 import JWTKit
@@ -33,6 +34,48 @@ extension ActionableService {
         logger.info(
             "sending notifications for \(settings.topic) to \(settings.url ?? "Apple's hosts") over \(connections) HTTP/2 connections per host")
         return APNsClient(configuration: configuration, token: token, logger: logger)
+    }
+
+    /// The FCM client of `settings`: its service account and trusted certificates read now, so a
+    /// missing or unreadable file stops start-up with a ``ConfigurationError`` naming it.
+    static func fcmClient(
+        _ settings: ActionableConfiguration.FCMSettings, timeout: Duration = .seconds(10), logger: Logger
+    ) async throws(ConfigurationError) -> FCMClient {
+        let account: ServiceAccount
+        do {
+            let data = try Data(contentsOf: URL(fileURLWithPath: settings.serviceAccountFile))
+            account = try ServiceAccount.read(data, from: "--fcm-service-account \(settings.serviceAccountFile)")
+        } catch let error as ServiceAccountError {
+            throw ConfigurationError("\(error)")
+        } catch {
+            throw ConfigurationError("--fcm-service-account \(settings.serviceAccountFile): cannot be read: \(error)")
+        }
+        var trusted: [NIOSSLCertificate]?
+        if let caFile = settings.caFile {
+            do {
+                trusted = try NIOSSLCertificate.fromPEMFile(caFile)
+            } catch {
+                throw ConfigurationError("--fcm-ca-file \(caFile): not a readable PEM certificate file: \(error)")
+            }
+        }
+        let configuration = FCMClient.Configuration(
+            baseURL: settings.url ?? "https://fcm.googleapis.com", trustedCertificates: trusted, timeout: timeout)
+        do {
+            let client = try await FCMClient(configuration: configuration, account: account, logger: logger)
+            logger.info("sending notifications to Android devices of \(account.projectID) through FCM at \(configuration.baseURL)")
+            return client
+        } catch {
+            throw ConfigurationError("--fcm-service-account \(settings.serviceAccountFile): \(error)")
+        }
+    }
+
+    /// The FCM transport over the opened `store`.
+    func fcmTransport(over store: any ActionStore, client: FCMClient) -> FCMTransport {
+        var settings = OutboxSettings(
+            policy: configuration.retryPolicy, owner: "fcm-\(UUID().uuidString.prefix(8))", lease: configuration.deliveryLease.timeInterval,
+            concurrency: 256, jitter: { Double.random(in: 0..<1) }, logger: logger)
+        settings.metricsFactory = metricsFactory
+        return FCMTransport(store: store, client: client, settings: settings)
     }
 
     /// The send worker over the opened `store`.

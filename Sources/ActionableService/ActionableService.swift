@@ -1,4 +1,5 @@
 import ActionableAPNs
+import ActionableFCM
 import ActionableCore
 import ActionableDelivery
 import ActionableHTTP
@@ -52,6 +53,8 @@ public struct ActionableService: Service {
     let logger: Logger
     /// The APNs client and the signal that wakes its worker, when the server sends.
     private let sending: (client: APNsClient, signal: OutboxSignal)?
+    /// The FCM client and the signal that wakes its transport, when the server sends to Android.
+    private let fcmSending: (client: FCMClient, signal: OutboxSignal)?
     /// Woken by each accepted response: the endpoints' worker claims it at once.
     private let deliverySignal: OutboxSignal
     /// The exporter of spans, with ``ActionableConfiguration/otelEndpoint``.
@@ -102,12 +105,15 @@ public struct ActionableService: Service {
                 signal: OutboxSignal()
             )
         }
+        let fcmSending = try await configuration.fcm.asyncMap { settings throws(ConfigurationError) in
+            (client: try await Self.fcmClient(settings, timeout: configuration.forwardTimeout, logger: logger), signal: OutboxSignal())
+        }
         var settings = configuration.server
         settings.tracing = tracing != nil
         let deliverySignal = OutboxSignal()
         let router = ActionableRoutes.router(
             catalog: catalog, storage: storage, tokens: tokens, settings: settings,
-            metrics: metrics, exposition: { registry.emitToString() }, appTokens: appTokens, sendSignal: sending?.signal,
+            metrics: metrics, exposition: { registry.emitToString() }, appTokens: appTokens, sendSignal: sending?.signal, fcmSignal: fcmSending?.signal,
             deliverySignal: deliverySignal)
 
         let deliveries = try Self.deliveryRouter(configuration: configuration, catalog: catalog, routes: routes)
@@ -145,6 +151,7 @@ public struct ActionableService: Service {
             url: configuration.storage, drivers: storageDrivers, timeout: configuration.storageTimeout, logger: logger)
         self.deliveries = deliveries
         self.sending = sending
+        self.fcmSending = fcmSending
         self.deliverySignal = deliverySignal
         self.tracing = tracing
         self.metricsFactory = factory
@@ -264,6 +271,15 @@ public struct ActionableService: Service {
                     let signal = sender.signal
                     await cancelWhenGracefulShutdown { await sender.worker.run(wake: { limit in await signal.wait(upTo: limit) }) }
                     try? await sender.worker.client.shutdown()
+                }
+            }
+            if let fcmSending {
+                // The same loop over the Android devices' copies, through FCM.
+                let transport = fcmTransport(over: store, client: fcmSending.client)
+                group.addTask {
+                    let signal = fcmSending.signal
+                    await cancelWhenGracefulShutdown { await transport.run(wake: { limit in await signal.wait(upTo: limit) }) }
+                    try? await fcmSending.client.shutdown()
                 }
             }
         }

@@ -213,6 +213,16 @@ extension ServeSetting {
         "send to this base URL instead of Apple's hosts (which are picked per device's environment): a stand-in APNs")
     public static let apnsCAFile = ServeSetting(
         "apns-ca-file", .text, "PEM", "trust these PEM certificates for APNs instead of the system's (a stand-in's own)")
+    public static let fcmServiceAccount = ServeSetting(
+        "fcm-service-account", .text, "FILE",
+        """
+        send notifications to Android devices through FCM HTTP v1 (`POST /v1/send`) with this service account (the JSON file \
+        Google issues: `project_id`, `private_key_id`, `private_key`, `client_email`, `token_uri`)
+        """)
+    public static let fcmURL = ServeSetting(
+        "fcm-url", .text, "URL", "send to this base URL instead of `https://fcm.googleapis.com`: a stand-in FCM")
+    public static let fcmCAFile = ServeSetting(
+        "fcm-ca-file", .text, "PEM", "trust these PEM certificates for FCM and the token endpoint instead of the system's (a stand-in's own)")
     public static let apnsConnections = ServeSetting(
         "apns-connections", .integer, "N", default: { String($0.apnsConnections) },
         "long-lived HTTP/2 connections to each APNs host, requests spread across them")
@@ -224,7 +234,7 @@ extension ServeSetting {
         maxConnections, maxConnectionsPerAddress, forwardTimeout, endpointConcurrency, shutdownGrace,
         metricsAddress, otelEndpoint, deliveryLease, adminToken, adminSecureCookie, retryFor, retryFirstDelay, retryMaxDelay,
         tlsCertificate, tlsKey, backendToken, badgeLifetime, retention, apnsKeyFile, apnsKeyID, apnsTeamID, apnsTopic, apnsURL,
-        apnsCAFile, apnsConnections, maxDevicesPerUser, deviceRegistrationsPerHour,
+        apnsCAFile, apnsConnections, fcmServiceAccount, fcmURL, fcmCAFile, maxDevicesPerUser, deviceRegistrationsPerHour,
     ]
 
     /// The settings table of the docs (`docs/command-line.md`), rendered from ``all``.

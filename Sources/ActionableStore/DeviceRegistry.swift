@@ -10,13 +10,17 @@ public enum DeviceState: String, Hashable, Sendable, CaseIterable, Codable {
     case unregistered
 }
 
-/// One device of a user: the token iOS handed the app, and what the server knows of it.
+/// One device of a user: the token iOS (or FCM on Android) handed the app, and what the server
+/// knows of it.
 public struct Device: Hashable, Sendable {
-    /// The device token, lowercase hexadecimal.
+    /// The device token: lowercase hexadecimal for iOS, FCM's registration token as it is for
+    /// Android.
     public var token: String
     /// The user it belongs to (the last one who registered it).
     public var user: String
-    /// Its APNs environment.
+    /// Which push service reaches it.
+    public var platform: DevicePlatform
+    /// Its APNs environment (iOS only: an Android device's is `production` and means nothing).
     public var environment: APNsEnvironment
     /// Whether notifications are sent to it.
     public var state: DeviceState
@@ -27,10 +31,12 @@ public struct Device: Hashable, Sendable {
 
     /// A device.
     public init(
-        token: String, user: String, environment: APNsEnvironment, state: DeviceState, registeredAt: Date, lastSentAt: Date? = nil
+        token: String, user: String, platform: DevicePlatform = .ios, environment: APNsEnvironment, state: DeviceState, registeredAt: Date,
+        lastSentAt: Date? = nil
     ) {
         self.token = token
         self.user = user
+        self.platform = platform
         self.environment = environment
         self.state = state
         self.registeredAt = registeredAt
@@ -90,16 +96,12 @@ public struct DeviceLimits: Hashable, Sendable {
 /// - registering again renews the registration time, and revives an unregistered token;
 /// - APNs' 410 unregisters a token only if it was not registered again after Apple's timestamp.
 public protocol DeviceRegistry: Sendable {
-    /// Registers `token` of `environment` for `user` at `at`.
-    func register(token: String, user: String, environment: APNsEnvironment, at: Date) async throws -> DeviceRegistration
-
-    /// Registers `token` as ``register(token:user:environment:at:)`` does, within `limits`, in
-    /// one transaction: a new token past ``DeviceLimits/registrationsPerHour`` is
-    /// ``DeviceRegistration/throttled(retryAfter:)``; past ``DeviceLimits/maximumActive``, the
-    /// user's oldest active registrations are unregistered. (The default ignores the limits: a
-    /// store of a test may leave it out.)
+    /// Registers `token` of `platform` (and, for iOS, `environment`) for `user` at `at`, within
+    /// `limits`, in one transaction: a new token past ``DeviceLimits/registrationsPerHour`` is
+    /// ``DeviceRegistration/throttled(retryAfter:)``; past ``DeviceLimits/maximumActive`` (both
+    /// platforms counted together), the user's oldest active registrations are unregistered.
     func register(
-        token: String, user: String, environment: APNsEnvironment, at: Date, limits: DeviceLimits
+        token: String, user: String, platform: DevicePlatform, environment: APNsEnvironment, at: Date, limits: DeviceLimits
     ) async throws
         -> DeviceRegistration
 
@@ -115,11 +117,12 @@ public protocol DeviceRegistry: Sendable {
 }
 
 extension DeviceRegistry {
+    /// Registers an iOS device's `token` of `environment` for `user` at `at`, within `limits`.
     public func register(
-        token: String, user: String, environment: APNsEnvironment, at: Date, limits: DeviceLimits
+        token: String, user: String, environment: APNsEnvironment, at: Date, limits: DeviceLimits = .none
     ) async throws
         -> DeviceRegistration
     {
-        try await register(token: token, user: user, environment: environment, at: at)
+        try await register(token: token, user: user, platform: .ios, environment: environment, at: at, limits: limits)
     }
 }

@@ -22,21 +22,39 @@ public enum DeviceTable {
         ]
     }
 
-    /// The columns a ``Device`` is read from.
-    public static let columns = "token, user_id, environment, state, registered_at, last_sent_at"
-
-    /// A token's user, environment and state; parameter 1 is the token.
-    public static func select(_ dialect: SQLDialect) -> String {
-        "SELECT user_id, environment, state FROM devices WHERE token = \(dialect.parameter(1))"
+    /// Version 13: devices on both platforms. A device's `platform` (`ios` for every device
+    /// before), each copy's (its transport claims only its own, from an index that starts with
+    /// it), and the FCM message of a notification (`NULL` for one recorded before, or without an
+    /// Android device).
+    public static func version13(_ dialect: SQLDialect) -> [String] {
+        [
+            "ALTER TABLE devices ADD COLUMN platform TEXT NOT NULL DEFAULT 'ios'",
+            "ALTER TABLE notification_sends ADD COLUMN platform TEXT NOT NULL DEFAULT 'ios'",
+            "ALTER TABLE notifications ADD COLUMN fcm_message TEXT",
+            "DROP INDEX IF EXISTS notification_sends_claim",
+            """
+            CREATE INDEX IF NOT EXISTS notification_sends_platform_claim
+            ON notification_sends (platform, state, next_attempt_at, notification_id, token)
+            """,
+        ]
     }
 
-    /// Registers a token, active, whatever it was; parameters: token, user, environment, at.
+    /// The columns a ``Device`` is read from.
+    public static let columns = "token, user_id, platform, environment, state, registered_at, last_sent_at"
+
+    /// A token's user, platform, environment and state; parameter 1 is the token.
+    public static func select(_ dialect: SQLDialect) -> String {
+        "SELECT user_id, platform, environment, state FROM devices WHERE token = \(dialect.parameter(1))"
+    }
+
+    /// Registers a token, active, whatever it was; parameters: token, user, platform, environment, at.
     public static func upsert(_ dialect: SQLDialect) -> String {
-        let p = (1...4).map(dialect.parameter)
+        let p = (1...5).map(dialect.parameter)
         return """
-            INSERT INTO devices (token, user_id, environment, state, registered_at) VALUES (\(p[0]), \(p[1]), \(p[2]), 'active', \(p[3]))
-            ON CONFLICT (token) DO UPDATE SET user_id = excluded.user_id, environment = excluded.environment, state = 'active',
-                registered_at = excluded.registered_at, unregistered_at = NULL
+            INSERT INTO devices (token, user_id, platform, environment, state, registered_at)
+            VALUES (\(p[0]), \(p[1]), \(p[2]), \(p[3]), 'active', \(p[4]))
+            ON CONFLICT (token) DO UPDATE SET user_id = excluded.user_id, platform = excluded.platform,
+                environment = excluded.environment, state = 'active', registered_at = excluded.registered_at, unregistered_at = NULL
             """
     }
 
@@ -84,18 +102,35 @@ public enum DeviceTable {
             """
     }
 
+    /// A token's row before a registration, as ``select(_:)`` reads it.
+    public struct Before: Hashable, Sendable {
+        public var user: String
+        public var platform: String
+        public var environment: String
+        public var state: String
+
+        public init(user: String, platform: String, environment: String, state: String) {
+            self.user = user
+            self.platform = platform
+            self.environment = environment
+            self.state = state
+        }
+    }
+
     /// Whether a registration (from the row before) needs room under ``DeviceLimits``: every one
     /// but a token the user already has active.
-    public static func addsDevice(before: (user: String, environment: String, state: String)?, user: String) -> Bool {
+    public static func addsDevice(before: Before?, user: String) -> Bool {
         guard let before else { return true }
         return before.user != user || before.state != DeviceState.active.rawValue
     }
 
     /// What registering did, from the row before (`nil` when there was none).
     public static func registration(
-        before: (user: String, environment: String, state: String)?, user: String, environment: APNsEnvironment
+        before: Before?, user: String, platform: DevicePlatform, environment: APNsEnvironment
     ) -> DeviceRegistration {
-        guard let before, before.user == user, before.environment == environment.rawValue else { return .created }
+        guard let before, before.user == user, before.platform == platform.rawValue, before.environment == environment.rawValue else {
+            return .created
+        }
         return before.state == DeviceState.unregistered.rawValue ? .revived : .known
     }
 
@@ -103,6 +138,7 @@ public enum DeviceTable {
     public static func decode(_ row: some ActionRow) throws -> Device {
         Device(
             token: try row.string("token"), user: try row.string("user_id"),
+            platform: DevicePlatform(rawValue: try row.string("platform")) ?? .ios,
             environment: APNsEnvironment(rawValue: try row.string("environment")) ?? .production,
             state: DeviceState(rawValue: try row.string("state")) ?? .active,
             registeredAt: Date(timeIntervalSince1970: try row.double("registered_at")),

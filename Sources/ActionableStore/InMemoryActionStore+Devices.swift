@@ -2,13 +2,18 @@ import ActionableWire
 import Foundation
 
 extension InMemoryActionStore {
+    /// Registers an iOS device, without limits.
     public func register(token: String, user: String, environment: APNsEnvironment, at: Date) -> DeviceRegistration {
-        register(token: token, user: user, environment: environment, at: at, limits: .none)
+        register(token: token, user: user, platform: .ios, environment: environment, at: at, limits: .none)
     }
 
-    public func register(token: String, user: String, environment: APNsEnvironment, at: Date, limits: DeviceLimits) -> DeviceRegistration {
+    public func register(
+        token: String, user: String, platform: DevicePlatform, environment: APNsEnvironment, at: Date, limits: DeviceLimits
+    ) -> DeviceRegistration {
         let before = deviceTable[token]
-        let row = before.map { (user: $0.user, environment: $0.environment.rawValue, state: $0.state.rawValue) }
+        let row = before.map {
+            DeviceTable.Before(user: $0.user, platform: $0.platform.rawValue, environment: $0.environment.rawValue, state: $0.state.rawValue)
+        }
         if limits.registrationsPerHour > 0, DeviceTable.addsDevice(before: row, user: user) {
             let recent = deviceTable.values.filter {
                 $0.user == user && $0.token != token && $0.registeredAt > at.addingTimeInterval(-DeviceLimits.window)
@@ -17,9 +22,9 @@ extension InMemoryActionStore {
                 return .throttled(retryAfter: wait)
             }
         }
-        let result = DeviceTable.registration(before: row, user: user, environment: environment)
+        let result = DeviceTable.registration(before: row, user: user, platform: platform, environment: environment)
         deviceTable[token] = Device(
-            token: token, user: user, environment: environment, state: .active, registeredAt: at, lastSentAt: before?.lastSentAt)
+            token: token, user: user, platform: platform, environment: environment, state: .active, registeredAt: at, lastSentAt: before?.lastSentAt)
         if limits.maximumActive > 0 {
             let active = deviceTable.values.filter { $0.user == user && $0.state == .active }
                 .sorted { ($0.registeredAt, $0.token) > ($1.registeredAt, $1.token) }

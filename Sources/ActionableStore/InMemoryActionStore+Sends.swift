@@ -20,18 +20,19 @@ extension InMemoryActionStore {
         var rows: [String: SendRow] = [:]
         for device in devices {
             rows[device.token] = SendRow(
-                send: DeviceSend(token: device.token, environment: device.environment, state: .pending, status: nil, reason: nil, attempts: 0),
+                send: DeviceSend(
+                    token: device.token, platform: device.platform, environment: device.environment, state: .pending, status: nil, reason: nil, attempts: 0),
                 nextAttemptAt: notification.createdAt)
         }
         sendTable[notification.notificationID] = rows
         return .recorded(devices: rows.count)
     }
 
-    public func claimDueSends(now: Date, limit: Int, lease: TimeInterval, owner: String) -> [ClaimedSend] {
+    public func claimDueSends(now: Date, limit: Int, lease: TimeInterval, owner: String, platform: DevicePlatform) -> [ClaimedSend] {
         var due: [(Date, String, String)] = []
         for (id, rows) in sendTable {
             for (token, row) in rows
-            where row.send.state == .pending && row.nextAttemptAt <= now && (row.leaseUntil.map { $0 < now } ?? true) {
+            where row.send.platform == platform && row.send.state == .pending && row.nextAttemptAt <= now && (row.leaseUntil.map { $0 < now } ?? true) {
                 due.append((row.nextAttemptAt, id, token))
             }
         }
@@ -45,10 +46,15 @@ extension InMemoryActionStore {
             sendTable[id]?[token] = row
             claimed.append(
                 ClaimedSend(
-                    notification: notification, token: token, environment: row.send.environment, attempts: row.send.attempts,
+                    notification: notification, token: token, platform: row.send.platform, environment: row.send.environment, attempts: row.send.attempts,
                     expiredLeases: row.expiredLeases))
         }
         return claimed
+    }
+
+    /// Claims due copies to iOS devices.
+    public func claimDueSends(now: Date, limit: Int, lease: TimeInterval, owner: String) -> [ClaimedSend] {
+        claimDueSends(now: now, limit: limit, lease: lease, owner: owner, platform: .ios)
     }
 
     public func finishSends(_ finished: [FinishedSend], owner: String) {

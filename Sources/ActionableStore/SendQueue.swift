@@ -13,6 +13,9 @@ public struct NewNotification: Hashable, Sendable {
     public var payloadJSON: String
     /// The bytes sent to APNs (the whole payload, `aps` and the action token included).
     public var apnsPayload: String
+    /// What is sent to FCM for an Android device (`{"message": {"data", "android"}}` without the
+    /// token, the same action token in its data); `nil` when it was recorded without one.
+    public var fcmMessage: String?
     /// `alert` or `background`.
     public var pushType: String
     /// `apns-collapse-id`, when given.
@@ -30,9 +33,11 @@ public struct NewNotification: Hashable, Sendable {
     /// A notification to send.
     public init(
         notificationID: String, user: String, category: String, payloadJSON: String, apnsPayload: String, pushType: String = "alert",
-        collapseID: String? = nil, expiration: Date? = nil, priority: Int? = nil, createdAt: Date = Date(), traceParent: String? = nil
+        collapseID: String? = nil, expiration: Date? = nil, priority: Int? = nil, createdAt: Date = Date(), traceParent: String? = nil,
+        fcmMessage: String? = nil
     ) {
         self.traceParent = traceParent
+        self.fcmMessage = fcmMessage
         self.notificationID = notificationID
         self.user = user
         self.category = category
@@ -62,7 +67,9 @@ public enum SendState: String, Hashable, Sendable, CaseIterable, Codable {
 public struct DeviceSend: Hashable, Sendable {
     /// The device token.
     public var token: String
-    /// Its APNs environment.
+    /// Which push service it goes through.
+    public var platform: DevicePlatform
+    /// Its APNs environment (iOS only).
     public var environment: APNsEnvironment
     /// Where it stands.
     public var state: SendState
@@ -74,8 +81,12 @@ public struct DeviceSend: Hashable, Sendable {
     public var attempts: Int
 
     /// A device's copy.
-    public init(token: String, environment: APNsEnvironment, state: SendState, status: Int?, reason: String?, attempts: Int) {
+    public init(
+        token: String, platform: DevicePlatform = .ios, environment: APNsEnvironment, state: SendState, status: Int?, reason: String?,
+        attempts: Int
+    ) {
         self.token = token
+        self.platform = platform
         self.environment = environment
         self.state = state
         self.status = status
@@ -130,7 +141,9 @@ public struct ClaimedSend: Hashable, Sendable {
     public var notification: NewNotification
     /// The device token.
     public var token: String
-    /// Its environment.
+    /// Which push service it goes through.
+    public var platform: DevicePlatform
+    /// Its environment (iOS only).
     public var environment: APNsEnvironment
     /// Attempts started, this one included.
     public var attempts: Int
@@ -138,7 +151,11 @@ public struct ClaimedSend: Hashable, Sendable {
     public var expiredLeases: Int
 
     /// A claimed copy.
-    public init(notification: NewNotification, token: String, environment: APNsEnvironment, attempts: Int, expiredLeases: Int = 0) {
+    public init(
+        notification: NewNotification, token: String, platform: DevicePlatform = .ios, environment: APNsEnvironment, attempts: Int,
+        expiredLeases: Int = 0
+    ) {
+        self.platform = platform
         self.expiredLeases = expiredLeases
         self.notification = notification
         self.token = token
@@ -166,8 +183,9 @@ public protocol SendQueue: Sendable {
     /// Records `notification` with a pending copy for each of `devices`, unless its id is known.
     func recordNotification(_ notification: NewNotification, devices: [Device]) async throws -> NotificationRecordResult
 
-    /// Claims up to `limit` pending copies due at `now` for `lease` seconds, for `owner`.
-    func claimDueSends(now: Date, limit: Int, lease: TimeInterval, owner: String) async throws -> [ClaimedSend]
+    /// Claims up to `limit` pending copies to devices of `platform` due at `now` for `lease`
+    /// seconds, for `owner`: each platform's transport claims its own.
+    func claimDueSends(now: Date, limit: Int, lease: TimeInterval, owner: String, platform: DevicePlatform) async throws -> [ClaimedSend]
 
     /// Records how `owner`'s attempt at `token`'s copy of `notificationID` ended (a copy not
     /// leased by `owner` any more is left alone). A sent copy dates its device's last send.
@@ -198,5 +216,13 @@ public struct SharedProviderToken: Hashable, Sendable {
     public init(token: String, issuedAt: Date) {
         self.token = token
         self.issuedAt = issuedAt
+    }
+}
+
+extension SendQueue {
+    /// Claims up to `limit` pending copies to iOS devices, as
+    /// ``claimDueSends(now:limit:lease:owner:platform:)`` does.
+    public func claimDueSends(now: Date, limit: Int, lease: TimeInterval, owner: String) async throws -> [ClaimedSend] {
+        try await claimDueSends(now: now, limit: limit, lease: lease, owner: owner, platform: .ios)
     }
 }

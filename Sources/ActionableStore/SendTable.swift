@@ -43,7 +43,7 @@ public enum SendTable {
 
     /// The columns a ``NewNotification`` is read from.
     public static let notificationColumns =
-        "notification_id, user_id, category, payload, apns_payload, push_type, collapse_id, expiration, priority, created_at, trace_parent"
+        "notification_id, user_id, category, payload, apns_payload, push_type, collapse_id, expiration, priority, created_at, trace_parent, fcm_message"
 
     /// The statements of schema version 7: the provider token shared by every instance.
     public static func version7(_ dialect: SQLDialect) -> [String] {
@@ -76,11 +76,11 @@ public enum SendTable {
         "SELECT token, issued_at FROM provider_tokens WHERE key_id = \(dialect.parameter(1))"
     }
 
-    /// Records a notification unless its id is known; parameters: the eleven
+    /// Records a notification unless its id is known; parameters: the twelve
     /// ``notificationColumns`` in order (the trace parent added by schema version 9,
-    /// ``ActionTable/version9(_:)``).
+    /// ``ActionTable/version9(_:)``, the FCM message by version 13).
     public static func insertNotification(_ dialect: SQLDialect) -> String {
-        let p = (1...11).map(dialect.parameter).joined(separator: ", ")
+        let p = (1...12).map(dialect.parameter).joined(separator: ", ")
         return "INSERT INTO notifications (\(notificationColumns)) VALUES (\(p)) ON CONFLICT (notification_id) DO NOTHING"
     }
 
@@ -91,13 +91,18 @@ public enum SendTable {
             .text(notification.apnsPayload), .text(notification.pushType), .optionalText(notification.collapseID),
             .optionalReal(notification.expiration?.timeIntervalSince1970), .optionalInteger(notification.priority),
             .real(notification.createdAt.timeIntervalSince1970), .optionalText(notification.traceParent),
+            .optionalText(notification.fcmMessage),
         ]
     }
 
-    /// Adds a device's pending copy; parameters: notification id, token, environment, next attempt at.
+    /// Adds a device's pending copy; parameters: notification id, token, platform, environment,
+    /// next attempt at.
     public static func insertSend(_ dialect: SQLDialect) -> String {
-        let p = (1...4).map(dialect.parameter)
-        return "INSERT INTO notification_sends (notification_id, token, environment, next_attempt_at) VALUES (\(p[0]), \(p[1]), \(p[2]), \(p[3]))"
+        let p = (1...5).map(dialect.parameter)
+        return """
+            INSERT INTO notification_sends (notification_id, token, platform, environment, next_attempt_at)
+            VALUES (\(p[0]), \(p[1]), \(p[2]), \(p[3]), \(p[4]))
+            """
     }
 
     /// A notification's user and its copies' count; parameter 1 is the id.
@@ -108,18 +113,19 @@ public enum SendTable {
         """
     }
 
-    /// Leases due copies; parameters: owner, lease until, now, now, limit. `lock` is the
-    /// driver's addition to the inner select (`FOR UPDATE SKIP LOCKED` on PostgreSQL).
+    /// Leases due copies to devices of one platform; parameters: owner, lease until, platform,
+    /// now, now, limit. `lock` is the driver's addition to the inner select (`FOR UPDATE SKIP
+    /// LOCKED` on PostgreSQL).
     public static func claim(_ dialect: SQLDialect, lock: String = "") -> String {
-        let p = (1...5).map(dialect.parameter)
+        let p = (1...6).map(dialect.parameter)
         return """
             UPDATE notification_sends SET lease_owner = \(p[0]), lease_until = \(p[1]), attempts = attempts + 1,
                 \(ActionTable.countExpiredLease)
             WHERE (notification_id, token) IN (
                 SELECT notification_id, token FROM notification_sends
-                WHERE state = 'pending' AND next_attempt_at <= \(p[2]) AND (lease_until IS NULL OR lease_until < \(p[3]))
-                ORDER BY next_attempt_at, notification_id, token LIMIT \(p[4]) \(lock))
-            RETURNING notification_id, token, environment, attempts, expired_leases
+                WHERE platform = \(p[2]) AND state = 'pending' AND next_attempt_at <= \(p[3]) AND (lease_until IS NULL OR lease_until < \(p[4]))
+                ORDER BY next_attempt_at, notification_id, token LIMIT \(p[5]) \(lock))
+            RETURNING notification_id, token, platform, environment, attempts, expired_leases
             """
     }
 
@@ -131,7 +137,7 @@ public enum SendTable {
     /// A notification's copies, by token; parameter 1 is the id.
     public static func selectSends(_ dialect: SQLDialect) -> String {
         """
-        SELECT token, environment, state, status, reason, attempts FROM notification_sends
+        SELECT token, platform, environment, state, status, reason, attempts FROM notification_sends
         WHERE notification_id = \(dialect.parameter(1)) ORDER BY token
         """
     }
@@ -172,6 +178,7 @@ public enum SendTable {
             collapseID: try row.optionalString("collapse_id"),
             expiration: try row.optionalDouble("expiration").map { Date(timeIntervalSince1970: $0) },
             priority: try row.optionalInt("priority"),
-            createdAt: Date(timeIntervalSince1970: try row.double("created_at")), traceParent: try row.optionalString("trace_parent"))
+            createdAt: Date(timeIntervalSince1970: try row.double("created_at")), traceParent: try row.optionalString("trace_parent"),
+            fcmMessage: try row.optionalString("fcm_message"))
     }
 }

@@ -17,18 +17,21 @@ public struct SendAccepted: Codable, Hashable, Sendable {
 public struct NotificationDevice: Codable, Hashable, Sendable {
     /// The device token.
     public var token: String
+    /// `ios` (sent through APNs) or `android` (through FCM).
+    public var platform: String
     /// `pending`, `sent`, `failed` or `unregistered`.
     public var state: String
-    /// APNs' last HTTP status; `null` before its first answer (always present).
+    /// APNs' or FCM's last HTTP status; `null` before its first answer (always present).
     @Nullable public var status: Int?
-    /// APNs' last reason, or why the last attempt failed; `null` when there is none.
+    /// APNs' or FCM's last reason, or why the last attempt failed; `null` when there is none.
     @Nullable public var reason: String?
     /// Attempts started.
     public var attempts: Int
 
     /// A device's copy.
-    public init(token: String, state: String, status: Int?, reason: String?, attempts: Int) {
+    public init(token: String, platform: String = "ios", state: String, status: Int?, reason: String?, attempts: Int) {
         self.token = token
+        self.platform = platform
         self.state = state
         self.status = status
         self.reason = reason

@@ -37,10 +37,10 @@ struct DevicesCommand: AsyncParsableCommand {
                 print(String(decoding: try encoder.encode(list), as: UTF8.self))
             case .table:
                 guard !list.items.isEmpty else { return print("\(user) has no devices") }
-                var rows = [["TOKEN", "ENVIRONMENT", "STATE", "REGISTERED", "LAST SENT"]]
+                var rows = [["TOKEN", "PLATFORM", "ENVIRONMENT", "STATE", "REGISTERED", "LAST SENT"]]
                 for item in list.items {
                     rows.append([
-                        item.token, item.environment, item.state, Timestamp.iso8601(Date(timeIntervalSince1970: item.registeredAt)),
+                        item.token, item.platform, item.environment ?? "-", item.state, Timestamp.iso8601(Date(timeIntervalSince1970: item.registeredAt)),
                         item.lastSentAt.map { Timestamp.iso8601(Date(timeIntervalSince1970: $0)) } ?? "never",
                     ])
                 }
@@ -54,7 +54,7 @@ struct DevicesCommand: AsyncParsableCommand {
 
     struct Remove: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Remove a device, by its token: nothing is sent to it any more.")
-        @Argument(help: "The device token (hexadecimal).") var token: String
+        @Argument(help: "The device token (hexadecimal for iOS, the FCM registration token for Android).") var token: String
         @OptionGroup var connection: BackendConnection
 
         func run() async throws {
@@ -68,22 +68,35 @@ struct DevicesCommand: AsyncParsableCommand {
     struct Register: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Register a device token for a user, as the app does (POST /v1/devices with the app's JWT).")
-        @Argument(help: "The device token (hexadecimal).") var token: String
+        @Argument(help: "The device token (hexadecimal for iOS, the FCM registration token for Android).") var token: String
         @Option(help: "The user the app is signed in as.") var user: String
-        @Option(help: "production (App Store, TestFlight) or sandbox (a build run from Xcode).") var environment = "production"
+        @Option(help: "ios (an APNs device token) or android (an FCM registration token).") var platform = "ios"
+        @Option(help: "iOS only: production (App Store, TestFlight) or sandbox (a build run from Xcode).") var environment: String?
         @Option(help: "The server.") var url = "http://127.0.0.1:8080"
         @OptionGroup var app: AppIdentity
 
         func validate() throws {
             guard app.appJWTKey != nil else { throw ValidationError("give --app-jwt-key: a device is registered with the app's JWT") }
-            guard ["production", "sandbox"].contains(environment) else { throw ValidationError("--environment is production or sandbox") }
+            guard ["ios", "android"].contains(platform) else { throw ValidationError("--platform is ios or android") }
+            if platform == "android" {
+                guard environment == nil else { throw ValidationError("--environment is for iOS devices only") }
+            } else if let environment, !["production", "sandbox"].contains(environment) {
+                throw ValidationError("--environment is production or sandbox")
+            }
         }
 
         func run() async throws {
-            let body = JSONValue.object([("token", .string(token)), ("environment", .string(environment))]).serialized()
+            var members: [(String, JSONValue)] = [("token", .string(token))]
+            if platform == "android" {
+                members.append(("platform", .string("android")))
+            } else {
+                members.append(("environment", .string(environment ?? "production")))
+            }
             let (status, item): (UInt, DeviceItem) = try await ServerCall.json(
-                .post, "/v1/devices", to: url, body: body, token: try await app.jwt(for: user))
-            print(status == 201 ? "registered \(item.token) for \(user) (\(item.environment))" : "\(item.token) was registered already")
+                .post, "/v1/devices", to: url, body: JSONValue.object(members).serialized(), token: try await app.jwt(for: user))
+            print(
+                status == 201
+                    ? "registered \(item.token) for \(user) (\(item.environment ?? item.platform))" : "\(item.token) was registered already")
         }
     }
 }

@@ -78,6 +78,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong(ServeSetting.apnsURL.key), help: help(.apnsURL)) var apnsURL: String?
     @Option(name: .customLong(ServeSetting.apnsCAFile.key), help: help(.apnsCAFile)) var apnsCAFile: String?
     @Option(name: .customLong(ServeSetting.apnsConnections.key), help: help(.apnsConnections)) var apnsConnections: Int?
+    @Option(name: .customLong(ServeSetting.fcmServiceAccount.key), help: help(.fcmServiceAccount)) var fcmServiceAccount: String?
+    @Option(name: .customLong(ServeSetting.fcmURL.key), help: help(.fcmURL)) var fcmURL: String?
+    @Option(name: .customLong(ServeSetting.fcmCAFile.key), help: help(.fcmCAFile)) var fcmCAFile: String?
 
     private static func help(_ setting: ServeSetting) -> ArgumentHelp { ArgumentHelp(setting.commandLineHelp) }
 
@@ -133,6 +136,9 @@ struct ServeCommand: AsyncParsableCommand {
         put(.apnsURL, apnsURL.map(ConfigContent.string))
         put(.apnsCAFile, apnsCAFile.map(ConfigContent.string))
         put(.apnsConnections, apnsConnections.map(ConfigContent.int))
+        put(.fcmServiceAccount, fcmServiceAccount.map(ConfigContent.string))
+        put(.fcmURL, fcmURL.map(ConfigContent.string))
+        put(.fcmCAFile, fcmCAFile.map(ConfigContent.string))
         return InMemoryProvider(name: "flags", values: values)
     }
 

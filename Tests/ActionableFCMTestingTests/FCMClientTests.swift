@@ -90,7 +90,7 @@ struct FCMClientTests {
                 "odd": .init(status: 418, code: "TEAPOT"),
             ]
         ) { client, _ in
-            #expect(await client.send(Self.message("gone")) == .unregistered(reason: "UNREGISTERED: Requested entity was not found."))
+            #expect(await client.send(Self.message("gone")) == .unregistered(status: 404, reason: "UNREGISTERED: Requested entity was not found."))
             #expect(await client.send(Self.message("busy")) == .retry(reason: "QUOTA_EXCEEDED: A scripted QUOTA_EXCEEDED.", retryAfter: 30))
             // A Retry-After past any sense is bounded (a day at most), never a trap.
             guard case .retry(_, let bounded) = await client.send(Self.message("absurd")), let bounded else {

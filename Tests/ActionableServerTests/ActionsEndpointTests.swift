@@ -246,7 +246,9 @@ struct ActionsEndpointTests {
         func requeue(matching filter: DeliveryFilter, at: Date) async throws -> Int { throw Down() }
         func deliveryCounts() async throws -> [DeliveryStatus: Int] { throw Down() }
         func purge(_ cutoff: PurgeCutoff, limit: Int) async throws -> PurgeCount { throw Down() }
-        func register(token: String, user: String, environment: APNsEnvironment, at: Date) async throws -> DeviceRegistration {
+        func register(
+            token: String, user: String, platform: DevicePlatform, environment: APNsEnvironment, at: Date, limits: DeviceLimits
+        ) async throws -> DeviceRegistration {
             throw Down()
         }
         func removeDevice(token: String, user: String?) async throws -> Bool { throw Down() }
@@ -255,7 +257,9 @@ struct ActionsEndpointTests {
         func recordNotification(_ notification: NewNotification, devices: [Device]) async throws -> NotificationRecordResult {
             throw Down()
         }
-        func claimDueSends(now: Date, limit: Int, lease: TimeInterval, owner: String) async throws -> [ClaimedSend] { throw Down() }
+        func claimDueSends(now: Date, limit: Int, lease: TimeInterval, owner: String, platform: DevicePlatform) async throws -> [ClaimedSend] {
+            throw Down()
+        }
         func finishSend(notificationID: String, token: String, owner: String, outcome: SendOutcome, at: Date) async throws {
             throw Down()
         }

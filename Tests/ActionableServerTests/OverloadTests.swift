@@ -73,8 +73,10 @@ struct OverloadTests {
             await inner.finishDeliveries(attempts, owner: owner, breaker: breaker)
         }
         func endpointDeliveries(responseID: String) async throws -> [EndpointDelivery] { await inner.endpointDeliveries(responseID: responseID) }
-        func register(token: String, user: String, environment: APNsEnvironment, at: Date) async throws -> DeviceRegistration {
-            await inner.register(token: token, user: user, environment: environment, at: at)
+        func register(
+            token: String, user: String, platform: DevicePlatform, environment: APNsEnvironment, at: Date, limits: DeviceLimits
+        ) async throws -> DeviceRegistration {
+            await inner.register(token: token, user: user, platform: platform, environment: environment, at: at, limits: limits)
         }
         func removeDevice(token: String, user: String?) async throws -> Bool { await inner.removeDevice(token: token, user: user) }
         func devices(of user: String) async throws -> [Device] { await inner.devices(of: user) }
@@ -84,8 +86,8 @@ struct OverloadTests {
         func recordNotification(_ notification: NewNotification, devices: [Device]) async throws -> NotificationRecordResult {
             await inner.recordNotification(notification, devices: devices)
         }
-        func claimDueSends(now: Date, limit: Int, lease: TimeInterval, owner: String) async throws -> [ClaimedSend] {
-            await inner.claimDueSends(now: now, limit: limit, lease: lease, owner: owner)
+        func claimDueSends(now: Date, limit: Int, lease: TimeInterval, owner: String, platform: DevicePlatform) async throws -> [ClaimedSend] {
+            await inner.claimDueSends(now: now, limit: limit, lease: lease, owner: owner, platform: platform)
         }
         func finishSend(notificationID: String, token: String, owner: String, outcome: SendOutcome, at: Date) async throws {
             await inner.finishSend(notificationID: notificationID, token: token, owner: owner, outcome: outcome, at: at)

@@ -17,14 +17,14 @@ struct SendWorkerPoisonTests {
         try await SendHarness.run { harness in
             let store = InMemoryActionStore()
             let device = String(repeating: "c3", count: 32)
-            _ = await store.register(token: device, user: "erin", environment: .production, at: Date(timeIntervalSince1970: 0))
+            _ = try await store.register(token: device, user: "erin", environment: .production, at: Date(timeIntervalSince1970: 0))
             let notification = NewNotification(
                 notificationID: "n-poison", user: "erin", category: "invite", payloadJSON: #"{"inviteId":"1"}"#,
                 apnsPayload: #"{"aps":{"alert":"hi","category":"invite"},"inviteId":"1"}"#, createdAt: Date(timeIntervalSince1970: 0))
             _ = await store.recordNotification(notification, devices: await store.devices(of: "erin"))
             var time: TimeInterval = 1
             for _ in 0..<3 {
-                #expect(await store.claimDueSends(now: Date(timeIntervalSince1970: time), limit: 10, lease: 5, owner: "crashed").count == 1)
+                #expect(try await store.claimDueSends(now: Date(timeIntervalSince1970: time), limit: 10, lease: 5, owner: "crashed").count == 1)
                 time += 6  // no outcome: the lease runs out
             }
             let key = try ES256PrivateKey(pem: String(contentsOf: harness.directory.appendingPathComponent("AuthKey_KEY1.p8"), encoding: .utf8))

@@ -48,6 +48,8 @@ struct WireContractTests {
         ("RequeuedCount", RequeuedCount(queued: 3)),
         ("Badge", BadgeCount(badge: 4)),
         ("DeviceRegistration", DeviceRegistrationRequest(token: String(repeating: "ab", count: 32), environment: "sandbox")),
+        ("DeviceRegistration", DeviceRegistrationRequest(token: String(repeating: "ab", count: 32), environment: "production", platform: "ios")),
+        ("DeviceRegistration", DeviceRegistrationRequest(token: "fcm-Token_1:APA91b.x", environment: nil, platform: "android")),
         (
             "DeviceItem",
             DeviceItem(token: String(repeating: "ab", count: 32), environment: "production", state: "active", registeredAt: 1, lastSentAt: nil)
@@ -55,7 +57,8 @@ struct WireContractTests {
         (
             "DeviceList",
             DeviceList(items: [
-                DeviceItem(token: "ab", environment: "sandbox", state: "unregistered", registeredAt: 1.5, lastSentAt: 2.25)
+                DeviceItem(token: "ab", environment: "sandbox", state: "unregistered", registeredAt: 1.5, lastSentAt: 2.25),
+                DeviceItem(token: "fcm:1", platform: "android", environment: nil, state: "active", registeredAt: 3, lastSentAt: nil),
             ])
         ),
         ("SendAccepted", SendAccepted(notificationId: "n-1", devices: 2)),
@@ -91,7 +94,7 @@ struct WireContractTests {
                 notificationId: "n-1", user: "alice", category: "invite", sentAt: 1_800_000_000.5,
                 devices: [
                     NotificationDevice(token: "ab", state: "sent", status: 200, reason: nil, attempts: 1),
-                    NotificationDevice(token: "cd", state: "pending", status: nil, reason: nil, attempts: 0),
+                    NotificationDevice(token: "fcm:cd", platform: "android", state: "pending", status: nil, reason: nil, attempts: 0),
                 ])
         ),
         ("NotificationDevice", NotificationDevice(token: "ef", state: "failed", status: 400, reason: "BadDeviceToken", attempts: 1)),
@@ -122,6 +125,22 @@ struct WireContractTests {
     /// Checks an object's members against a schema's `required` and `properties`, following
     /// `$ref`s and arrays of objects.
     static func check(_ object: [String: Any], against schema: [String: Any], at path: String) throws {
+        if let branches = schema["oneOf"] as? [[String: Any]] {
+            // The one branch whose members, required members and constants the object matches.
+            let matching = branches.map(resolve).filter { branch in
+                let properties = branch["properties"] as? [String: Any] ?? [:]
+                let required = branch["required"] as? [String] ?? []
+                let forbidden = (branch["not"] as? [String: Any])?["required"] as? [String] ?? []
+                return object.keys.allSatisfy { properties[$0] != nil } && required.allSatisfy { object[$0] != nil }
+                    && !forbidden.contains { object[$0] != nil }
+                    && properties.allSatisfy { name, property in
+                        guard let constant = (property as? [String: Any])?["const"] as? String, let value = object[name] else { return true }
+                        return value as? String == constant
+                    }
+            }
+            try #require(matching.count == 1, "\(path): \(object.keys.sorted()) matches \(matching.count) of the oneOf branches, not one")
+            return try check(object, against: matching[0], at: path)
+        }
         let properties = schema["properties"] as? [String: Any] ?? [:]
         for member in schema["required"] as? [String] ?? [] {
             #expect(object[member] != nil, "\(path): the required member \(member) is missing")

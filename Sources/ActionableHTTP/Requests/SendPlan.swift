@@ -43,6 +43,28 @@ struct SendPlan {
         self.pushType = shows ? .alert : .background
         self.fields = (body.payload ?? [:]).sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
     }
+
+    /// What the FCM data message carries beside the payload, from the same request: the alert's
+    /// title and body (a subtitle joins the body's first line, as Android has no subtitle), the
+    /// notification's id, the badge as it is sent, `priority` 10 (or none) → high, 5 or 1 →
+    /// normal, `expiration` → a time to live within FCM's four weeks, `collapseId` → the
+    /// collapse key.
+    func fcmOptions(_ body: SendRequest, notificationID: String, badge: Int?, now: Date) -> FCMOptions {
+        var title: String?
+        var text: String?
+        switch body.alert {
+        case .text(let only)?: text = only
+        case .fields(let heading, let subtitle, let rest)?:
+            title = heading
+            let joined = [subtitle, rest].compactMap { $0 }.joined(separator: "\n")
+            text = joined.isEmpty ? nil : joined
+        case nil: break
+        }
+        let ttl = body.expiration.map { Int(min(max($0 - now.timeIntervalSince1970, 0), 2_419_200).rounded(.down)) }
+        return FCMOptions(
+            title: title, body: text, priority: (body.priority ?? 10) == 10 ? .high : .normal, timeToLive: ttl,
+            collapseKey: body.collapseId, notificationID: notificationID, badge: badge)
+    }
 }
 
 extension Problem {

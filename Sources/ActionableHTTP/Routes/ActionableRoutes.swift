@@ -19,22 +19,23 @@ public enum ActionableRoutes {
     public static func router(
         catalog: Catalog, store: any ActionStore, tokens: ActionTokens?, settings: ServerSettings = ServerSettings(),
         metrics: ServerMetrics? = nil, exposition: (@Sendable () -> String)? = nil, appTokens: AppTokens? = nil,
-        sendSignal: OutboxSignal? = nil, deliverySignal: OutboxSignal? = nil
+        sendSignal: OutboxSignal? = nil, fcmSignal: OutboxSignal? = nil, deliverySignal: OutboxSignal? = nil
     ) -> Router<ActionableRequestContext> {
         router(
             catalog: catalog, storage: StorageGate(open: store), tokens: tokens, settings: settings, metrics: metrics,
-            exposition: exposition, appTokens: appTokens, sendSignal: sendSignal, deliverySignal: deliverySignal)
+            exposition: exposition, appTokens: appTokens, sendSignal: sendSignal, fcmSignal: fcmSignal, deliverySignal: deliverySignal)
     }
 
     /// The router over `catalog` and the store behind `storage`: until the gate opens, the
     /// routes that need storage answer 503 with the reason, and `/readyz` says it is not ready.
-    /// With `sendSignal`, the server sends notifications (`POST /v1/send` records them and wakes
-    /// the worker waiting on the signal), and a tap on one it sent forwards the payload it recorded.
+    /// With `sendSignal` (APNs) or `fcmSignal` (FCM), the server sends notifications to iOS or
+    /// Android devices (`POST /v1/send` records them and wakes the transport waiting on the
+    /// platform's signal), and a tap on one it sent forwards the payload it recorded.
     /// With `deliverySignal`, each accepted response wakes the workers that deliver it.
     public static func router(
         catalog: Catalog, storage: StorageGate, tokens: ActionTokens?, settings: ServerSettings = ServerSettings(),
         metrics: ServerMetrics? = nil, exposition: (@Sendable () -> String)? = nil, appTokens: AppTokens? = nil,
-        sendSignal: OutboxSignal? = nil, deliverySignal: OutboxSignal? = nil
+        sendSignal: OutboxSignal? = nil, fcmSignal: OutboxSignal? = nil, deliverySignal: OutboxSignal? = nil
     ) -> Router<ActionableRequestContext> {
         let (router, routes) = makeRouter(metrics: metrics, tracing: settings.tracing)
         if let exposition {
@@ -46,7 +47,7 @@ public enum ActionableRoutes {
         routes.addRoutes(
             ActionsController(
                 catalog: catalog, storage: storage, tokens: tokens, settings: settings, appTokens: appTokens,
-                metrics: metrics, readsSentPayloads: sendSignal != nil, deliverySignal: deliverySignal
+                metrics: metrics, readsSentPayloads: sendSignal != nil || fcmSignal != nil, deliverySignal: deliverySignal
             ).routes)
         routes.addRoutes(CatalogController(catalog: catalog).routes)
         routes.addRoutes(OpenAPIDocument.routes(catalog: catalog))
@@ -57,7 +58,7 @@ public enum ActionableRoutes {
             DevicesController(storage: storage, settings: settings)
                 .routes(authenticator: BackendOrAppAuthenticator(backendToken: settings.backendToken, appTokens: appTokens)))
         routes.addRoutes(
-            SendController(catalog: catalog, storage: storage, tokens: tokens, settings: settings, signal: sendSignal)
+            SendController(catalog: catalog, storage: storage, tokens: tokens, settings: settings, signal: sendSignal, fcmSignal: fcmSignal)
                 .routes(authenticator: BackendOrAppAuthenticator(backendToken: settings.backendToken, appTokens: appTokens)))
         routes.addRoutes(HealthController(storage: storage, settings: settings).routes)
         if let adminToken = settings.adminToken {

@@ -5,8 +5,10 @@ import Hummingbird
 
 /// The device registry over HTTP, behind ``BackendOrAppAuthenticator``:
 ///
-/// - `POST /v1/devices` (the app, its JWT naming the user): registers the device token; 201
-///   when new (or revived after APNs unregistered it), 200 when known.
+/// - `POST /v1/devices` (the app, its JWT naming the user): registers the device token — an iOS
+///   one (hexadecimal, with its APNs environment) or an Android one (`"platform": "android"`, an
+///   FCM registration token); 201 when new (or revived after APNs or FCM unregistered it), 200
+///   when known.
 /// - `DELETE /v1/devices/{token}` (the app, for its own user's device, or the backend): 204;
 ///   404 when there is no such device of the caller's user (or the segment is no token at all).
 /// - `GET /v1/devices/{user}` (the backend): the user's devices.
@@ -30,7 +32,9 @@ struct DevicesController: Sendable {
         routes.post("/v1/devices") { request, context in try await register(request, context: context) }
         routes.delete("/v1/devices/:id") { _, context in
             // A segment that is not a device token names no device: 404, as for an unknown one.
-            guard let token = try? Self.token(context.parameters.get("id") ?? "", at: "/token") else {
+            let segment = context.parameters.get("id") ?? ""
+            let token = DevicePlatform.isAndroidToken(segment) && segment.contains(where: { !$0.isHexDigit }) ? segment : try? Self.token(segment, at: "/token")
+            guard let token else {
                 throw Problem(.notFound, "no device of this user has that token")
             }
             let user: String?
@@ -63,15 +67,11 @@ struct DevicesController: Sendable {
             throw Problem(.appOnly, "a device is registered by the app, with its JWT (whose sub is the user), so it cannot be given to another user")
         }
         let body = try await reader.decode(DeviceRegistrationRequest.self, from: request)
-        let token = try Self.token(body.token, at: "/token")
-        guard let environment = APNsEnvironment(rawValue: body.environment) else {
-            throw Problem(
-                .invalidRequest, "\"environment\" is production (App Store and TestFlight builds) or sandbox (builds run from Xcode)",
-                errors: [("/environment", "must be production or sandbox")])
-        }
+        let (token, platform, environment) = try Self.device(body)
         let now = Date()
         let result = try await settings.storage(context, "the device registry cannot be reached") {
-            try await store.register(token: token, user: user, environment: environment, at: now, limits: settings.deviceLimits)
+            try await store.register(
+                token: token, user: user, platform: platform, environment: environment, at: now, limits: settings.deviceLimits)
         }
         if case .throttled(let wait) = result {
             throw Problem(
@@ -85,9 +85,41 @@ struct DevicesController: Sendable {
         let item =
             stored.map(DeviceItem.init)
             ?? DeviceItem(
-                token: token, environment: environment.rawValue, state: DeviceState.active.rawValue,
+                token: token, platform: platform.rawValue, environment: platform == .ios ? environment.rawValue : nil, state: DeviceState.active.rawValue,
                 registeredAt: now.timeIntervalSince1970, lastSentAt: nil)
         return try ResponseBodies.response(item, status: result == .known ? .ok : .created)
+    }
+
+    /// The token, platform and environment a registration names, or a 400 naming what is wrong.
+    static func device(_ body: DeviceRegistrationRequest) throws -> (String, DevicePlatform, APNsEnvironment) {
+        guard let platform = DevicePlatform(rawValue: body.platform ?? DevicePlatform.ios.rawValue) else {
+            throw Problem(
+                .invalidRequest, "\"platform\" is ios (the default) or android", errors: [("/platform", "must be ios or android")])
+        }
+        switch platform {
+        case .ios:
+            let token = try Self.token(body.token, at: "/token")
+            guard let environment = body.environment.flatMap(APNsEnvironment.init(rawValue:)) else {
+                throw Problem(
+                    .invalidRequest, "\"environment\" is production (App Store and TestFlight builds) or sandbox (builds run from Xcode)",
+                    errors: [("/environment", "must be production or sandbox")])
+            }
+            return (token, .ios, environment)
+        case .android:
+            guard DevicePlatform.isAndroidToken(body.token) else {
+                throw Problem(
+                    .invalidRequest,
+                    "an Android device's token is the FCM registration token onNewToken handed the app: 1 to \(DevicePlatform.maximumAndroidTokenSize) bytes of letters, digits, '-', '_', ':' and '.'",
+                    errors: [("/token", "not an FCM registration token")])
+            }
+            guard body.environment == nil else {
+                throw Problem(
+                    .invalidRequest, "an Android device has no APNs environment: leave \"environment\" out",
+                    errors: [("/environment", "only for iOS devices")])
+            }
+            // Kept as FCM wrote it: its tokens are case-sensitive.
+            return (body.token, .android, .production)
+        }
     }
 
     /// A device token, lowercased, or a 400 naming `pointer`.
@@ -106,7 +138,8 @@ extension DeviceItem {
     /// The item of `device`.
     init(_ device: Device) {
         self.init(
-            token: device.token, environment: device.environment.rawValue, state: device.state.rawValue,
+            token: device.token, platform: device.platform.rawValue,
+            environment: device.platform == .ios ? device.environment.rawValue : nil, state: device.state.rawValue,
             registeredAt: device.registeredAt.timeIntervalSince1970, lastSentAt: device.lastSentAt?.timeIntervalSince1970)
     }
 }

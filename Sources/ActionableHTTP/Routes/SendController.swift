@@ -15,7 +15,9 @@ import Hummingbird
 ///   again: 200, nothing sent twice; an id of another user: 409.
 /// - `GET /v1/notifications/{id}`: the notification and where each device's copy stands.
 ///
-/// Without APNs configured (`--apns-key-file` …), `POST /v1/send` answers 501.
+/// A notification goes to each active device of the user on the platforms this server sends to:
+/// iOS with APNs configured (`--apns-key-file` …), Android with FCM (`--fcm-service-account`),
+/// with one action token for all. Without either, `POST /v1/send` answers 501.
 struct SendController: Sendable {
     let catalog: Catalog
     /// Where storage is reached once it is open.
@@ -25,8 +27,10 @@ struct SendController: Sendable {
     }
     let tokens: ActionTokens?
     let settings: ServerSettings
-    /// Wakes the send worker; `nil` when this server does not send.
+    /// Wakes the APNs transport; `nil` when this server does not send to iOS devices.
     let signal: OutboxSignal?
+    /// Wakes the FCM transport; `nil` when this server does not send to Android devices.
+    let fcmSignal: OutboxSignal?
 
     private var reader: JSONRequestReader { JSONRequestReader(maximumBodySize: settings.maximumBodySize, what: "a notification to send") }
 
@@ -53,10 +57,11 @@ struct SendController: Sendable {
 
     private func send(_ request: Request, context: ActionableRequestContext) async throws -> Response {
         try Self.requireBackend(context, "only the backend sends notifications, with its --backend-token")
-        guard let signal else {
+        guard signal != nil || fcmSignal != nil else {
             throw Problem(
                 .sendingOff,
-                "this server does not send notifications: start it with --apns-key-file, --apns-key-id, --apns-team-id and --apns-topic")
+                "this server does not send notifications: start it with --apns-key-file, --apns-key-id, --apns-team-id and --apns-topic (iOS), or --fcm-service-account (Android)"
+            )
         }
         guard let tokens else {
             throw Problem(.sendingOff, "this server runs without action tokens, so it cannot mint one for a notification it sends")
@@ -95,11 +100,23 @@ struct SendController: Sendable {
             case .otherUser: return try answer(.otherUser, id: notificationID)
             }
         }
+        // One action token for every device, on both platforms: bound to the user, the
+        // notification and the payload, as the app posts it back from either.
         let payload: NotificationPayload
+        let fcmMessage: String?
         do {
-            payload = try await builder.build(
-                category: category, aps: aps, fields: plan.fields, user: body.user, notificationID: notificationID,
-                pushType: plan.pushType, now: now)
+            let actionToken = try await tokens.mint(
+                user: body.user, notificationID: notificationID, category: category, actions: nil,
+                payload: try builder.payloadDigest(category: category, fields: plan.fields), lifetime: 7 * 24 * 3600, now: now)
+            payload = try builder.build(
+                category: category, aps: aps, fields: plan.fields, actionToken: actionToken, pushType: plan.pushType)
+            fcmMessage =
+                fcmSignal == nil
+                ? nil
+                : try builder.androidMessage(
+                    category: category, fields: plan.fields, actionToken: actionToken,
+                    options: plan.fcmOptions(body, notificationID: notificationID, badge: aps.badge, now: now)
+                ).json
         } catch let error as PayloadError {
             throw Problem(error)
         }
@@ -107,12 +124,18 @@ struct SendController: Sendable {
             notificationID: notificationID, user: body.user, category: body.category, payloadJSON: JSONValue.object(plan.fields).serialized(),
             apnsPayload: payload.json, pushType: plan.pushType == .background ? "background" : "alert", collapseID: body.collapseId,
             expiration: body.expiration.map { Date(timeIntervalSince1970: $0) }, priority: body.priority, createdAt: now,
-            traceParent: TraceParent.current())
-        let result = try await settings.storage(context, "the notification was not recorded") {
-            let devices = try await store.devices(of: body.user).filter { $0.state == .active }
-            return try await store.recordNotification(notification, devices: devices)
+            traceParent: TraceParent.current(), fcmMessage: fcmMessage)
+        let sendsTo: Set<DevicePlatform> = Set([signal.map { _ in .ios }, fcmSignal.map { _ in .android }].compactMap { $0 })
+        let (result, platforms) = try await settings.storage(context, "the notification was not recorded") {
+            // Only to the platforms this server sends to: a copy no transport takes would stay
+            // pending for good.
+            let devices = try await store.devices(of: body.user).filter { $0.state == .active && sendsTo.contains($0.platform) }
+            return (try await store.recordNotification(notification, devices: devices), Set(devices.map(\.platform)))
         }
-        if case .recorded(let devices) = result, devices > 0 { signal.signal() }
+        if case .recorded(let devices) = result, devices > 0 {
+            if platforms.contains(.ios) { signal?.signal() }
+            if platforms.contains(.android) { fcmSignal?.signal() }
+        }
         return try answer(result, id: notificationID)
     }
 
@@ -137,7 +160,8 @@ extension NotificationReport {
             notificationId: stored.notification.notificationID, user: stored.notification.user, category: stored.notification.category,
             sentAt: stored.notification.createdAt.timeIntervalSince1970,
             devices: stored.sends.map {
-                NotificationDevice(token: $0.token, state: $0.state.rawValue, status: $0.status, reason: $0.reason, attempts: $0.attempts)
+                NotificationDevice(
+                    token: $0.token, platform: $0.platform.rawValue, state: $0.state.rawValue, status: $0.status, reason: $0.reason, attempts: $0.attempts)
             })
     }
 }

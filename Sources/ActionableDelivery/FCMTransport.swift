@@ -1,0 +1,203 @@
+import ActionableFCM
+import ActionableStore
+import ActionableWire
+import CoreMetrics
+import Foundation
+import Logging
+import Tracing
+
+/// The outbox's transport to FCM: claims the due copies of recorded notifications to Android
+/// devices, sends each (``FCMClient``: the service account's shared access token, one deadline
+/// per whole send), applies what FCM said about the device, and records the outcome. It runs on
+/// the same loop as every other transport (``OutboxLoop``), beside ``APNsTransport``, over the
+/// same queue of copies (each transport claims its own platform's).
+///
+/// - 200 → `sent` (the device's last send is dated);
+/// - 404 `UNREGISTERED`, 400 `INVALID_ARGUMENT` about the token, 403 `SENDER_ID_MISMATCH` →
+///   `failed`, and the device unregistered unless it registered again since the send began;
+/// - 429, 500, 503 (and a proxy's 502, 504, 408), or no answer → tried again on the deliveries'
+///   schedule (``RetryPolicy``), honouring `Retry-After`, and `failed` once the window has passed;
+/// - anything else → `failed` with FCM's reason.
+///
+/// A copy sent again after a crash (its lease ran out before its answer was recorded) reaches
+/// the device twice at most as one notification: the generated Android code posts it under the
+/// notification's id, so the second replaces the first.
+public struct FCMTransport: Transport {
+    public let store: any SendQueue & DeviceRegistry
+    public let client: FCMClient
+    /// Its retry schedule, lease, window, jitter, logger and metrics.
+    public var settings: OutboxSettings
+
+    /// A transport sending what `store` holds for Android devices through `client`.
+    public init(store: any SendQueue & DeviceRegistry, client: FCMClient, settings: OutboxSettings) {
+        self.store = store
+        self.client = client
+        self.settings = settings
+    }
+
+    public var name: String { "fcm" }
+    public var workName: String { "send" }
+
+    public func metadata(of work: ClaimedSend) -> Logger.Metadata {
+        ["notification.id": "\(work.notification.notificationID)", "device": "\(work.token.prefix(12))"]
+    }
+
+    public func claim(limit: Int, now: Date) async throws -> [ClaimedSend] {
+        try await store.claimDueSends(now: now, limit: limit, lease: settings.lease, owner: settings.owner, platform: .android)
+    }
+
+    public func expiredLeases(of work: ClaimedSend) -> Int { work.expiredLeases }
+
+    public func setAside(_ work: ClaimedSend, reason: String) -> SendOutcome? { .failed(status: 0, reason: reason) }
+
+    public func outcome(of answer: SendOutcome?) -> AttemptOutcome {
+        switch answer {
+        case .sent: .delivered
+        case .retry, nil: .retry
+        case .failed, .unregistered: .failed
+        }
+    }
+
+    /// Sends one copy in an `actionable.fcm.send` span that continues the trace of the request
+    /// that recorded the notification.
+    public func attempt(_ claim: ClaimedSend) async -> SendOutcome? {
+        await withSpan("actionable.fcm.send", context: TraceParent.context(claim.notification.traceParent), ofKind: .client) { span in
+            span.attributes["actionable.notification_id"] = claim.notification.notificationID
+            span.attributes["actionable.attempt"] = claim.attempts
+            guard let outcome = await send(claim) else {
+                span.setStatus(SpanStatus(code: .error, message: "what FCM said could not be applied to the device"))
+                return nil
+            }
+            switch outcome {
+            case .sent(let status): span.attributes["http.response.status_code"] = status
+            case .failed(let status, let reason), .unregistered(let status, let reason):
+                span.attributes["http.response.status_code"] = status
+                span.setStatus(SpanStatus(code: .error, message: reason))
+            case .retry(_, _, let reason): span.setStatus(SpanStatus(code: .error, message: reason))
+            }
+            return outcome
+        }
+    }
+
+    /// Sends one copy and applies what FCM answered to the device registry.
+    private func send(_ claim: ClaimedSend) async -> SendOutcome? {
+        var logger = settings.logger
+        logger[metadataKey: "notification.id"] = .string(claim.notification.notificationID)
+        logger[metadataKey: "device"] = .string(String(claim.token.prefix(12)))
+        guard let message = Self.message(of: claim) else {
+            logger.error("the notification was recorded without an FCM message, so it cannot go to an Android device")
+            return .failed(status: 0, reason: "recorded without an FCM message")
+        }
+        // FCM's word is about the token as it was when the send began: a registration made since
+        // (the app got a new token and registered it again) is never undone by this answer.
+        let started = Date()
+        let answer = await client.send(message)
+        let now = Date()
+        do {
+            switch answer {
+            case .sent:
+                return .sent(status: 200)
+            case .unregistered(let status, let reason):
+                _ = try await store.markUnregistered(token: claim.token, since: started, at: now)
+                logger.notice("FCM refused the registration token (\(reason)): the device is unregistered until the app registers it again")
+                return .failed(status: status, reason: reason)
+            case .unauthenticated:
+                return retry(claim, now: now, reason: "FCM refused a new access token", after: nil)
+            case .retry(let reason, let after):
+                return retry(claim, now: now, reason: reason, after: after)
+            case .failed(let status, let reason):
+                logger.warning("FCM refused the message", metadata: ["status": "\(status)", "reason": "\(reason)"])
+                return .failed(status: status, reason: reason)
+            }
+        } catch {
+            // The lease runs out and another round (or instance) sends it again.
+            logger.error("could not unregister the device FCM refused", metadata: ["error": "\(error)"])
+            return nil
+        }
+    }
+
+    /// The message for `claim`'s device: the recorded `{"message": {"data", "android"}}` with
+    /// the device's token; `nil` when none was recorded or it cannot be read.
+    static func message(of claim: ClaimedSend) -> FCMMessage? {
+        guard let text = claim.notification.fcmMessage,
+            let recorded = try? JSONDecoder().decode(RecordedFCMMessage.self, from: Data(text.utf8))
+        else { return nil }
+        let android = recorded.message.android
+        return FCMMessage(
+            token: claim.token, data: recorded.message.data, priority: android?.priority ?? "high",
+            timeToLive: android?.ttl.flatMap { Int($0.hasSuffix("s") ? String($0.dropLast()) : $0) },
+            collapseKey: android?.collapseKey)
+    }
+
+    func retry(_ claim: ClaimedSend, now: Date, reason: String, after: TimeInterval?) -> SendOutcome {
+        guard
+            let next = settings.policy.nextAttempt(
+                afterAttempt: claim.attempts, queuedAt: claim.notification.createdAt, now: now, unit: settings.jitter(), requested: after)
+        else {
+            return .failed(status: 0, reason: "gave up after \(claim.attempts) attempts; last: \(reason)")
+        }
+        return .retry(at: next, status: nil, reason: reason)
+    }
+
+    /// Records the outcomes in one transaction, and counts each.
+    public func record(_ finished: [Finished<ClaimedSend, SendOutcome?>]) async {
+        let now = Date()
+        let sends = finished.compactMap { item in
+            item.answer.map { FinishedSend(notificationID: item.work.notification.notificationID, token: item.work.token, outcome: $0, at: now) }
+        }
+        do {
+            try await store.finishSends(sends, owner: settings.owner)
+            guard let metricsFactory = settings.metricsFactory else { return }
+            for send in sends {
+                Counter(label: "actionable_fcm_sends_total", dimensions: [("outcome", send.outcome.label)], factory: metricsFactory).increment()
+            }
+        } catch {
+            // The leases run out and another round (or instance) sends them again.
+            settings.logger.error("could not record send outcomes", metadata: ["error": "\(error)", "count": "\(sends.count)"])
+        }
+    }
+
+    /// Runs until cancelled, as ``SendWorker/run(wake:idle:)`` does for APNs.
+    public func run(wake: (@Sendable (Duration) async -> Void)? = nil, idle: Duration = .milliseconds(500)) async {
+        await OutboxLoop(transport: self, settings: settings).run(wake: wake, idle: idle)
+    }
+
+    /// Sends what is due at `now` in one round; returns how many copies it tried.
+    @discardableResult
+    public func sendDue(now: Date = Date()) async throws -> Int {
+        let claimed = try await claim(limit: settings.concurrency, now: now)
+        await OutboxLoop(transport: self, settings: settings).round(claimed)
+        return claimed.count
+    }
+}
+
+/// The FCM message as `POST /v1/send` recorded it.
+private struct RecordedFCMMessage: Decodable {
+    struct Message: Decodable {
+        var data: [String: String]
+        var android: Android?
+    }
+    struct Android: Decodable {
+        var priority: String?
+        var ttl: String?
+        var collapseKey: String?
+
+        enum CodingKeys: String, CodingKey {
+            case priority, ttl
+            case collapseKey = "collapse_key"
+        }
+    }
+    var message: Message
+}
+
+extension SendOutcome {
+    /// The metric label of the outcome.
+    var label: String {
+        switch self {
+        case .sent: "sent"
+        case .failed: "failed"
+        case .unregistered: "unregistered"
+        case .retry: "retry"
+        }
+    }
+}
