@@ -111,27 +111,37 @@ struct GenerateKotlinCommand: ParsableCommand {
         commandName: "kotlin",
         abstract: "Generate Kotlin (ids, payload classes, NotificationCompat actions) and res/values*/strings.xml for an Android app.",
         discussion: """
-            DIR/ActionableNotifications.kt: per category its ids, a typed Payload (fromData, toJson) and actions(...), the \
-            NotificationCompat actions Android shows, per API level; ActionableActionReceiver and ActionableReports hand \
-            each tap to WorkManager (an outbox that survives process death) and ActionableReportWorker posts it to \
-            /v1/actions. DIR/res/values*/strings.xml: every title and input label in every locale. Kotlin 1.3 and later.
+            Writes what Gradle reads from a module's src/main (give --output mymodule/src/main): \
+            java/PACKAGE/ActionableNotifications.kt — per category its ids, a typed Payload (fromData, toJson) and \
+            actions(...), the NotificationCompat actions Android shows, per API level; java/PACKAGE/ActionableRuntime.kt — \
+            ActionableMessagingService (an FCM data message becomes the notification with its actions; onNewToken registers \
+            the device), ActionableActionReceiver and ActionableReports (each tap stored with WorkManager before the receiver \
+            returns, then posted to /v1/actions), configuration kept across process death, the POST_NOTIFICATIONS helper; \
+            res/values*/strings.xml — every title and input label in every locale; AndroidManifest.xml — the receiver, the \
+            service and the permissions, for the manifest merger (a manifest there that this command did not write is never \
+            replaced). Kotlin 1.3 and later.
             """
     )
 
     @Argument(help: "A directory of category files, or one file.") var path: String = "Categories"
     @Option(help: "The Kotlin package of the generated code.") var package: String
     @Option(name: .customLong("r-class"), help: "The app's R class (default: PACKAGE.R).") var rClass: String?
-    @Option(help: "The directory to write ActionableNotifications.kt and res/ into.") var output: String
+    @Option(help: "The source set to write java/, res/ and AndroidManifest.xml into (a module's src/main).") var output: String
 
     func run() throws {
         let sources = Generation.sources(of: try loadCheckedFiles(path))
+        let manifest = URL(fileURLWithPath: output).appendingPathComponent("AndroidManifest.xml")
+        if let existing = try? String(contentsOf: manifest, encoding: .utf8), !existing.contains(KotlinGenerator.generatedMarker) {
+            throw refuse(
+                "\(manifest.path) is a manifest this command did not write, and it is never replaced: generate into a module of its own "
+                    + "(--output actionable/src/main, with the app depending on it), whose manifest the merger adds to the app's")
+        }
         do {
             let root = URL(fileURLWithPath: output)
             try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
-            let kotlin = try KotlinGenerator(package: package, rClass: rClass).generate(sources)
-            try Data(kotlin.utf8).write(to: root.appendingPathComponent("ActionableNotifications.kt"), options: .atomic)
-            for file in try AndroidStringsGenerator().generate(sources) {
-                let url = root.appendingPathComponent("res").appendingPathComponent(file.path)
+            let files = try KotlinGenerator(package: package, rClass: rClass).files(sources)
+            for file in files {
+                let url = root.appendingPathComponent(file.path)
                 try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
                 try Data(file.text.utf8).write(to: url, options: .atomic)
             }
