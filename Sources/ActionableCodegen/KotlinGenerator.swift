@@ -104,7 +104,8 @@ public struct KotlinGenerator: Sendable {
             ) { writer in
                 writer.block("return when (category)") { writer in
                     for category in categories {
-                        writer.line("\(Self.objectName(category)).ID -> \(Self.objectName(category)).actions(context, notificationId, data, activity)")
+                        writer.line(
+                            "\(Self.objectName(category)).ID -> \(Self.objectName(category)).actions(context, notificationId, data, activity)")
                     }
                     writer.line("else -> null")
                 }

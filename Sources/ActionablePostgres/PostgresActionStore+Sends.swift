@@ -64,7 +64,8 @@ extension PostgresActionStore {
                 return copies.compactMap { id, token, platform, environment, attempts, expiredLeases in
                     notifications[id].map {
                         ClaimedSend(
-                            notification: $0, token: token, platform: DevicePlatform(rawValue: platform) ?? .ios, environment: APNsEnvironment(rawValue: environment) ?? .production,
+                            notification: $0, token: token, platform: DevicePlatform(rawValue: platform) ?? .ios,
+                            environment: APNsEnvironment(rawValue: environment) ?? .production,
                             attempts: attempts, expiredLeases: expiredLeases)
                     }
                 }.sorted {
@@ -132,7 +133,8 @@ extension PostgresActionStore {
                 sends.append(
                     DeviceSend(
                         token: token, platform: DevicePlatform(rawValue: platform) ?? .ios,
-                        environment: APNsEnvironment(rawValue: environment) ?? .production, state: SendState(rawValue: state) ?? .pending, status: status, reason: reason, attempts: attempts))
+                        environment: APNsEnvironment(rawValue: environment) ?? .production, state: SendState(rawValue: state) ?? .pending,
+                        status: status, reason: reason, attempts: attempts))
             }
             return StoredNotification(notification: notification, sends: sends)
         } catch {

@@ -1,7 +1,7 @@
 import ActionableAPNs
-import ActionableFCM
 import ActionableCore
 import ActionableDelivery
+import ActionableFCM
 import ActionableHTTP
 import ActionableLint
 import ActionableRouter
@@ -113,7 +113,8 @@ public struct ActionableService: Service {
         let deliverySignal = OutboxSignal()
         let router = ActionableRoutes.router(
             catalog: catalog, storage: storage, tokens: tokens, settings: settings,
-            metrics: metrics, exposition: { registry.emitToString() }, appTokens: appTokens, sendSignal: sending?.signal, fcmSignal: fcmSending?.signal,
+            metrics: metrics, exposition: { registry.emitToString() }, appTokens: appTokens, sendSignal: sending?.signal,
+            fcmSignal: fcmSending?.signal,
             deliverySignal: deliverySignal)
 
         let deliveries = try Self.deliveryRouter(configuration: configuration, catalog: catalog, routes: routes)

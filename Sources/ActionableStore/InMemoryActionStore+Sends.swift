@@ -21,7 +21,8 @@ extension InMemoryActionStore {
         for device in devices {
             rows[device.token] = SendRow(
                 send: DeviceSend(
-                    token: device.token, platform: device.platform, environment: device.environment, state: .pending, status: nil, reason: nil, attempts: 0),
+                    token: device.token, platform: device.platform, environment: device.environment, state: .pending, status: nil, reason: nil,
+                    attempts: 0),
                 nextAttemptAt: notification.createdAt)
         }
         sendTable[notification.notificationID] = rows
@@ -32,7 +33,8 @@ extension InMemoryActionStore {
         var due: [(Date, String, String)] = []
         for (id, rows) in sendTable {
             for (token, row) in rows
-            where row.send.platform == platform && row.send.state == .pending && row.nextAttemptAt <= now && (row.leaseUntil.map { $0 < now } ?? true) {
+            where row.send.platform == platform && row.send.state == .pending && row.nextAttemptAt <= now && (row.leaseUntil.map { $0 < now } ?? true)
+            {
                 due.append((row.nextAttemptAt, id, token))
             }
         }
@@ -46,7 +48,8 @@ extension InMemoryActionStore {
             sendTable[id]?[token] = row
             claimed.append(
                 ClaimedSend(
-                    notification: notification, token: token, platform: row.send.platform, environment: row.send.environment, attempts: row.send.attempts,
+                    notification: notification, token: token, platform: row.send.platform, environment: row.send.environment,
+                    attempts: row.send.attempts,
                     expiredLeases: row.expiredLeases))
         }
         return claimed

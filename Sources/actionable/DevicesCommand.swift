@@ -40,7 +40,8 @@ struct DevicesCommand: AsyncParsableCommand {
                 var rows = [["TOKEN", "PLATFORM", "ENVIRONMENT", "STATE", "REGISTERED", "LAST SENT"]]
                 for item in list.items {
                     rows.append([
-                        item.token, item.platform, item.environment ?? "-", item.state, Timestamp.iso8601(Date(timeIntervalSince1970: item.registeredAt)),
+                        item.token, item.platform, item.environment ?? "-", item.state,
+                        Timestamp.iso8601(Date(timeIntervalSince1970: item.registeredAt)),
                         item.lastSentAt.map { Timestamp.iso8601(Date(timeIntervalSince1970: $0)) } ?? "never",
                     ])
                 }

@@ -56,7 +56,7 @@ struct PayloadCommand: AsyncParsableCommand {
         switch platform {
         case .android:
             let apnsOnly = [
-                ("--subtitle", subtitle != nil), ("--badge", badge != nil), ("--sound", sound != nil), ("--thread-id", threadID != nil),
+                ("--subtitle", subtitle != nil), ("--sound", sound != nil), ("--thread-id", threadID != nil),
                 ("--content-available", contentAvailable), ("--mutable-content", mutableContent), ("--voip", voip),
             ].filter(\.1).map(\.0)
             if !apnsOnly.isEmpty {
@@ -82,20 +82,23 @@ struct PayloadCommand: AsyncParsableCommand {
             throw refuse("category \"\(category)\" is not in the catalog at \(categories)\(hint)")
         }
         let fields = try values.map { try Self.typedValue($0, schema: declared.payload) }
+        // One id for the token's jti and the Android message's notificationId (the app posts and reports under it).
+        let notificationID = self.notificationID ?? UUID().uuidString.lowercased()
         var token: String?
         if let user {
             let keys = try await signingKeys()
             let tokens = try await ActionTokens(keys: keys)
             // The token binds the payload (pld), so the server can refuse a tap whose payload was edited.
             token = try await tokens.mint(
-                user: user, notificationID: notificationID ?? UUID().uuidString, category: categoryID,
+                user: user, notificationID: notificationID, category: categoryID,
                 payload: PayloadDigest(payload: fields, schema: declared.payload),
                 lifetime: DurationText.seconds(expires) ?? 7 * 86400)
         }
         if platform == .android {
             let options = FCMOptions(
                 deviceToken: deviceToken, title: title, body: body, priority: priority,
-                timeToLive: ttl.flatMap(DurationText.seconds).map { Int($0) }, collapseKey: collapseKey)
+                timeToLive: ttl.flatMap(DurationText.seconds).map { Int($0) }, collapseKey: collapseKey, notificationID: notificationID,
+                badge: badge)
             do {
                 let message = try PayloadBuilder(catalog: catalog).androidMessage(
                     category: categoryID, fields: fields, actionToken: token, options: options)

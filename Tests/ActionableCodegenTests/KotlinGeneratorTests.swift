@@ -10,7 +10,6 @@ import Testing
 /// signatures), and, run on the JVM, builds for each category the actions the catalog says
 /// Android shows, per API level.
 struct KotlinGeneratorTests {
-    static let standIn = CommandLineRunner.repository.appendingPathComponent("Tests/AndroidStandIn")
 
     /// Generates the example catalog into a directory with the app's `R` and a listing of the
     /// categories' builders, compiles everything, and runs the check at `sdk`; its lines.
@@ -25,18 +24,10 @@ struct KotlinGeneratorTests {
         return runtime.stdout.split(separator: "\n").map { $0.split(separator: "\t", omittingEmptySubsequences: false).map(String.init) }
     }
 
-    /// Generates the example catalog's Kotlin into `directory/app`, with the app's `R` and a listing
-    /// of the categories' builders, and compiles it with the stand-in and the checks into `directory/classes`.
+    /// Generates the example catalog's Kotlin into `directory/app` (as a module's `src/main`), with a
+    /// listing of the categories' builders, and compiles it with the stand-in and the checks into
+    /// `directory/classes`.
     static func compile(in directory: URL) async throws {
-        let generated = try await CommandLineRunner.run(
-            ["generate", "kotlin", "--package", "com.example.app", "--output", directory.appendingPathComponent("app").path])
-        #expect(generated.status == 0, "\(generated.stderr)")
-        let strings = try String(contentsOf: directory.appendingPathComponent("app/res/values/strings.xml"), encoding: .utf8)
-        let keys = strings.matches(of: /name="([A-Za-z0-9_]+)"/).map { String($0.1) }
-        var r = "package com.example.app\n\nobject R {\n    object string {\n"
-        for (index, key) in keys.enumerated() { r += "        const val \(key): Int = \(index + 1)\n" }
-        r += "    }\n    object drawable {\n    }\n}\n"
-        try r.write(to: directory.appendingPathComponent("app/R.kt"), atomically: true, encoding: .utf8)
         let catalog = try Linter().checkedCatalog(at: CommandLineRunner.repository.appendingPathComponent("Categories").path)
         var listing = "package actionable.check\n\nimport android.content.Context\nimport com.example.app.*\n\nobject Generated {\n"
         listing += "    fun all(context: Context, data: Map<String, String>) = listOf(\n"
@@ -47,15 +38,10 @@ struct KotlinGeneratorTests {
                 return "        \"\(category.id.rawValue)\" to \(name).actions(context, \"n-1\", data, Any::class.java)"
             }.joined(separator: ",\n")
         listing += "\n    )\n}\n"
-        try listing.write(to: directory.appendingPathComponent("Generated.kt"), atomically: true, encoding: .utf8)
-        let sources =
-            ["app/ActionableNotifications.kt", "app/R.kt", "Generated.kt"].map { directory.appendingPathComponent($0).path }
-            + (try FileManager.default.contentsOfDirectory(atPath: standIn.path)).filter { $0.hasSuffix(".kt") }.map {
-                standIn.appendingPathComponent($0).path
-            } + ["check/Check.kt", "check/TapCheck.kt"].map { standIn.appendingPathComponent($0).path }
-        let compiled = try await CommandLineRunner.runTool(
-            "kotlinc", sources + ["-d", directory.appendingPathComponent("classes").path], in: directory, environment: [:])
-        #expect(compiled.status == 0, "kotlinc (Debian's kotlin):\n\(compiled.stderr)")
+        let listingFile = directory.appendingPathComponent("Generated.kt")
+        try listing.write(to: listingFile, atomically: true, encoding: .utf8)
+        let compiled = try await AndroidStandInBuild.compile(in: directory, extra: [listingFile] + AndroidStandInBuild.checks)
+        #expect(compiled.status == 0, "\(compiled.output)")
     }
 
     @Test func theGeneratedActionsAreAndroidsThreeBuiltPerAPILevel() async throws {
@@ -76,8 +62,20 @@ struct KotlinGeneratorTests {
         }
     }
 
-    @Test(.timeLimit(.minutes(2)))
-    func aBackgroundTapIsKeptWhileTheServerIsDownAndDeliveredOnceWhenItIsUp() async throws {
+    /// The backend's FCM data message (`actionable payload --platform android`, with its action
+    /// token from the same development key), as `message.data`, written to a file for the JVM.
+    static func dataFile(_ arguments: [String], in directory: URL, name: String) async throws -> URL {
+        let message = try await CommandLineRunner.run(["payload"] + arguments + ["--platform", "android", "--user", "alice"], in: directory)
+        #expect(message.status == 0, "\(message.stderr)")
+        let object = try JSONSerialization.jsonObject(with: Data(message.stdout.utf8)) as? [String: Any]
+        let data = try #require((object?["message"] as? [String: Any])?["data"] as? [String: String])
+        let file = directory.appendingPathComponent(name)
+        try JSONSerialization.data(withJSONObject: data).write(to: file)
+        return file
+    }
+
+    @Test(.timeLimit(.minutes(3)))
+    func aTapIsStoredBeforeTheReceiverReturnsAndSentOnceFromAFreshProcess() async throws {
         let directory = try CommandLineRunner.temporaryDirectory([:], exampleCategories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         try await Self.compile(in: directory)
@@ -85,37 +83,68 @@ struct KotlinGeneratorTests {
         let port = try ServerProcess.freePort()
         let server = try await ServerProcess.serve(in: directory, port: port, extra: ["--admin-token", admin])
         defer { server.signal() }
-        // The backend's FCM message for alice, with its action token (the same development key).
-        let message = try await CommandLineRunner.run(
-            [
-                "payload", "invite", "--platform", "android", "--set", "inviteId=42", "--set", "seats=3", "--user", "alice", "--notification-id",
-                "n-android-1",
-            ],
-            in: directory)
-        let token = try #require(message.stdout.firstMatch(of: /"actionToken":"([^"]+)"/).map { String($0.1) })
-        let work = "-Dactionable.work.dir=" + directory.appendingPathComponent("work").path
-        func kotlin(_ arguments: [String]) async throws -> String {
-            let run = try await CommandLineRunner.runTool(
-                "kotlin", [work, "-classpath", directory.appendingPathComponent("classes").path, "actionable.check.TapCheck"] + arguments,
-                in: directory, environment: [:])
+        let work = directory.appendingPathComponent("work")
+        let queue = work.appendingPathComponent("workmanager")
+        func app(_ arguments: [String]) async throws -> String {
+            let run = try await AndroidStandInBuild.run("actionable.check.TapCheck", arguments, classes: directory, work: work)
             #expect(run.status == 0, "\(run.stderr)")
             return run.stdout
         }
-        // The tap, in the app's process: stored as work, nothing sent yet; the second tap on the same notification is not stored again.
-        #expect(try await kotlin(["tap", "n-android-1", token, "see you there"]).contains("tapped"))
-        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("work").path).count == 1)
-        // Another process, the server down: the work stays.
+        // The app starts with a server that is down; its configuration is kept, not only in memory.
         let down = try ServerProcess.freePort()
-        #expect(try await kotlin(["run", "http://127.0.0.1:\(down)"]).contains("Retry"))
-        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("work").path).count == 1)
-        // Another, the server up: delivered, and gone from the outbox.
-        #expect(try await kotlin(["run", "http://127.0.0.1:\(port)"]).contains("Success"))
-        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("work").path).isEmpty)
-        // Stored once, as the iOS client would have sent it: the comment with its text and the typed payload.
+        #expect(try await app(["configure", "http://127.0.0.1:\(down)"]).contains("configured"))
+        let invite = try await Self.dataFile(
+            ["invite", "--set", "inviteId=42", "--set", "seats=3", "--notification-id", "n-android-1", "--title", "Dinner?"], in: directory,
+            name: "invite.json")
+        // FCM hands the service the data message: it posts the notification with the category's actions; the user
+        // answers with text; the process is killed the moment the receiver returns.
+        let delivered = try await app(["deliver", invite.path, "comment", "see you there", "halt"])
+        #expect(delivered.contains("posted\tn-android-1#"), "\(delivered)")
+        #expect(delivered.contains("title\tDinner?") && delivered.contains("actions\taccept,decline,comment"), "\(delivered)")
+        #expect(delivered.contains("cancelled\ttrue"), "the notification is taken down once the tap is handed over: \(delivered)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: queue.path) == ["actionable.tap.n-android-1"])
+        // A fresh process, the server down: the work stays.
+        #expect(try await app(["run"]).contains("Retry"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: queue.path).count == 1)
+        // The server is up: sent from what was kept, and gone from the outbox.
+        #expect(try await app(["configure", "http://127.0.0.1:\(port)"]).contains("configured"))
+        #expect(try await app(["run"]).contains("Success"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: queue.path).isEmpty)
+        // A reply longer than the category's maxLength (2,000), in four-byte characters: held to 2,000, and too long
+        // for WorkManager's 10 KB Data, so kept in a file — the server takes it (a 422 would have ended the work).
+        let message = try await Self.dataFile(
+            ["message", "--set", "conversationId=c-1", "--set", "messageId=m-1", "--notification-id", "n-android-2", "--title", "Sam"], in: directory,
+            name: "message.json")
+        let long = String(repeating: "\u{1F600}", count: 2_500)
+        #expect(try await app(["deliver", message.path, "reply", long, "halt"]).contains("cancelled\ttrue"))
+        #expect(try await app(["run"]).contains("Success"))
         let listed = try await CommandLineRunner.run(
             ["deliveries", "list", "--format", "json", "--url", "http://127.0.0.1:\(port)", "--admin-token", admin], in: directory)
         #expect(listed.stdout.matches(of: /"notificationId":"n-android-1"/).count == 1, "\(listed.stdout)")
+        #expect(listed.stdout.matches(of: /"notificationId":"n-android-2"/).count == 1, "\(listed.stdout)")
         #expect(listed.stdout.contains(#""action":"comment""#) && listed.stdout.contains(#""user":"alice""#))
+    }
+
+    @Test func aManifestTheCommandDidNotWriteIsNeverReplaced() async throws {
+        let directory = try CommandLineRunner.temporaryDirectory(["app/src/main/AndroidManifest.xml": "<manifest package=\"mine\"/>\n"])
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let output = directory.appendingPathComponent("app/src/main")
+        let refused = try await CommandLineRunner.run(["generate", "kotlin", "--package", "com.example.app", "--output", output.path])
+        #expect(refused.status != 0 && refused.stderr.contains("never replaced"), "\(refused.stderr)")
+        #expect(try String(contentsOf: output.appendingPathComponent("AndroidManifest.xml"), encoding: .utf8) == "<manifest package=\"mine\"/>\n")
+        // A module of its own: the manifest, the sources where Gradle reads them, and again over its own manifest.
+        let module = directory.appendingPathComponent("actionable/src/main")
+        for _ in 0..<2 {
+            let run = try await CommandLineRunner.run(["generate", "kotlin", "--package", "com.example.app", "--output", module.path])
+            #expect(run.status == 0, "\(run.stderr)")
+        }
+        let manifest = try String(contentsOf: module.appendingPathComponent("AndroidManifest.xml"), encoding: .utf8)
+        #expect(manifest.contains(#"android:name="com.example.app.ActionableActionReceiver""#))
+        #expect(manifest.contains(#"android:name="com.example.app.ActionableMessagingService""#))
+        #expect(manifest.contains("com.google.firebase.MESSAGING_EVENT") && manifest.contains("android.permission.POST_NOTIFICATIONS"))
+        for file in ["java/com/example/app/ActionableNotifications.kt", "java/com/example/app/ActionableRuntime.kt", "res/values/strings.xml"] {
+            #expect(FileManager.default.fileExists(atPath: module.appendingPathComponent(file).path), "\(file)")
+        }
     }
 
     @Test func theEdgeCatalogCompilesKeywordsDotsAndEveryPayloadType() async throws {
@@ -123,31 +152,16 @@ struct KotlinGeneratorTests {
         // array values, a retired category and action, icons and semantic actions.
         let directory = try CommandLineRunner.temporaryDirectory([:])
         defer { try? FileManager.default.removeItem(at: directory) }
-        let generated = try await CommandLineRunner.run(
-            ["generate", "kotlin", "EdgeCategories", "--package", "com.example.edge", "--output", directory.appendingPathComponent("app").path],
-            in: CommandLineRunner.repository.appendingPathComponent("Tests/CodegenFixtures"))
-        #expect(generated.status == 0, "\(generated.stderr)")
-        let source = try String(contentsOf: directory.appendingPathComponent("app/ActionableNotifications.kt"), encoding: .utf8)
-        let strings = try String(contentsOf: directory.appendingPathComponent("app/res/values/strings.xml"), encoding: .utf8)
-        var r = "package com.example.edge\n\nobject R {\n    object string {\n"
-        for (index, key) in strings.matches(of: /name="([A-Za-z0-9_]+)"/).map({ String($0.1) }).enumerated() {
-            r += "        const val \(key): Int = \(index + 1)\n"
-        }
-        r += "    }\n    object drawable {\n"
-        for (index, name) in Set(source.matches(of: /R\.drawable\.([A-Za-z0-9_]+)/).map { String($0.1) }).sorted().enumerated() {
-            r += "        const val \(name): Int = \(index + 100)\n"
-        }
-        r += "    }\n}\n"
-        try r.write(to: directory.appendingPathComponent("app/R.kt"), atomically: true, encoding: .utf8)
-        let sources =
-            [directory.appendingPathComponent("app/ActionableNotifications.kt").path, directory.appendingPathComponent("app/R.kt").path]
-            + (try FileManager.default.contentsOfDirectory(atPath: Self.standIn.path)).filter { $0.hasSuffix(".kt") }.map {
-                Self.standIn.appendingPathComponent($0).path
-            }
-        let compiled = try await CommandLineRunner.runTool(
-            "kotlinc", sources + ["-d", directory.appendingPathComponent("classes").path], in: directory, environment: [:])
-        #expect(compiled.status == 0, "kotlinc:\n\(compiled.stderr)")
+        let compiled = try await AndroidStandInBuild.compile(
+            in: directory, path: "EdgeCategories", base: CommandLineRunner.repository.appendingPathComponent("Tests/CodegenFixtures"),
+            package: "com.example.edge")
+        #expect(compiled.status == 0, "\(compiled.output)")
+        let source = try String(
+            contentsOf: directory.appendingPathComponent("app/java/com/example/edge/ActionableNotifications.kt"), encoding: .utf8)
         #expect(source.contains("val `class`: String") && !source.contains("object RetiredSurvey"))
+        // Android's per-action keys reach the code: the drawable and the semantic action.
+        #expect(source.contains("R.drawable.ic_reply") && source.contains("NotificationCompat.Action.SEMANTIC_ACTION_REPLY"))
+        #expect(source.contains("R.drawable.ic_open") && source.contains("NotificationCompat.Action.SEMANTIC_ACTION_MARK_AS_READ"))
     }
 
     @Test func theCommittedFilesAreWhatTheCatalogsGenerate() async throws {

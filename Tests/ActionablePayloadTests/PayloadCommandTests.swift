@@ -106,15 +106,23 @@ struct PayloadCommandTests {
     @Test func androidPrintsAnFCMDataMessageAndRefusesAPNsOnlySettings() async throws {
         let message = try await run([
             "payload", "invite", "--platform", "android", "--title", "Dinner?", "--body", "Sam invited you", "--set", "inviteId=42",
-            "--set", "seats=3", "--ttl", "1h", "--collapse-key", "inv-42", "--device-token", "fcm-1",
+            "--set", "seats=3", "--ttl", "1h", "--collapse-key", "inv-42", "--device-token", "fcm-1", "--notification-id", "n-7", "--badge", "2",
         ])
         #expect(message.status == 0, "\(message.err)")
+        // The notification's id goes in the data (the app posts and reports under it), and the badge when given.
         #expect(
             message.out
-                == #"{"message":{"token":"fcm-1","data":{"category":"invite","title":"Dinner?","body":"Sam invited you","inviteId":"42","seats":"3"},"android":{"priority":"high","ttl":"3600s","collapse_key":"inv-42"}}}"#
+                == #"{"message":{"token":"fcm-1","data":{"category":"invite","title":"Dinner?","body":"Sam invited you","notificationId":"n-7","badge":"2","inviteId":"42","seats":"3"},"android":{"priority":"high","ttl":"3600s","collapse_key":"inv-42"}}}"#
                 + "\n")
-        let badge = try await run(["payload", "invite", "--platform", "android", "--badge", "1", "--set", "inviteId=42"])
-        #expect(badge.status == 2 && badge.err.contains("--badge are APNs settings"), "\(badge.err)")
+        // Without an id, one is made: the token's jti and the data's notificationId are the same.
+        let made = try await run(["payload", "invite", "--platform", "android", "--set", "inviteId=42", "--user", "u"])
+        let id = try #require(made.out.firstMatch(of: /"notificationId":"([^"]+)"/).map { String($0.1) }, "\(made.out)")
+        let token = try #require(made.out.firstMatch(of: /"actionToken":"[^.]+\.([^.]+)\./).map { String($0.1) })
+        var claims = token.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        while claims.count % 4 != 0 { claims += "=" }
+        #expect(String(decoding: Data(base64Encoded: claims) ?? Data(), as: UTF8.self).contains(#""jti":"\#(id)""#))
+        let sound = try await run(["payload", "invite", "--platform", "android", "--sound", "ding", "--set", "inviteId=42"])
+        #expect(sound.status == 2 && sound.err.contains("--sound are APNs settings"), "\(sound.err)")
         let ttl = try await run(["payload", "invite", "--ttl", "1h", "--set", "inviteId=42"])
         #expect(ttl.status == 2 && ttl.err.contains("--ttl go with --platform android"), "\(ttl.err)")
         let missing = try await run(["payload", "invite", "--platform", "android"])

@@ -1,4 +1,6 @@
 import ActionableAPNsTesting
+import ActionableFCM
+import ActionableFCMTesting
 import ActionableTestSupport
 import ActionableTokens
 import ActionableWire
@@ -12,8 +14,9 @@ import Testing
 import FoundationNetworking
 #endif
 
-/// A real `serve` process sending to a stand-in APNs in the test process (HTTP/2 over TLS on
-/// loopback), with the provider key and certificate written where `serve` reads them.
+/// A real `serve` process sending to a stand-in APNs and a stand-in FCM in the test process (HTTP/2
+/// over TLS on loopback), with the provider key, the service account and the certificate written
+/// where `serve` reads them.
 struct SendHarness: Sendable {
     static let backendToken = "send-test-backend-token-0123456789abcdef"
     static let adminToken = "send-test-admin-token-0123456789abcdefgh"
@@ -23,6 +26,8 @@ struct SendHarness: Sendable {
     let directory: URL
     let standIn: APNsStandIn
     let standInPort: Int
+    let fcm: FCMStandIn
+    let fcmPort: Int
 
     /// The `serve` flags that send to this stand-in.
     var sendingFlags: [String] {
@@ -30,7 +35,8 @@ struct SendHarness: Sendable {
             "--apns-key-file", directory.appendingPathComponent("AuthKey_KEY1.p8").path, "--apns-key-id", "KEY1", "--apns-team-id", "TEAM",
             "--apns-topic", "com.example.app", "--apns-url", "https://127.0.0.1:\(standInPort)", "--apns-ca-file",
             directory.appendingPathComponent("stand-in.pem").path, "--backend-token", Self.backendToken, "--admin-token", Self.adminToken,
-            "--app-jwt-key", Self.appKey,
+            "--app-jwt-key", Self.appKey, "--fcm-service-account", directory.appendingPathComponent("service-account.json").path,
+            "--fcm-url", "https://127.0.0.1:\(fcmPort)", "--fcm-ca-file", directory.appendingPathComponent("stand-in.pem").path,
         ]
     }
 
@@ -38,6 +44,7 @@ struct SendHarness: Sendable {
     /// directory holding the example categories.
     static func run(
         unregistered: [String: Date?] = [:], failures: [String: (status: Int, reason: String)] = [:], stalled: Set<String> = [],
+        androidUnregistered: Set<String> = [], androidFailures: [String: FCMStandIn.Failure] = [:],
         _ body: @Sendable (SendHarness) async throws -> Void
     ) async throws {
         let directory = try CommandLineRunner.temporaryDirectory([:], exampleCategories: true)
@@ -51,14 +58,28 @@ struct SendHarness: Sendable {
                 providerKeys: ["KEY1": key.publicKey], teamID: "TEAM", unregistered: unregistered, failures: failures, stalled: stalled))
         let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
         let app = try standIn.application(certificate: certificate, logger: logger) { portContinuation.yield($0) }
-        let services = ServiceGroup(configuration: .init(services: [app], logger: logger))
+        // The stand-in FCM: its token endpoint is itself, so the account's token_uri is written once its port is known.
+        let (fcmPorts, fcmContinuation) = AsyncStream.makeStream(of: Int.self)
+        let (account, publicKey) = try FCMStandIn.makeServiceAccount(projectID: "demo-project", tokenURI: "https://127.0.0.1/token")
+        let fcm = await FCMStandIn(
+            configuration: .init(
+                serviceAccountKey: try JWTKit.Insecure.RSA.PublicKey(pem: publicKey), keyID: account.privateKeyID,
+                clientEmail: account.clientEmail, projectID: "demo-project", unregistered: androidUnregistered, failures: androidFailures))
+        let fcmApp = try fcm.application(certificate: certificate, logger: logger) { fcmContinuation.yield($0) }
+        let services = ServiceGroup(configuration: .init(services: [app, fcmApp], logger: logger))
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await services.run() }
             var iterator = ports.makeAsyncIterator()
             let port = try #require(await iterator.next())
+            var fcmIterator = fcmPorts.makeAsyncIterator()
+            let fcmPort = try #require(await fcmIterator.next())
+            var written = account
+            written.tokenURI = "https://127.0.0.1:\(fcmPort)/token"
+            let encoder = JSONEncoder()
+            try encoder.encode(written).write(to: directory.appendingPathComponent("service-account.json"))
             let outcome: Result<Void, any Error>
             do {
-                try await body(SendHarness(directory: directory, standIn: standIn, standInPort: port))
+                try await body(SendHarness(directory: directory, standIn: standIn, standInPort: port, fcm: fcm, fcmPort: fcmPort))
                 outcome = .success(())
             } catch {
                 outcome = .failure(error)
@@ -88,6 +109,13 @@ struct SendHarness: Sendable {
         try await call(
             "POST", "/v1/devices", port: port, bearer: try await appJWT(user),
             json: #"{"token":"\#(token)","environment":"\#(environment)"}"#
+        ).status
+    }
+
+    /// Registers an Android device's FCM `token` for `user` through the app's endpoint.
+    static func registerAndroid(_ token: String, user: String, port: Int) async throws -> Int {
+        try await call(
+            "POST", "/v1/devices", port: port, bearer: try await appJWT(user), json: #"{"token":"\#(token)","platform":"android"}"#
         ).status
     }
 

@@ -1,14 +1,18 @@
 import ActionableAPNs
 import ActionableAPNsTesting
+import ActionableFCMTesting
 import ActionableSQLite
 import ActionableTestSupport
 import ActionableWire
 import Foundation
 import Testing
 
-/// Sends through real `serve` processes: a 202 means each device gets the notification once,
-/// across kill -9 of the server and across two instances sharing PostgreSQL (counted at the
-/// stand-in, which, as APNs, delivers an `apns-id` once).
+/// Sends through real `serve` processes to iOS and Android devices: a 202 means each device gets
+/// the notification — each iOS device once across kill -9 of the server (counted at the stand-in,
+/// which, as APNs, delivers an `apns-id` once), each Android device at least once (FCM has no such
+/// id: a copy in flight when the server is killed may go twice, and the generated app posts it
+/// under its notification's id, so the second replaces the first) — and once across two
+/// instances sharing PostgreSQL.
 @Suite(.timeLimit(.minutes(3)))
 struct SendLoadTests {
     /// Five users with four devices each.
@@ -18,10 +22,27 @@ struct SendLoadTests {
         return (0..<4).map { String(format: "%064x", 0xD000_0000 + index * 16 + $0) }
     }
 
+    /// Each user's Android device: an FCM registration token.
+    static func android(of user: String) -> String { "fcm-\(user):APA91b-\(user.utf8.count)" }
+
     static func register(port: Int) async throws {
         for user in users {
             for device in devices(of: user) { #expect(try await SendHarness.register(device, user: user, port: port) == 201) }
+            #expect(try await SendHarness.registerAndroid(android(of: user), user: user, port: port) == 201)
         }
+    }
+
+    /// Each Android device of each notification in `sent` got it at least once (`exactly`: once),
+    /// and nothing else was sent to FCM.
+    static func expectEachAndroidDevice(_ sent: [String: String], fcm: FCMStandIn, exactly: Bool) async {
+        let messages = await fcm.received.messages
+        let copies = Dictionary(grouping: messages) { "\($0.data["notificationId"] ?? "?") \($0.token)" }
+        for (notification, user) in sent {
+            let count = copies["\(notification) \(android(of: user))"]?.count ?? 0
+            #expect(exactly ? count == 1 : count >= 1, "\(notification) to \(android(of: user)): \(count)")
+        }
+        let expected = Set(sent.map { "\($0.key) \(android(of: $0.value))" })
+        #expect(Set(copies.keys).isSubset(of: expected), "\(Set(copies.keys).subtracting(expected))")
     }
 
     static func send(_ id: String, to user: String, port: Int) async -> Int? {
@@ -124,6 +145,7 @@ struct SendLoadTests {
                 #expect(report.devices.allSatisfy { $0.state == "sent" }, "\(id): \(report.devices.map(\.state))")
             }
             await Self.expectEachDeviceOnce(sent, standIn: harness.standIn)
+            await Self.expectEachAndroidDevice(sent, fcm: harness.fcm, exactly: false)
             let store = try await SQLiteActionStore(path: harness.directory.appendingPathComponent(".actionable/actionable.sqlite").path)
             #expect(try await store.integrityCheck() == "ok")
         }
@@ -162,9 +184,11 @@ struct SendLoadTests {
             }
             for id in sent.keys {
                 let report = try await SendHarness.report(of: id, port: ports[1]) { $0.settled }
-                #expect(report.devices.count == 4 && report.devices.allSatisfy { $0.state == "sent" && $0.attempts == 1 })
+                #expect(report.devices.count == 5 && report.devices.allSatisfy { $0.state == "sent" && $0.attempts == 1 })
+                #expect(report.devices.filter { $0.platform == "android" }.count == 1)
             }
             await Self.expectEachDeviceOnce(sent, standIn: harness.standIn)
+            await Self.expectEachAndroidDevice(sent, fcm: harness.fcm, exactly: true)
             // One attempt each (checked above): the lease kept every copy to one worker of one instance.
         }
     }

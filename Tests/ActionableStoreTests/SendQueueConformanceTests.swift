@@ -39,6 +39,45 @@ struct SendQueueConformanceTests {
         #expect(try await store.notification(id: "n-unknown") == nil)
     }
 
+    /// Each platform's transport claims only its own copies; a notification keeps its FCM message;
+    /// a copy and a device keep their platform.
+    @Test(arguments: Driver.available)
+    func eachPlatformClaimsItsOwnCopies(driver: Driver) async throws {
+        let (store, cleanup) = try await StoreConformanceTests.makeStore(driver)
+        defer { cleanup() }
+        let android = "fcm-token:APA91b_x-1.2"
+        _ = try await store.register(token: Self.phone, user: "alice", environment: .production, at: Self.at(10))
+        #expect(
+            try await store.register(token: android, user: "alice", platform: .android, environment: .production, at: Self.at(20), limits: .none)
+                == .created)
+        #expect(
+            try await store.register(token: android, user: "alice", platform: .android, environment: .production, at: Self.at(25), limits: .none)
+                == .known)
+        let devices = try await store.devices(of: "alice")
+        #expect(devices.map(\.platform) == [.ios, .android] && devices.map(\.token) == [Self.phone, android])
+        var notification = Self.notification("n-both")
+        notification.fcmMessage = #"{"message":{"data":{"category":"invite","notificationId":"n-both"},"android":{"priority":"high"}}}"#
+        #expect(try await store.recordNotification(notification, devices: devices) == .recorded(devices: 2))
+        let stored = try #require(try await store.notification(id: "n-both"))
+        #expect(stored.notification.fcmMessage == notification.fcmMessage)
+        #expect(Dictionary(uniqueKeysWithValues: stored.sends.map { ($0.token, $0.platform) }) == [Self.phone: .ios, android: .android])
+        let androids = try await store.claimDueSends(now: Self.at(200), limit: 10, lease: 30, owner: "fcm", platform: .android)
+        #expect(androids.map(\.token) == [android] && androids.first?.platform == .android)
+        #expect(androids.first?.notification.fcmMessage == notification.fcmMessage)
+        let apple = try await store.claimDueSends(now: Self.at(200), limit: 10, lease: 30, owner: "apns", platform: .ios)
+        #expect(apple.map(\.token) == [Self.phone] && apple.first?.platform == .ios)
+        #expect(try await store.claimDueSends(now: Self.at(200), limit: 10, lease: 30, owner: "fcm", platform: .android).isEmpty)
+        // FCM's word unregisters the device, the copy records it; registering again revives it.
+        try await store.finishSend(
+            notificationID: "n-both", token: android, owner: "fcm", outcome: .failed(status: 404, reason: "UNREGISTERED"), at: Self.at(210))
+        #expect(try await store.markUnregistered(token: android, since: Self.at(200), at: Self.at(210)))
+        #expect(try await store.devices(of: "alice").first { $0.token == android }?.state == .unregistered)
+        #expect(
+            try await store.register(token: android, user: "alice", platform: .android, environment: .production, at: Self.at(300), limits: .none)
+                == .revived)
+        #expect(try await store.notification(id: "n-both")?.sends.first { $0.token == android }?.state == .failed)
+    }
+
     @Test(arguments: Driver.available)
     func eachCopyIsClaimedOnceUnderItsLeaseAndFinishedOnce(driver: Driver) async throws {
         let (store, cleanup) = try await StoreConformanceTests.makeStore(driver)

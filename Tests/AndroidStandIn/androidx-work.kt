@@ -17,7 +17,26 @@ class Data private constructor(private val values: Map<String, String?>) {
     class Builder {
         private val values = LinkedHashMap<String, String?>()
         fun putString(key: String, value: String?): Builder { values[key] = value; return this }
-        fun build(): Data = Data(values)
+
+        /** Serialized as WorkManager does (an ObjectOutputStream of the map), and refused past MAX_DATA_BYTES, as WorkManager does. */
+        fun build(): Data {
+            val bytes = java.io.ByteArrayOutputStream()
+            java.io.ObjectOutputStream(bytes).use { stream ->
+                stream.writeInt(values.size)
+                for ((key, value) in values) {
+                    stream.writeUTF(key)
+                    stream.writeObject(value)
+                }
+            }
+            if (bytes.size() > MAX_DATA_BYTES) {
+                throw IllegalStateException("Data cannot occupy more than " + MAX_DATA_BYTES + " bytes when serialized")
+            }
+            return Data(LinkedHashMap(values))
+        }
+    }
+
+    companion object {
+        const val MAX_DATA_BYTES: Int = 10 * 1024
     }
 }
 
@@ -69,7 +88,14 @@ class OneTimeWorkRequest private constructor(val workerClass: Class<out Listenab
     }
 }
 
-interface Operation
+/** An enqueue, done in the background: `getResult()` completes once the work is stored. */
+interface Operation {
+    fun getResult(): com.google.common.util.concurrent.ListenableFuture<State.SUCCESS>
+
+    abstract class State {
+        class SUCCESS : State()
+    }
+}
 
 abstract class WorkManager {
     abstract fun enqueueUniqueWork(uniqueWorkName: String, existingWorkPolicy: ExistingWorkPolicy, work: OneTimeWorkRequest): Operation
@@ -79,19 +105,36 @@ abstract class WorkManager {
     }
 }
 
-/** The stand-in's WorkManager: one file per unique work name (its worker class, then key=value lines). */
+/**
+ * The stand-in's WorkManager: one file per unique work name (its worker class, then key=value lines). As WorkManager
+ * does, an enqueue is stored in the background: the file is written when the Operation's result is waited for, or
+ * when the process ends normally — a process killed between the enqueue and that (Runtime.halt) loses the work.
+ */
 object FileWorkManager : WorkManager() {
-    private fun directory(): File = File(System.getProperty("actionable.work.dir") ?: "work").also { it.mkdirs() }
+    private fun directory(): File = File(File(System.getProperty("actionable.work.dir") ?: "work"), "workmanager").also { it.mkdirs() }
     private fun file(name: String) = File(directory(), name.replace(Regex("[^A-Za-z0-9._-]"), "_"))
+    private val pending = LinkedHashMap<String, () -> Unit>()
 
-    override fun enqueueUniqueWork(uniqueWorkName: String, existingWorkPolicy: ExistingWorkPolicy, work: OneTimeWorkRequest): Operation {
+    init {
+        Runtime.getRuntime().addShutdownHook(Thread { flush() })
+    }
+
+    @Synchronized private fun flush() {
+        for (write in pending.values) write()
+        pending.clear()
+    }
+
+    @Synchronized override fun enqueueUniqueWork(uniqueWorkName: String, existingWorkPolicy: ExistingWorkPolicy, work: OneTimeWorkRequest): Operation {
         val target = file(uniqueWorkName)
-        if (target.exists() && existingWorkPolicy == ExistingWorkPolicy.KEEP) return object : Operation {}
-        val lines = listOf(work.workerClass.name) + work.inputData.keyValueMap().map { (key, value) ->
-            key + "=" + java.util.Base64.getEncoder().encodeToString((value as String? ?: "").toByteArray())
+        if (!((target.exists() || pending.containsKey(uniqueWorkName)) && existingWorkPolicy == ExistingWorkPolicy.KEEP)) {
+            val lines = listOf(work.workerClass.name) + work.inputData.keyValueMap().map { (key, value) ->
+                key + "=" + java.util.Base64.getEncoder().encodeToString((value as String? ?: "").toByteArray())
+            }
+            pending[uniqueWorkName] = { target.writeText(lines.joinToString("\n")) }
         }
-        target.writeText(lines.joinToString("\n"))
-        return object : Operation {}
+        return object : Operation {
+            override fun getResult(): com.google.common.util.concurrent.ListenableFuture<Operation.State.SUCCESS> = StoredFuture { flush() }
+        }
     }
 
     /** Runs every persisted work once (a test's stand-in for WorkManager's scheduler): what succeeds or fails for good is removed, what asks to retry stays. */
@@ -112,4 +155,14 @@ object FileWorkManager : WorkManager() {
         }
         return outcomes
     }
+}
+
+/** A future that stores the work when waited for. */
+private class StoredFuture(private val store: () -> Unit) : com.google.common.util.concurrent.ListenableFuture<Operation.State.SUCCESS> {
+    override fun addListener(listener: Runnable, executor: java.util.concurrent.Executor) { executor.execute { get(); listener.run() } }
+    override fun cancel(mayInterruptIfRunning: Boolean): Boolean = false
+    override fun isCancelled(): Boolean = false
+    override fun isDone(): Boolean = false
+    override fun get(): Operation.State.SUCCESS { store(); return Operation.State.SUCCESS() }
+    override fun get(timeout: Long, unit: TimeUnit): Operation.State.SUCCESS = get()
 }

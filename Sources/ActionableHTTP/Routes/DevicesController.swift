@@ -33,7 +33,9 @@ struct DevicesController: Sendable {
         routes.delete("/v1/devices/:id") { _, context in
             // A segment that is not a device token names no device: 404, as for an unknown one.
             let segment = context.parameters.get("id") ?? ""
-            let token = DevicePlatform.isAndroidToken(segment) && segment.contains(where: { !$0.isHexDigit }) ? segment : try? Self.token(segment, at: "/token")
+            let token =
+                DevicePlatform.isAndroidToken(segment) && segment.contains(where: { !$0.isHexDigit })
+                ? segment : try? Self.token(segment, at: "/token")
             guard let token else {
                 throw Problem(.notFound, "no device of this user has that token")
             }
@@ -85,7 +87,8 @@ struct DevicesController: Sendable {
         let item =
             stored.map(DeviceItem.init)
             ?? DeviceItem(
-                token: token, platform: platform.rawValue, environment: platform == .ios ? environment.rawValue : nil, state: DeviceState.active.rawValue,
+                token: token, platform: platform.rawValue, environment: platform == .ios ? environment.rawValue : nil,
+                state: DeviceState.active.rawValue,
                 registeredAt: now.timeIntervalSince1970, lastSentAt: nil)
         return try ResponseBodies.response(item, status: result == .known ? .ok : .created)
     }

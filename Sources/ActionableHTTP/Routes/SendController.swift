@@ -161,7 +161,8 @@ extension NotificationReport {
             sentAt: stored.notification.createdAt.timeIntervalSince1970,
             devices: stored.sends.map {
                 NotificationDevice(
-                    token: $0.token, platform: $0.platform.rawValue, state: $0.state.rawValue, status: $0.status, reason: $0.reason, attempts: $0.attempts)
+                    token: $0.token, platform: $0.platform.rawValue, state: $0.state.rawValue, status: $0.status, reason: $0.reason,
+                    attempts: $0.attempts)
             })
     }
 }

@@ -8,10 +8,6 @@ import android.app.PendingIntent
 import android.content.Context
 import android.os.Build
 
-class StandInContext : Context() {
-    override fun getPackageName(): String = "com.example.app"
-    override fun getString(resId: Int): String = "string#" + resId
-}
 
 fun main(arguments: Array<String>) {
     Build.VERSION.SDK_INT = arguments[0].toInt()

@@ -1,33 +1,96 @@
-// A tap on the generated actions, through the generated receiver and WorkManager, in separate
-// JVM processes as an app would live them:
-//   TapCheck tap NOTIFICATION_ID ACTION_TOKEN TEXT   — taps "comment" with TEXT, then "accept" (the same notification)
-//   TapCheck run SERVER                              — runs the persisted work once; prints each outcome
+// The generated Android code as an app lives it, in separate JVM processes, on the stand-in:
+//   TapCheck configure SERVER [BEARER]          — ActionableReports.configure, as Application.onCreate does
+//   TapCheck token FCM_TOKEN                    — FCM hands the messaging service a new token
+//   TapCheck deliver DATA_FILE ACTION [TEXT or -] [halt]
+//       — FCM hands the messaging service the data message (a JSON object of strings in DATA_FILE); prints what is
+//         posted; the user taps ACTION (with TEXT typed into its RemoteInput), as the system does it (the PendingIntent
+//         sent with a fill-in intent); prints whether the notification is gone; with `halt`, the process is killed
+//         the moment the receiver returns
+//   TapCheck run                                 — runs the persisted work once (a fresh process: nothing in memory); prints each outcome
 package actionable.check
 
 import android.os.Build
+import android.os.Bundle
+import androidx.core.app.NotificationCompat
+import androidx.core.app.NotificationManagerCompat
+import androidx.core.app.RemoteInput
 import androidx.work.FileWorkManager
-import com.example.app.ActionableActionReceiver
 import com.example.app.ActionableIntents
+import com.example.app.ActionableMessagingService
 import com.example.app.ActionableReports
-import com.example.app.Invite
+import com.google.firebase.messaging.RemoteMessage
+
+/** A JSON object of strings, as the stand-in FCM's /sent lists `message.data`. */
+fun readData(text: String): Map<String, String> {
+    val data = LinkedHashMap<String, String>()
+    val pattern = Regex("\"((?:[^\"\\\\]|\\\\.)*)\"\\s*:\\s*\"((?:[^\"\\\\]|\\\\.)*)\"")
+    for (match in pattern.findAll(text)) data[unescape(match.groupValues[1])] = unescape(match.groupValues[2])
+    return data
+}
+
+fun unescape(text: String): String {
+    val output = StringBuilder()
+    var index = 0
+    while (index < text.length) {
+        val character = text[index]
+        if (character != '\\') { output.append(character); index += 1; continue }
+        val next = text[index + 1]
+        when (next) {
+            'n' -> output.append('\n')
+            't' -> output.append('\t')
+            'r' -> output.append('\r')
+            'b' -> output.append('\b')
+            'f' -> output.append('\u000C')
+            'u' -> { output.append(text.substring(index + 2, index + 6).toInt(16).toChar()); index += 4 }
+            else -> output.append(next)
+        }
+        index += 2
+    }
+    return output.toString()
+}
 
 fun tapMain(arguments: Array<String>) {
     val context = StandInContext()
-    Build.VERSION.SDK_INT = 34
+    Build.VERSION.SDK_INT = (System.getProperty("actionable.sdk") ?: "34").toInt()
     when (arguments[0]) {
-        "tap" -> {
-            val data = mapOf("actionToken" to arguments[2], "inviteId" to "42", "seats" to "3")
-            val actions = Invite.actions(context, arguments[1], data, Any::class.java)
-            val comment = actions.first { it.actionIntent!!.intent.getStringExtra(ActionableIntents.ACTION) == Invite.Actions.COMMENT }
-            val intent = comment.actionIntent!!.intent
-            intent.extras.putCharSequence(ActionableIntents.TEXT, arguments[3])  // what RemoteInput writes into the mutable intent
-            ActionableActionReceiver().onReceive(context, intent)
-            val accept = actions.first { it.actionIntent!!.intent.getStringExtra(ActionableIntents.ACTION) == Invite.Actions.ACCEPT }
-            ActionableActionReceiver().onReceive(context, accept.actionIntent!!.intent)
-            println("tapped")
+        "configure" -> {
+            ActionableReports.configure(context, arguments[1], arguments.getOrNull(2))
+            println("configured")
+        }
+        "token" -> {
+            val service = ActionableMessagingService()
+            service.attachForStandIn(context)
+            service.onNewToken(arguments[1])
+            println("token handed over")
+        }
+        "deliver" -> {
+            val data = readData(java.io.File(arguments[1]).readText())
+            val bundle = Bundle()
+            for ((key, value) in data) bundle.putString(key, value)
+            bundle.putString("from", "1234567890")
+            val service = ActionableMessagingService()
+            service.attachForStandIn(context)
+            service.onMessageReceived(RemoteMessage(bundle))
+            val showing = NotificationManagerCompat.showing()
+            println("posted\t" + showing.keys.joinToString(","))
+            val notification = showing.values.firstOrNull() ?: return
+            val actions = (0 until NotificationCompat.getActionCount(notification)).map { NotificationCompat.getAction(notification, it)!! }
+            println("title\t" + NotificationCompat.getContentTitle(notification))
+            println("actions\t" + actions.joinToString(",") { it.actionIntent!!.intent.getStringExtra(ActionableIntents.ACTION) ?: "?" })
+            println("channel\t" + notification.getChannelId() + "\tdelete\t" + (notification.deleteIntent != null) + "\topens\t" + (notification.contentIntent != null))
+            val action = actions.first { it.actionIntent!!.intent.getStringExtra(ActionableIntents.ACTION) == arguments[2] }
+            val fillIn = android.content.Intent()
+            val text = arguments.getOrNull(3)?.takeIf { it != "-" }
+            if (text != null) {
+                val results = Bundle()
+                results.putCharSequence(ActionableIntents.TEXT, text)
+                RemoteInput.addResultsToIntent(action.getRemoteInputs()!!, fillIn, results)
+            }
+            action.actionIntent!!.send(context, 0, fillIn)
+            println("cancelled\t" + NotificationManagerCompat.showing().isEmpty())
+            if (arguments.getOrNull(4) == "halt") Runtime.getRuntime().halt(0)
         }
         "run" -> {
-            ActionableReports.server = arguments[1]
             for ((name, outcome) in FileWorkManager.runPending(context)) println(name + "\t" + outcome)
         }
     }

@@ -66,7 +66,7 @@ public object Invite {
         run {
             val intent = ActionableIntents.tap(context, ActionableActionReceiver::class.java, ID, "accept", notificationId, data["actionToken"], payload)
             val flags = PendingIntent.FLAG_UPDATE_CURRENT or ActionableIntents.immutableFlag()
-            val requestCode = (notificationId + "accept").hashCode()
+            val requestCode = ActionableIntents.requestCode(notificationId, "accept")
             val pending = PendingIntent.getBroadcast(context, requestCode, intent, flags)
             val builder = NotificationCompat.Action.Builder(0, context.getString(com.example.app.R.string.actionable_invite_accept_title), pending)
             builder.setShowsUserInterface(false)
@@ -76,7 +76,7 @@ public object Invite {
         run {
             val intent = ActionableIntents.tap(context, ActionableActionReceiver::class.java, ID, "decline", notificationId, data["actionToken"], payload)
             val flags = PendingIntent.FLAG_UPDATE_CURRENT or ActionableIntents.immutableFlag()
-            val requestCode = (notificationId + "decline").hashCode()
+            val requestCode = ActionableIntents.requestCode(notificationId, "decline")
             val pending = PendingIntent.getBroadcast(context, requestCode, intent, flags)
             val builder = NotificationCompat.Action.Builder(0, context.getString(com.example.app.R.string.actionable_invite_decline_title), pending)
             builder.setShowsUserInterface(false)
@@ -85,8 +85,9 @@ public object Invite {
         }
         run {
             val intent = ActionableIntents.tap(context, ActionableActionReceiver::class.java, ID, "comment", notificationId, data["actionToken"], payload)
+            intent.putExtra(ActionableIntents.MAX_LENGTH, 500)
             val flags = PendingIntent.FLAG_UPDATE_CURRENT or ActionableIntents.mutableFlag()
-            val requestCode = (notificationId + "comment").hashCode()
+            val requestCode = ActionableIntents.requestCode(notificationId, "comment")
             val pending = PendingIntent.getBroadcast(context, requestCode, intent, flags)
             val builder = NotificationCompat.Action.Builder(0, context.getString(com.example.app.R.string.actionable_invite_comment_title), pending)
             builder.addRemoteInput(RemoteInput.Builder(ActionableIntents.TEXT).setLabel(context.getString(com.example.app.R.string.actionable_invite_comment_label)).build())
@@ -150,7 +151,7 @@ public object LoginApproval {
         run {
             val intent = ActionableIntents.tap(context, ActionableActionReceiver::class.java, ID, "approve", notificationId, data["actionToken"], payload)
             val flags = PendingIntent.FLAG_UPDATE_CURRENT or ActionableIntents.immutableFlag()
-            val requestCode = (notificationId + "approve").hashCode()
+            val requestCode = ActionableIntents.requestCode(notificationId, "approve")
             val pending = PendingIntent.getBroadcast(context, requestCode, intent, flags)
             val builder = NotificationCompat.Action.Builder(0, context.getString(com.example.app.R.string.actionable_login_approval_approve_title), pending)
             builder.setShowsUserInterface(false)
@@ -160,7 +161,7 @@ public object LoginApproval {
         run {
             val intent = ActionableIntents.tap(context, ActionableActionReceiver::class.java, ID, "deny", notificationId, data["actionToken"], payload)
             val flags = PendingIntent.FLAG_UPDATE_CURRENT or ActionableIntents.immutableFlag()
-            val requestCode = (notificationId + "deny").hashCode()
+            val requestCode = ActionableIntents.requestCode(notificationId, "deny")
             val pending = PendingIntent.getBroadcast(context, requestCode, intent, flags)
             val builder = NotificationCompat.Action.Builder(0, context.getString(com.example.app.R.string.actionable_login_approval_deny_title), pending)
             builder.setShowsUserInterface(false)
@@ -170,7 +171,7 @@ public object LoginApproval {
         run {
             val intent = ActionableIntents.tap(context, activity, ID, "review", notificationId, data["actionToken"], payload)
             val flags = PendingIntent.FLAG_UPDATE_CURRENT or ActionableIntents.immutableFlag()
-            val requestCode = (notificationId + "review").hashCode()
+            val requestCode = ActionableIntents.requestCode(notificationId, "review")
             val pending = PendingIntent.getActivity(context, requestCode, intent, flags)
             val builder = NotificationCompat.Action.Builder(0, context.getString(com.example.app.R.string.actionable_login_approval_review_title), pending)
             builder.setShowsUserInterface(true)
@@ -228,8 +229,9 @@ public object Message {
         val payload = Payload.fromData(data)?.toJson() ?: "{}"
         run {
             val intent = ActionableIntents.tap(context, ActionableActionReceiver::class.java, ID, "reply", notificationId, data["actionToken"], payload)
+            intent.putExtra(ActionableIntents.MAX_LENGTH, 2000)
             val flags = PendingIntent.FLAG_UPDATE_CURRENT or ActionableIntents.mutableFlag()
-            val requestCode = (notificationId + "reply").hashCode()
+            val requestCode = ActionableIntents.requestCode(notificationId, "reply")
             val pending = PendingIntent.getBroadcast(context, requestCode, intent, flags)
             val builder = NotificationCompat.Action.Builder(0, context.getString(com.example.app.R.string.actionable_message_reply_title), pending)
             builder.addRemoteInput(RemoteInput.Builder(ActionableIntents.TEXT).setLabel(context.getString(com.example.app.R.string.actionable_message_reply_label)).build())
@@ -239,7 +241,7 @@ public object Message {
         run {
             val intent = ActionableIntents.tap(context, ActionableActionReceiver::class.java, ID, "markRead", notificationId, data["actionToken"], payload)
             val flags = PendingIntent.FLAG_UPDATE_CURRENT or ActionableIntents.immutableFlag()
-            val requestCode = (notificationId + "markRead").hashCode()
+            val requestCode = ActionableIntents.requestCode(notificationId, "markRead")
             val pending = PendingIntent.getBroadcast(context, requestCode, intent, flags)
             val builder = NotificationCompat.Action.Builder(0, context.getString(com.example.app.R.string.actionable_message_markRead_title), pending)
             builder.setShowsUserInterface(false)
@@ -298,7 +300,7 @@ public object OrderShipped {
         run {
             val intent = ActionableIntents.tap(context, activity, ID, "track", notificationId, data["actionToken"], payload)
             val flags = PendingIntent.FLAG_UPDATE_CURRENT or ActionableIntents.immutableFlag()
-            val requestCode = (notificationId + "track").hashCode()
+            val requestCode = ActionableIntents.requestCode(notificationId, "track")
             val pending = PendingIntent.getActivity(context, requestCode, intent, flags)
             val builder = NotificationCompat.Action.Builder(0, context.getString(com.example.app.R.string.actionable_order_shipped_track_title), pending)
             builder.setShowsUserInterface(true)
@@ -306,8 +308,9 @@ public object OrderShipped {
         }
         run {
             val intent = ActionableIntents.tap(context, ActionableActionReceiver::class.java, ID, "rate", notificationId, data["actionToken"], payload)
+            intent.putExtra(ActionableIntents.MAX_LENGTH, 280)
             val flags = PendingIntent.FLAG_UPDATE_CURRENT or ActionableIntents.mutableFlag()
-            val requestCode = (notificationId + "rate").hashCode()
+            val requestCode = ActionableIntents.requestCode(notificationId, "rate")
             val pending = PendingIntent.getBroadcast(context, requestCode, intent, flags)
             val builder = NotificationCompat.Action.Builder(0, context.getString(com.example.app.R.string.actionable_order_shipped_rate_title), pending)
             builder.addRemoteInput(RemoteInput.Builder(ActionableIntents.TEXT).setLabel(context.getString(com.example.app.R.string.actionable_order_shipped_rate_label)).build())
@@ -318,136 +321,30 @@ public object OrderShipped {
     }
 }
 
-/** The intent of a tap, and the PendingIntent flags per API level. */
-public object ActionableIntents {
-    /** The RemoteInput result key of a text-input action. */
-    public const val TEXT: String = "actionable.text"
-    public const val CATEGORY: String = "actionable.category"
-    public const val ACTION: String = "actionable.action"
-    public const val NOTIFICATION_ID: String = "actionable.notificationId"
-    public const val ACTION_TOKEN: String = "actionable.actionToken"
-    public const val PAYLOAD: String = "actionable.payload"
-
-    /** The intent carrying what the tap reports: category, action, notification, token and the data message's keys. */
-    public fun tap(context: Context, target: Class<*>, category: String, action: String, notificationId: String, actionToken: String?, payload: String): Intent {
-        val intent = Intent(context, target).setAction("actionable.tap." + category + "." + action)
-        intent.setPackage(context.getPackageName())
-        intent.putExtra(CATEGORY, category).putExtra(ACTION, action).putExtra(NOTIFICATION_ID, notificationId)
-        intent.putExtra(ACTION_TOKEN, actionToken).putExtra(PAYLOAD, payload)
-        return intent
-    }
-
-    /** A RemoteInput must be able to write into its PendingIntent: mutable (declared from API 31). */
-    public fun mutableFlag(): Int = if (Build.VERSION.SDK_INT >= Build.VERSION_CODES.S) PendingIntent.FLAG_MUTABLE else 0
-    /** Any other PendingIntent is immutable (from API 23). */
-    public fun immutableFlag(): Int = if (Build.VERSION.SDK_INT >= Build.VERSION_CODES.M) PendingIntent.FLAG_IMMUTABLE else 0
-}
-
-/**
- * Receives a background tap and hands its report (the body of POST /v1/actions, as the iOS client sends it)
- * to ActionableReports, which stores it with WorkManager before anything is sent.
- */
-public class ActionableActionReceiver : android.content.BroadcastReceiver() {
-    override fun onReceive(context: Context, intent: Intent) {
-        ActionableReports.report(context, intent)
-    }
-}
-
-/**
- * Where taps are reported: set `server` (and `bearerToken` when the server requires the app's JWT) when the
- * app starts. A tap is handed to WorkManager as unique work named by its notification, so it is stored before
- * anything is sent, survives the process, is sent when the network is up, and a second tap on the same
- * notification is not sent twice.
- */
-public object ActionableReports {
-    public const val BODY: String = "actionable.body"
-    /** The server's base URL, as https://actionable.example.com. */
-    @Volatile public var server: String? = null
-    /** The app's own JWT for the server, or null. */
-    @Volatile public var bearerToken: () -> String? = { null }
-
-    /**
-     * Reports the tap `intent` carries: the receiver calls it for a background action, and the activity a
-     * foreground action opens calls it with its intent (in onCreate or onNewIntent); an intent that is no tap is ignored.
-     */
-    public fun report(context: Context, intent: Intent) {
-        val category = intent.getStringExtra(ActionableIntents.CATEGORY) ?: return
-        val action = intent.getStringExtra(ActionableIntents.ACTION) ?: return
-        val notificationId = intent.getStringExtra(ActionableIntents.NOTIFICATION_ID) ?: return
-        val text = RemoteInput.getResultsFromIntent(intent)?.getCharSequence(ActionableIntents.TEXT)?.toString()
-        val fields = ArrayList<String>()
-        fields.add("\"category\":" + ActionableJson.string(category))
-        fields.add("\"action\":" + ActionableJson.string(action))
-        intent.getStringExtra(ActionableIntents.ACTION_TOKEN)?.let { fields.add("\"actionToken\":" + ActionableJson.string(it)) }
-        fields.add("\"notificationId\":" + ActionableJson.string(notificationId))
-        if (text != null) fields.add("\"userText\":" + ActionableJson.string(text))
-        fields.add("\"payload\":" + (intent.getStringExtra(ActionableIntents.PAYLOAD) ?: "{}"))
-        submit(context, notificationId, fields.joinToString(",", "{", "}"))
-    }
-
-    public fun submit(context: Context, notificationId: String, body: String) {
-        val request = androidx.work.OneTimeWorkRequest.Builder(ActionableReportWorker::class.java)
-            .setInputData(androidx.work.Data.Builder().putString(BODY, body).build())
-            .setConstraints(androidx.work.Constraints.Builder().setRequiredNetworkType(androidx.work.NetworkType.CONNECTED).build())
-            .setBackoffCriteria(androidx.work.BackoffPolicy.EXPONENTIAL, 10, java.util.concurrent.TimeUnit.SECONDS)
-            .build()
-        androidx.work.WorkManager.getInstance(context)
-            .enqueueUniqueWork("actionable.tap." + notificationId, androidx.work.ExistingWorkPolicy.KEEP, request)
-    }
-}
-
-/**
- * Posts one tap to POST /v1/actions, with the same body and the same final answers as the iOS client: 2xx and
- * 409 (answered before) end it; another 4xx problem from the server ends it too (it can never succeed);
- * 401 (the app's JWT), 408, 429, 5xx, an answer that is not the server's, or no answer: WorkManager retries it.
- */
-public class ActionableReportWorker(context: Context, parameters: androidx.work.WorkerParameters) : androidx.work.Worker(context, parameters) {
-    override fun doWork(): androidx.work.ListenableWorker.Result {
-        val body = getInputData().getString(ActionableReports.BODY) ?: return androidx.work.ListenableWorker.Result.failure()
-        val server = ActionableReports.server ?: return androidx.work.ListenableWorker.Result.retry()
-        val status: Int
-        val type: String
-        try {
-            val connection = java.net.URL(server.trimEnd('/') + "/v1/actions").openConnection() as java.net.HttpURLConnection
-            connection.requestMethod = "POST"
-            connection.instanceFollowRedirects = false
-            connection.connectTimeout = 15000
-            connection.readTimeout = 30000
-            connection.doOutput = true
-            connection.setRequestProperty("Content-Type", "application/json")
-            ActionableReports.bearerToken()?.let { connection.setRequestProperty("Authorization", "Bearer " + it) }
-            connection.outputStream.use { it.write(body.toByteArray(Charsets.UTF_8)) }
-            status = connection.responseCode
-            type = connection.contentType ?: ""
-            (if (status >= 400) connection.errorStream else connection.inputStream)?.use { it.readBytes() }
-            connection.disconnect()
-        }
-        catch (error: java.io.IOException) {
-            return androidx.work.ListenableWorker.Result.retry()
-        }
-        val problem = type.startsWith("application/problem+json")
-        return when {
-            status in 200..299 && type.startsWith("application/json") -> androidx.work.ListenableWorker.Result.success()
-            status == 409 && problem -> androidx.work.ListenableWorker.Result.success()
-            status == 401 || status == 408 || status == 429 || status >= 500 -> androidx.work.ListenableWorker.Result.retry()
-            status in 400..499 && problem -> androidx.work.ListenableWorker.Result.failure()
-            else -> androidx.work.ListenableWorker.Result.retry()
+/** The categories by id: what the messaging service builds a data message's notification from. */
+public object ActionableCategories {
+    /** The actions of a `category` notification, or null for a category this app does not know. */
+    public fun actions(context: Context, category: String, notificationId: String, data: Map<String, String>, activity: Class<*>): List<NotificationCompat.Action>? {
+        return when (category) {
+            Invite.ID -> Invite.actions(context, notificationId, data, activity)
+            LoginApproval.ID -> LoginApproval.actions(context, notificationId, data, activity)
+            Message.ID -> Message.actions(context, notificationId, data, activity)
+            OrderShipped.ID -> OrderShipped.actions(context, notificationId, data, activity)
+            else -> null
         }
     }
-}
 
-/** JSON text for the tap's body. */
-public object ActionableJson {
-    public fun string(value: String): String {
-        val output = StringBuilder("\"")
-        for (character in value) {
-            when {
-                character == '"' -> output.append("\\\"")
-                character == '\\' -> output.append("\\\\")
-                character < ' ' -> output.append(String.format("\\u%04x", character.toInt()))
-                else -> output.append(character)
-            }
+    /** The typed payload a tap on a `category` notification sends back, from its data message; null when it does not parse. */
+    public fun payloadJson(category: String, data: Map<String, String>): String? {
+        return when (category) {
+            Invite.ID -> Invite.Payload.fromData(data)?.toJson()
+            LoginApproval.ID -> LoginApproval.Payload.fromData(data)?.toJson()
+            Message.ID -> Message.Payload.fromData(data)?.toJson()
+            OrderShipped.ID -> OrderShipped.Payload.fromData(data)?.toJson()
+            else -> null
         }
-        return output.append('"').toString()
     }
+
+    /** Whether dismissing a `category` notification is reported (its customDismissAction option). */
+    public fun reportsDismiss(category: String): Boolean = category == Invite.ID
 }
