@@ -137,8 +137,8 @@ let package = Package(
             name: "ActionableService",
             dependencies: [
                 "ActionableCore", "ActionableLint", "ActionableStore", "ActionableSQLite", "ActionablePostgres",
-                "ActionableTokens", "ActionableRouter", "ActionableDelivery", "ActionableHTTP", "ActionablePayload", "ActionableAPNs", "ActionableFCM",
-                "ActionableWire",
+                "ActionableTokens", "ActionableRouter", "ActionableDelivery", "ActionableHTTP", "ActionablePayload", "ActionableAPNs",
+                "ActionableFCM", "ActionableWire",
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
