@@ -40,6 +40,14 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // Messages per second to the stand-in FCM (fcm-send.sh): ours, and a bare client's.
+        .executableTarget(
+            name: "fcm-send",
+            dependencies: [
+                .product(name: "ActionableFCM", package: main), .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"), .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         // ActionableClient's reports per second (client-reports.sh).
         .executableTarget(name: "client-reports", dependencies: [.product(name: "ActionableClient", package: main)]),
         .executableTarget(

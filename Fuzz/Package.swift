@@ -50,6 +50,7 @@ let package = Package(
             name: "fuzz-upstream-answers",
             dependencies: [
                 "FuzzSupport", .product(name: "ActionableDelivery", package: main), .product(name: "ActionableAPNs", package: main),
+                .product(name: "ActionableFCM", package: main),
                 .product(name: "ActionableClient", package: main), .product(name: "ActionableWire", package: main),
                 .product(name: "ActionableRouter", package: main), .product(name: "NIOHTTP1", package: "swift-nio"),
             ]

@@ -84,9 +84,16 @@ public struct FCMTransport: Transport {
         var logger = settings.logger
         logger[metadataKey: "notification.id"] = .string(claim.notification.notificationID)
         logger[metadataKey: "device"] = .string(String(claim.token.prefix(12)))
-        guard let message = Self.message(of: claim) else {
+        guard var message = Self.message(of: claim) else {
             logger.error("the notification was recorded without an FCM message, so it cannot go to an Android device")
             return .failed(status: 0, reason: "recorded without an FCM message")
+        }
+        // The time to live is what is left of the notification's expiration at this attempt (a
+        // retry hours later must not arrive after it); past it, the copy is not sent.
+        if let expiration = claim.notification.expiration {
+            let left = expiration.timeIntervalSinceNow
+            if claim.attempts > 1 && left <= 0 { return .failed(status: 0, reason: "expired before it could be sent") }
+            message.timeToLive = Int(min(max(left, 0), 2_419_200).rounded(.down))
         }
         // FCM's word is about the token as it was when the send began: a registration made since
         // (the app got a new token and registered it again) is never undone by this answer.

@@ -75,7 +75,11 @@ public struct FCMClient: Sendable {
         var http = HTTPClient.Configuration(tlsConfiguration: tls)
         http.httpVersion = .automatic
         http.redirectConfiguration = .disallow
-        http.timeout.connect = .seconds(10)
+        // A request waiting for a connection (HTTP/2 streams past the peer's limit, or HTTP/1
+        // connections past the pool's) fails when the connect timeout passes: with a burst of
+        // sends that wait is not FCM being unreachable, and the send's own deadline bounds it.
+        http.timeout.connect = .nanoseconds(max(configuration.timeout, .seconds(1)).saturatingNanoseconds)
+        http.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 64
         http.connectionPool.retryConnectionEstablishment = false
         http.tracing.tracer = nil
         let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: http)

@@ -35,7 +35,7 @@ public struct FCMMessage: Hashable, Sendable {
     public static let maximumDataSize = 4096
     /// `data` keys FCM reserves, and prefixes it reserves.
     public static let reservedKeys: Set<String> = ["from", "notification", "message_type", "collapse_key"]
-    public static let reservedPrefixes = ["google.", "gcm."]
+    public static let reservedPrefixes = ["google", "gcm"]
     /// The keys the message itself uses: a payload key may not be one of them.
     public static let messageKeys: Set<String> = ["category", "actionToken", "title", "body", "notificationId", "badge"]
 
@@ -102,7 +102,7 @@ extension PayloadBuilder {
         for (key, _) in fields {
             if FCMMessage.reservedKeys.contains(key) || FCMMessage.reservedPrefixes.contains(where: { key.hasPrefix($0) }) {
                 problems.append(
-                    "payload key \"\(key)\" is reserved by FCM (from, notification, message_type, collapse_key, google.*, gcm.*); rename it in the category file"
+                    "payload key \"\(key)\" is reserved by FCM (from, notification, message_type, collapse_key, and any key starting with google or gcm); rename it in the category file"
                 )
             } else if FCMMessage.messageKeys.contains(key) {
                 problems.append(

@@ -27,10 +27,14 @@ public enum DeviceTable {
     /// it), and the FCM message of a notification (`NULL` for one recorded before, or without an
     /// Android device).
     public static func version13(_ dialect: SQLDialect) -> [String] {
-        [
-            "ALTER TABLE devices ADD COLUMN platform TEXT NOT NULL DEFAULT 'ios'",
-            "ALTER TABLE notification_sends ADD COLUMN platform TEXT NOT NULL DEFAULT 'ios'",
-            "ALTER TABLE notifications ADD COLUMN fcm_message TEXT",
+        // Each statement may run again on PostgreSQL (whose migrations run statement by statement:
+        // a start stopped between two finishes the rest); SQLite (the dialect with a rowid, which
+        // has no IF NOT EXISTS here) runs a migration in one transaction.
+        let add = dialect.rowIdentifier == nil ? "ADD COLUMN IF NOT EXISTS" : "ADD COLUMN"
+        return [
+            "ALTER TABLE devices \(add) platform TEXT NOT NULL DEFAULT 'ios'",
+            "ALTER TABLE notification_sends \(add) platform TEXT NOT NULL DEFAULT 'ios'",
+            "ALTER TABLE notifications \(add) fcm_message TEXT",
             "DROP INDEX IF EXISTS notification_sends_claim",
             """
             CREATE INDEX IF NOT EXISTS notification_sends_platform_claim

@@ -27,7 +27,7 @@ struct FCMClientTests {
     /// A stand-in, and a client with a service account whose token endpoint is the stand-in's.
     static func withClient(
         unregistered: Set<String> = [], failures: [String: FCMStandIn.Failure] = [:], clock: ManualClock = ManualClock(),
-        _ body: @Sendable (FCMClient, FCMStandIn) async throws -> Void
+        timeout: Duration = .seconds(60), _ body: @Sendable (FCMClient, FCMStandIn) async throws -> Void
     ) async throws {
         let certificate = try StandInCertificate()
         let backing = try _RSA.Signing.PrivateKey(keySize: .bits2048)
@@ -50,7 +50,7 @@ struct FCMClientTests {
             let client = try await FCMClient(
                 configuration: .init(
                     baseURL: base, trustedCertificates: try NIOSSLCertificate.fromPEMBytes(Array(certificate.certificatePEM.utf8)),
-                    timeout: .seconds(60)),
+                    timeout: timeout),
                 account: account, logger: logger, now: clock.function)
             let outcome = await outcome { try await body(client, standIn) }
             try await client.shutdown()
@@ -120,21 +120,22 @@ struct FCMClientTests {
         }
     }
 
-    /// Sends started together wait for one grant. (200 of them: CI saw 1,000 concurrent TLS sends
-    /// run past their 60 s deadline on its loaded two-core machine, which measured the machine,
-    /// not the sharing; 200 still start long before the first grant is answered.)
+    /// A thousand sends started together wait for one grant. Each is given 150 s: CI's loaded
+    /// two-core machine ran 220 of them past a 60 s deadline (slow TLS on a busy machine, not a
+    /// second grant), and what this checks is the sharing, not the machine's speed.
     @Test(.timeLimit(.minutes(3)))
-    func concurrentSendsShareOneToken() async throws {
-        try await Self.withClient { client, standIn in
+    func aThousandConcurrentSendsShareOneToken() async throws {
+        try await Self.withClient(timeout: .seconds(150)) { client, standIn in
             let answers = await withTaskGroup(of: FCMAnswer.self) { group in
-                for index in 0..<200 { group.addTask { await client.send(Self.message("device-\(index)")) } }
+                for index in 0..<1000 { group.addTask { await client.send(Self.message("device-\(index)")) } }
                 var answers: [FCMAnswer] = []
                 for await answer in group { answers.append(answer) }
                 return answers
             }
-            #expect(answers.filter { if case .sent = $0 { true } else { false } }.count == 200, "\(Set(answers.map { "\($0)" }))")
+            let unsent = answers.filter { if case .sent = $0 { false } else { true } }
+            #expect(unsent.isEmpty, "\(unsent.count) not sent, as \(Set(unsent.map { "\($0)" }))")
             #expect(await standIn.grantCount == 1)
-            #expect(Set(await standIn.received.messages.map(\.token)).count == 200)
+            #expect(Set(await standIn.received.messages.map(\.token)).count == 1000)
         }
     }
 

@@ -47,7 +47,11 @@ abstract class ListenableWorker(private val appContext: Context, private val par
     fun getInputData(): Data = parameters.inputData
     fun getRunAttemptCount(): Int = parameters.runAttemptCount
 
+    /** As WorkManager's: results of one kind are equal (Result.retry() == Result.retry()). */
     abstract class Result {
+        override fun equals(other: Any?): Boolean = other != null && other.javaClass == javaClass
+        override fun hashCode(): Int = javaClass.name.hashCode()
+
         class Success : Result()
         class Retry : Result()
         class Failure : Result()

@@ -24,7 +24,12 @@ class PendingIntent private constructor(val kind: String, val requestCode: Int, 
         if (intent != null && flags and FLAG_IMMUTABLE == 0) delivered.fillIn(intent, 0)
         val target = delivered.getComponent()?.getClassName() ?: throw CanceledException("no component")
         when (kind) {
-            "broadcast" -> (Class.forName(target).getConstructor().newInstance() as BroadcastReceiver).onReceive(context, delivered)
+            "broadcast" -> {
+                // As the system does: the broadcast is done when onReceive returns, or, after goAsync, when it is finished.
+                val receiver = Class.forName(target).getConstructor().newInstance() as BroadcastReceiver
+                receiver.onReceive(context, delivered)
+                receiver.pendingResultForStandIn()?.awaitFinish()
+            }
             else -> StartedActivities.started.add(delivered)
         }
     }

@@ -119,4 +119,19 @@ open class Intent {
 
 abstract class BroadcastReceiver {
     abstract fun onReceive(context: Context, intent: Intent)
+
+    /** The broadcast kept active after onReceive returns, until `finish` (the system holds the process meanwhile). */
+    open class PendingResult {
+        private val done = java.util.concurrent.CountDownLatch(1)
+        fun finish() { done.countDown() }
+        /** The system's side: waits until finished. */
+        fun awaitFinish() { done.await() }
+    }
+
+    private var pending: PendingResult? = null
+
+    fun goAsync(): PendingResult = PendingResult().also { pending = it }
+
+    /** The system's side: the result goAsync handed out during onReceive, if any. */
+    fun pendingResultForStandIn(): PendingResult? = pending
 }

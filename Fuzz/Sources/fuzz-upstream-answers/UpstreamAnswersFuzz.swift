@@ -1,5 +1,6 @@
 import ActionableAPNs
 import ActionableDelivery
+import ActionableFCM
 import ActionableRouter
 import ActionableWire
 import Foundation
@@ -9,7 +10,8 @@ import NIOHTTP1
 @testable import ActionableClient
 
 // An answer read back from a peer — an upstream endpoint or the ops endpoint (the forwarder),
-// APNs (the APNs client), or the server itself (the app's client) — given as arbitrary bytes:
+// APNs (the APNs client), FCM (the FCM client), or the server itself (the app's client) — given
+// as arbitrary bytes:
 // two bytes of status (any Int, the extremes included), header lines up to an empty line, then
 // the body. Each client's answer-to-outcome mapping must answer without a trap, and every delay
 // or date it reads from the answer must stay within its bounds.
@@ -68,6 +70,24 @@ func test(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
         if let after { precondition(after.isFinite && after >= 0 && after <= RetryAfter.longest, "APNs retry after \(after)") }
     default:
         break
+    }
+
+    // FCM: whatever the body, only FCM's own codes unregister, a retry hint is finite and bounded,
+    // and every text read from the body is cut.
+    let fcmRetry = headers.first(name: "Retry-After").flatMap { RetryAfter.delay($0, now: now) }
+    switch FCMAnswer(status: code, body: body, retryAfter: fcmRetry) {
+    case .sent(let name):
+        precondition(name.count <= 300, "a message name of \(name.count) characters")
+    case .unregistered(let status, let reason):
+        precondition([400, 403, 404].contains(status), "unregistered on \(status)")
+        precondition(reason.count <= 300, "a reason of \(reason.count) characters")
+    case .retry(let reason, let after):
+        precondition(reason.count <= 300, "a reason of \(reason.count) characters")
+        if let after { precondition(after.isFinite && after >= 0 && after <= RetryAfter.longest, "FCM retry after \(after)") }
+    case .failed(_, let reason):
+        precondition(reason.count <= 300, "a reason of \(reason.count) characters")
+    case .unauthenticated:
+        precondition(code == 401, "unauthenticated on \(code)")
     }
 
     // The app's client: a report is kept (with a Retry-After within an hour) or given a final outcome.

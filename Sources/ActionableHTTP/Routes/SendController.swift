@@ -81,15 +81,29 @@ struct SendController: Sendable {
         }
         let builder = PayloadBuilder(catalog: catalog, tokens: tokens)
         var aps = plan.aps
+        // The devices it goes to: the user's active ones on the platforms this server sends to (a
+        // copy no transport takes would stay pending for good).
+        let sendsTo: Set<DevicePlatform> = Set([signal.map { _ in .ios }, fcmSignal.map { _ in .android }].compactMap { $0 })
+        let devices = try await settings.storage(context, "the device registry cannot be reached") {
+            try await store.devices(of: body.user).filter { $0.state == .active && sendsTo.contains($0.platform) }
+        }
+        let toAndroid = devices.contains { $0.platform == .android }
+        let now = Date()
         do {
-            // Checked before anything is recorded (with a badge, as it will be sent).
+            // Checked before anything is recorded (with a badge, as it will be sent): the APNs
+            // payload, and the FCM message when an Android device gets it (a payload key FCM
+            // reserves refuses the send only then).
             var checked = aps
             if case .auto = body.badge { checked.badge = 0 }
             _ = try builder.build(category: category, aps: checked, fields: plan.fields, pushType: plan.pushType)
+            if toAndroid {
+                _ = try builder.androidMessage(
+                    category: category, fields: plan.fields, actionToken: String(repeating: "t", count: 400),
+                    options: plan.fcmOptions(body, notificationID: notificationID, badge: checked.badge.map { _ in 99_999 }, now: now))
+            }
         } catch {
             throw Problem(error)
         }
-        let now = Date()
         if case .auto = body.badge {
             let sent = SentNotification(notificationID: notificationID, user: body.user, category: body.category, sentAt: now)
             let result = try await settings.storage(context, "the badge ledger cannot be reached") {
@@ -111,7 +125,7 @@ struct SendController: Sendable {
             payload = try builder.build(
                 category: category, aps: aps, fields: plan.fields, actionToken: actionToken, pushType: plan.pushType)
             fcmMessage =
-                fcmSignal == nil
+                !toAndroid
                 ? nil
                 : try builder.androidMessage(
                     category: category, fields: plan.fields, actionToken: actionToken,
@@ -125,16 +139,12 @@ struct SendController: Sendable {
             apnsPayload: payload.json, pushType: plan.pushType == .background ? "background" : "alert", collapseID: body.collapseId,
             expiration: body.expiration.map { Date(timeIntervalSince1970: $0) }, priority: body.priority, createdAt: now,
             traceParent: TraceParent.current(), fcmMessage: fcmMessage)
-        let sendsTo: Set<DevicePlatform> = Set([signal.map { _ in .ios }, fcmSignal.map { _ in .android }].compactMap { $0 })
-        let (result, platforms) = try await settings.storage(context, "the notification was not recorded") {
-            // Only to the platforms this server sends to: a copy no transport takes would stay
-            // pending for good.
-            let devices = try await store.devices(of: body.user).filter { $0.state == .active && sendsTo.contains($0.platform) }
-            return (try await store.recordNotification(notification, devices: devices), Set(devices.map(\.platform)))
+        let result = try await settings.storage(context, "the notification was not recorded") {
+            try await store.recordNotification(notification, devices: devices)
         }
-        if case .recorded(let devices) = result, devices > 0 {
-            if platforms.contains(.ios) { signal?.signal() }
-            if platforms.contains(.android) { fcmSignal?.signal() }
+        if case .recorded(let count) = result, count > 0 {
+            if devices.contains(where: { $0.platform == .ios }) { signal?.signal() }
+            if toAndroid { fcmSignal?.signal() }
         }
         return try answer(result, id: notificationID)
     }

@@ -5,7 +5,7 @@
 //       — FCM hands the messaging service the data message (a JSON object of strings in DATA_FILE); prints what is
 //         posted; the user taps ACTION (with TEXT typed into its RemoteInput), as the system does it (the PendingIntent
 //         sent with a fill-in intent); prints whether the notification is gone; with `halt`, the process is killed
-//         the moment the receiver returns
+//         the moment the broadcast is finished (the receiver returned, or finished what it did with goAsync)
 //   TapCheck run                                 — runs the persisted work once (a fresh process: nothing in memory); prints each outcome
 package actionable.check
 

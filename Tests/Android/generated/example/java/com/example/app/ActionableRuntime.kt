@@ -47,12 +47,20 @@ public object ActionableIntents {
 }
 
 /**
- * Receives a background tap (and a dismiss) and hands its report to ActionableReports, which has stored it
- * with WorkManager when onReceive returns: a process killed right after loses nothing.
+ * Receives a background tap (and a dismiss) and hands its report to ActionableReports off the main thread. The
+ * broadcast stays active (goAsync) until WorkManager has stored the tap, so the system does not kill the process
+ * in between: once the broadcast is finished, a process killed loses nothing.
  */
 public class ActionableActionReceiver : android.content.BroadcastReceiver() {
     override fun onReceive(context: Context, intent: Intent) {
-        ActionableReports.report(context, intent)
+        val pending = goAsync()
+        Thread {
+            try {
+                ActionableReports.store(context.getApplicationContext(), intent)
+            } finally {
+                pending.finish()
+            }
+        }.start()
     }
 }
 
@@ -68,7 +76,7 @@ public object ActionableReports {
     public const val BODY_FILE: String = "actionable.bodyFile"
     private const val PREFERENCES: String = "actionable"
     /** The most bytes of a tap's body kept in WorkManager's Data (which takes 10 KB at most): a longer one goes to a file. */
-    public const val INLINE_BODY_BYTES: Int = 8192
+    public const val INLINE_BODY_BYTES: Int = 9000
 
     /** Keeps the server's base URL (https://actionable.example.com) and the app's JWT for it, or null. */
     public fun configure(context: Context, server: String, bearerToken: String? = null) {
@@ -88,14 +96,22 @@ public object ActionableReports {
         bearerTokenProvider?.invoke() ?: context.getSharedPreferences(PREFERENCES, Context.MODE_PRIVATE).getString("bearerToken", null)
 
     /**
-     * Reports the tap `intent` carries: the receiver calls it for a background action and a dismiss, and the activity a
-     * foreground action or the notification opens calls it with its intent (in onCreate or onNewIntent); an intent that
-     * is no tap is ignored. The text is held to the category's maxLength. Once stored, the notification is taken down.
+     * Reports the tap `intent` carries, off the calling thread: the activity a foreground action or the notification
+     * opens calls it with its intent (in onCreate or onNewIntent); an intent that is no tap is ignored.
      */
     public fun report(context: Context, intent: Intent) {
-        val category = intent.getStringExtra(ActionableIntents.CATEGORY) ?: return
-        val action = intent.getStringExtra(ActionableIntents.ACTION) ?: return
-        val notificationId = intent.getStringExtra(ActionableIntents.NOTIFICATION_ID) ?: return
+        val application = context.getApplicationContext()
+        Thread { store(application, intent) }.start()
+    }
+
+    /**
+     * Stores the tap `intent` carries with WorkManager and returns once it is stored (it blocks: never on the main
+     * thread); whether it was. The text is held to the category's maxLength. Once stored, the notification is taken down.
+     */
+    public fun store(context: Context, intent: Intent): Boolean {
+        val category = intent.getStringExtra(ActionableIntents.CATEGORY) ?: return false
+        val action = intent.getStringExtra(ActionableIntents.ACTION) ?: return false
+        val notificationId = intent.getStringExtra(ActionableIntents.NOTIFICATION_ID) ?: return false
         var text = RemoteInput.getResultsFromIntent(intent)?.getCharSequence(ActionableIntents.TEXT)?.toString()
         val maxLength = intent.getIntExtra(ActionableIntents.MAX_LENGTH, 0)
         if (text != null && maxLength > 0) text = ActionableJson.truncate(text, maxLength)
@@ -106,21 +122,28 @@ public object ActionableReports {
         fields.add("\"notificationId\":" + ActionableJson.string(notificationId))
         if (text != null) fields.add("\"userText\":" + ActionableJson.string(text))
         fields.add("\"payload\":" + (intent.getStringExtra(ActionableIntents.PAYLOAD) ?: "{}"))
-        submit(context, notificationId, fields.joinToString(",", "{", "}"))
+        try {
+            submit(context, notificationId, fields.joinToString(",", "{", "}"))
+        } catch (error: Exception) {
+            android.util.Log.e("Actionable", "the tap on " + notificationId + " could not be stored", error)
+            return false
+        }
         // Handed over: the notification goes (a direct reply no longer spins, a tapped one no longer waits).
         NotificationManagerCompat.from(context).cancel(notificationId, ActionableNotifications.NOTIFICATION_TAG_ID)
+        return true
     }
 
-    /** Stores `body` as the unique work of its notification, and returns once WorkManager has it. */
+    /** Stores `body` as the unique work of its notification, and returns once WorkManager has it (it blocks). */
     public fun submit(context: Context, notificationId: String, body: String) {
-        val data = androidx.work.Data.Builder()
-        if (body.toByteArray(Charsets.UTF_8).size <= INLINE_BODY_BYTES) {
-            data.putString(BODY, body)
+        // Data holds 10 KB serialized, strings in modified UTF-8 (up to 3 bytes per UTF-16 unit): a body that may
+        // not fit goes to a file.
+        val data = if (body.length * 3 <= INLINE_BODY_BYTES) {
+            androidx.work.Data.Builder().putString(BODY, body).build()
         } else {
-            data.putString(BODY_FILE, ActionableFiles.write(context, body))
+            androidx.work.Data.Builder().putString(BODY_FILE, ActionableFiles.write(context, body)).build()
         }
         val request = androidx.work.OneTimeWorkRequest.Builder(ActionableReportWorker::class.java)
-            .setInputData(data.build())
+            .setInputData(data)
             .setConstraints(androidx.work.Constraints.Builder().setRequiredNetworkType(androidx.work.NetworkType.CONNECTED).build())
             .setBackoffCriteria(androidx.work.BackoffPolicy.EXPONENTIAL, 10, java.util.concurrent.TimeUnit.SECONDS)
             .build()
@@ -191,7 +214,7 @@ public class ActionableReportWorker(context: Context, parameters: androidx.work.
             ?: file?.let { if (it.exists()) it.readText(Charsets.UTF_8) else null }
             ?: return androidx.work.ListenableWorker.Result.failure()
         val result = ActionableHTTP.post(getApplicationContext(), "/v1/actions", body, setOf(409))
-        if (result !is androidx.work.ListenableWorker.Result.Retry) file?.delete()
+        if (result != androidx.work.ListenableWorker.Result.retry()) file?.delete()
         return result
     }
 }
@@ -210,10 +233,14 @@ public object ActionableDevices {
             .setConstraints(androidx.work.Constraints.Builder().setRequiredNetworkType(androidx.work.NetworkType.CONNECTED).build())
             .setBackoffCriteria(androidx.work.BackoffPolicy.EXPONENTIAL, 10, java.util.concurrent.TimeUnit.SECONDS)
             .build()
-        // A newer token replaces one not registered yet.
-        androidx.work.WorkManager.getInstance(context)
-            .enqueueUniqueWork("actionable.device", androidx.work.ExistingWorkPolicy.REPLACE, request)
-            .getResult().get(10, java.util.concurrent.TimeUnit.SECONDS)
+        // A newer token replaces one not registered yet. (onNewToken runs off the main thread.)
+        try {
+            androidx.work.WorkManager.getInstance(context)
+                .enqueueUniqueWork("actionable.device", androidx.work.ExistingWorkPolicy.REPLACE, request)
+                .getResult().get(10, java.util.concurrent.TimeUnit.SECONDS)
+        } catch (error: Exception) {
+            android.util.Log.e("Actionable", "the device's token could not be stored for registration", error)
+        }
     }
 }
 
