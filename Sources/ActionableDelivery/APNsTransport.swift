@@ -13,26 +13,8 @@ public struct APNsTransport: Transport {
     let worker: SendWorker
 
     public var name: String { "apns" }
-    public var workName: String { "send" }
-
-    public func metadata(of work: ClaimedSend) -> Logger.Metadata {
-        ["notification.id": "\(work.notification.notificationID)", "device": "\(work.token.prefix(12))"]
-    }
-
     public func claim(limit: Int, now: Date) async throws -> [ClaimedSend] {
         try await worker.store.claimDueSends(now: now, limit: limit, lease: worker.lease, owner: worker.owner, platform: .ios)
-    }
-
-    public func expiredLeases(of work: ClaimedSend) -> Int { work.expiredLeases }
-
-    public func setAside(_ work: ClaimedSend, reason: String) -> SendOutcome? { .failed(status: 0, reason: reason) }
-
-    public func outcome(of answer: SendOutcome?) -> AttemptOutcome {
-        switch answer {
-        case .sent: .delivered
-        case .retry, nil: .retry
-        case .failed, .unregistered: .failed
-        }
     }
 
     /// Sends one copy in an `actionable.apns.send` span that continues the trace of the request
@@ -107,9 +89,7 @@ public struct APNsTransport: Transport {
     /// Records the outcomes in one transaction, and counts each.
     public func record(_ finished: [Finished<ClaimedSend, SendOutcome?>]) async {
         let now = Date()
-        let sends = finished.compactMap { item in
-            item.answer.map { FinishedSend(notificationID: item.work.notification.notificationID, token: item.work.token, outcome: $0, at: now) }
-        }
+        let sends = finishedSends(finished, now: now)
         do {
             try await worker.store.finishSends(sends, owner: worker.owner)
             for send in sends { worker.count(send.outcome) }

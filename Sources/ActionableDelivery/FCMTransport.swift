@@ -36,26 +36,8 @@ public struct FCMTransport: Transport {
     }
 
     public var name: String { "fcm" }
-    public var workName: String { "send" }
-
-    public func metadata(of work: ClaimedSend) -> Logger.Metadata {
-        ["notification.id": "\(work.notification.notificationID)", "device": "\(work.token.prefix(12))"]
-    }
-
     public func claim(limit: Int, now: Date) async throws -> [ClaimedSend] {
         try await store.claimDueSends(now: now, limit: limit, lease: settings.lease, owner: settings.owner, platform: .android)
-    }
-
-    public func expiredLeases(of work: ClaimedSend) -> Int { work.expiredLeases }
-
-    public func setAside(_ work: ClaimedSend, reason: String) -> SendOutcome? { .failed(status: 0, reason: reason) }
-
-    public func outcome(of answer: SendOutcome?) -> AttemptOutcome {
-        switch answer {
-        case .sent: .delivered
-        case .retry, nil: .retry
-        case .failed, .unregistered: .failed
-        }
     }
 
     /// Sends one copy in an `actionable.fcm.send` span that continues the trace of the request
@@ -109,9 +91,9 @@ public struct FCMTransport: Transport {
                 logger.notice("FCM refused the registration token (\(reason)): the device is unregistered until the app registers it again")
                 return .failed(status: status, reason: reason)
             case .unauthenticated:
-                return retry(claim, now: now, reason: "FCM refused a new access token", after: nil)
+                return settings.retry(claim, now: now, reason: "FCM refused a new access token", after: nil)
             case .retry(let reason, let after):
-                return retry(claim, now: now, reason: reason, after: after)
+                return settings.retry(claim, now: now, reason: reason, after: after)
             case .failed(let status, let reason):
                 logger.warning("FCM refused the message", metadata: ["status": "\(status)", "reason": "\(reason)"])
                 return .failed(status: status, reason: reason)
@@ -136,22 +118,10 @@ public struct FCMTransport: Transport {
             collapseKey: android?.collapseKey)
     }
 
-    func retry(_ claim: ClaimedSend, now: Date, reason: String, after: TimeInterval?) -> SendOutcome {
-        guard
-            let next = settings.policy.nextAttempt(
-                afterAttempt: claim.attempts, queuedAt: claim.notification.createdAt, now: now, unit: settings.jitter(), requested: after)
-        else {
-            return .failed(status: 0, reason: "gave up after \(claim.attempts) attempts; last: \(reason)")
-        }
-        return .retry(at: next, status: nil, reason: reason)
-    }
-
     /// Records the outcomes in one transaction, and counts each.
     public func record(_ finished: [Finished<ClaimedSend, SendOutcome?>]) async {
         let now = Date()
-        let sends = finished.compactMap { item in
-            item.answer.map { FinishedSend(notificationID: item.work.notification.notificationID, token: item.work.token, outcome: $0, at: now) }
-        }
+        let sends = finishedSends(finished, now: now)
         do {
             try await store.finishSends(sends, owner: settings.owner)
             guard let metricsFactory = settings.metricsFactory else { return }

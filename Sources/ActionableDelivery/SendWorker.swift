@@ -69,13 +69,7 @@ public struct SendWorker: Sendable {
 
     /// The next attempt on the retry schedule, or `failed` once the window has passed.
     func retry(_ claim: ClaimedSend, now: Date, reason: String, after: TimeInterval?) -> SendOutcome {
-        guard
-            let next = settings.policy.nextAttempt(
-                afterAttempt: claim.attempts, queuedAt: claim.notification.createdAt, now: now, unit: settings.jitter(), requested: after)
-        else {
-            return .failed(status: 0, reason: "gave up after \(claim.attempts) attempts; last: \(reason)")
-        }
-        return .retry(at: next, status: nil, reason: reason)
+        settings.retry(claim, now: now, reason: reason, after: after)
     }
 
     func count(_ outcome: SendOutcome) {
