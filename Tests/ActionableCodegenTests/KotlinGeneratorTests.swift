@@ -103,6 +103,15 @@ struct KotlinGeneratorTests {
         #expect(delivered.contains("title\tDinner?") && delivered.contains("actions\taccept,decline,comment"), "\(delivered)")
         #expect(delivered.contains("cancelled\ttrue"), "the notification is taken down once the tap is handed over: \(delivered)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: queue.path) == ["actionable.tap.n-android-1"])
+        // Without POST_NOTIFICATIONS, Android 13 shows nothing and the helper asks for it; before 13 there is nothing to ask.
+        let denied = try await AndroidStandInBuild.run(
+            "actionable.check.TapCheck", ["permission", invite.path], classes: directory, work: work, sdk: 33)
+        #expect(
+            denied.stdout.contains("shown\tfalse\tposted\t0") && denied.stdout.contains("asked\ttrue\tandroid.permission.POST_NOTIFICATIONS"),
+            "\(denied.stdout)\(denied.stderr)")
+        let older = try await AndroidStandInBuild.run(
+            "actionable.check.TapCheck", ["permission", invite.path], classes: directory, work: work, sdk: 32)
+        #expect(older.stdout.contains("shown\ttrue\tposted\t1") && older.stdout.contains("asked\tfalse\t"), "\(older.stdout)\(older.stderr)")
         // A fresh process, the server down: the work stays.
         #expect(try await app(["run"]).contains("Retry"))
         #expect(try FileManager.default.contentsOfDirectory(atPath: queue.path).count == 1)

@@ -25,7 +25,7 @@ let logger = Logger(label: "fcm-send", factory: { _ in SwiftLogNoOpLogHandler() 
 let trusted = try NIOSSLCertificate.fromPEMFile(caFile)
 let account = try ServiceAccount.read(try Data(contentsOf: URL(fileURLWithPath: accountFile)), from: accountFile)
 let tokens = (0..<count).map { "bench-device-\($0):APA91b" }
-func message(_ index: Int) -> FCMMessage {
+let message: @Sendable (Int) -> FCMMessage = { index in
     FCMMessage(
         token: tokens[index],
         data: ["category": "invite", "notificationId": "n-\(index)", "inviteId": "42", "title": "Dinner?", "body": "Sam invited you"],

@@ -6,6 +6,7 @@
 //         posted; the user taps ACTION (with TEXT typed into its RemoteInput), as the system does it (the PendingIntent
 //         sent with a fill-in intent); prints whether the notification is gone; with `halt`, the process is killed
 //         the moment the broadcast is finished (the receiver returned, or finished what it did with goAsync)
+//   TapCheck permission DATA_FILE               — POST_NOTIFICATIONS not granted: what is shown, and whether the helper asks
 //   TapCheck run                                 — runs the persisted work once (a fresh process: nothing in memory); prints each outcome
 package actionable.check
 
@@ -89,6 +90,13 @@ fun tapMain(arguments: Array<String>) {
             action.actionIntent!!.send(context, 0, fillIn)
             println("cancelled\t" + NotificationManagerCompat.showing().isEmpty())
             if (arguments.getOrNull(4) == "halt") Runtime.getRuntime().halt(0)
+        }
+        "permission" -> {
+            // Android 13 without POST_NOTIFICATIONS: nothing is posted, and the helper asks for it (not before 13).
+            NotificationManagerCompat.permissionGranted = false
+            val data = readData(java.io.File(arguments[1]).readText())
+            println("shown\t" + com.example.app.ActionableNotifications.show(context, data) + "\tposted\t" + NotificationManagerCompat.showing().size)
+            println("asked\t" + com.example.app.ActionableNotifications.requestPermission(MainActivity(), 7) + "\t" + NotificationManagerCompat.requested.joinToString(","))
         }
         "run" -> {
             for ((name, outcome) in FileWorkManager.runPending(context)) println(name + "\t" + outcome)
