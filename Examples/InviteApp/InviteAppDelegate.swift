@@ -66,13 +66,15 @@ public final class InviteAppDelegate: NSObject, UNUserNotificationCenterDelegate
     /// The screens the app opened for foreground actions.
     public var screens: [String] { seen.screens.withLock { $0 } }
 
-    /// Registers every category of the catalog, takes notification responses, and sends what
-    /// an earlier launch could not.
-    public func applicationDidFinishLaunching(center: UNUserNotificationCenter = .current()) {
-        NotificationCategories.register(on: center)
+    /// Registers every category of the catalog beside other SDKs' (the returned task ends once
+    /// they are set), takes notification responses, and sends what an earlier launch could not.
+    @discardableResult
+    public func applicationDidFinishLaunching(center: UNUserNotificationCenter = .current()) -> Task<Void, Never> {
+        let registration = Task { await NotificationCategories.register(on: center) }
         center.delegate = self
         let reporter = self.reporter
         Task { await reporter.flush() }
+        return registration
     }
 
     /// What `application(_:didRegisterForRemoteNotificationsWithDeviceToken:)` does: hands the

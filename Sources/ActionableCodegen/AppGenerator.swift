@@ -44,9 +44,25 @@ public struct AppGenerator: Sendable {
                 writer.line("[" + sorted.map { SwiftName.type($0.category.id.rawValue) + ".category" }.joined(separator: ", ") + "]")
             }
             writer.line()
-            writer.line("/// Registers every category; it replaces what was registered, so it is always the whole catalog.")
+            writer.line("/// Registers every category of the catalog beside the ones others registered (another SDK's, the")
+            writer.line("/// app's own): `setNotificationCategories` replaces the whole set, so this reads what is registered,")
+            writer.line("/// keeps every category that is not the catalog's, replaces the catalog's by identifier, and sets")
+            writer.line("/// the union once. The set is made when the center answers (later, as Apple's does).")
             writer.block("\(access) static func register(on center: UNUserNotificationCenter = .current())") { writer in
-                writer.line("center.setNotificationCategories(all)")
+                writer.line("center.getNotificationCategories { registered in")
+                writer.line("    center.setNotificationCategories(merged(with: registered))")
+                writer.line("}")
+            }
+            writer.line()
+            writer.line("/// Registers every category as ``register(on:)`` does, and returns once they are set.")
+            writer.block("\(access) static func register(on center: UNUserNotificationCenter = .current()) async") { writer in
+                writer.line("center.setNotificationCategories(merged(with: await center.notificationCategories()))")
+            }
+            writer.line()
+            writer.line("/// `registered` with the catalog's categories in place of any of the same identifier.")
+            writer.block("\(access) static func merged(with registered: Set<UNNotificationCategory>) -> Set<UNNotificationCategory>") { writer in
+                writer.line("let ours = Set(all.map(\\.identifier))")
+                writer.line("return registered.filter { !ours.contains($0.identifier) }.union(all)")
             }
             writer.line()
             writer.line("/// The payload keys of the category `identifier` (nil for a category the catalog does not have):")

@@ -64,12 +64,38 @@ struct AppGeneratorTests {
     }
 
     @Test func registerRegistersExactlyTheCatalog() async throws {
-        try await Self.check(register: { NotificationCategories.register(on: $0) }, catalog: Catalog(try Self.exampleSources().map(\.category)))
+        try await Self.check(
+            register: { await NotificationCategories.register(on: $0) }, catalog: Catalog(try Self.exampleSources().map(\.category)))
+    }
+
+    /// `setNotificationCategories` replaces the whole set: register() keeps what another SDK
+    /// registered, replaces an older copy of the catalog's own categories by identifier, and sets
+    /// the union once — on a center that answers later, as Apple's does.
+    @Test func registerKeepsOtherSDKsCategoriesAndReplacesItsOwn() async throws {
+        let center = UNUserNotificationCenter.current()
+        let other = UNNotificationCategory(identifier: "ONESIGNAL_DYNAMIC", actions: [], intentIdentifiers: [], options: [])
+        let stale = UNNotificationCategory(
+            identifier: "invite", actions: [UNNotificationAction(identifier: "old", title: "Old", options: [])], intentIdentifiers: [],
+            options: [])
+        center.setNotificationCategories([other, stale])
+        await NotificationCategories.register(on: center)
+        let registered = await center.notificationCategories()
+        #expect(Set(registered.map(\.identifier)) == ["ONESIGNAL_DYNAMIC", "invite", "login-approval", "message", "order-shipped"])
+        #expect(registered.filter { $0.identifier == "invite" }.count == 1)
+        let invite = try #require(registered.first { $0.identifier == "invite" })
+        #expect(!invite.actions.contains { $0.identifier == "old" } && invite.actions.first?.identifier == "accept")
+        // A second SDK registering after us keeps ours the same way (the set is read, not replaced blindly).
+        let klaviyo = UNNotificationCategory(identifier: "KLAVIYO", actions: [], intentIdentifiers: [], options: [])
+        center.setNotificationCategories(registered.union([klaviyo]))
+        await NotificationCategories.register(on: center)
+        #expect(Set(await center.notificationCategories().map(\.identifier)).isSuperset(of: ["ONESIGNAL_DYNAMIC", "KLAVIYO", "invite"]))
+        // The merge itself, as the callback form sets it.
+        #expect(NotificationCategories.merged(with: [other, stale]).count == 5)
     }
 
     @Test func everyOptionIconTextInputAndEscapedNameRegisters() async throws {
         let catalog = Catalog(try Self.edgeSources().map(\.category))
-        try await Self.check(register: { EdgeCategories.register(on: $0) }, catalog: catalog)
+        try await Self.check(register: { await EdgeCategories.register(on: $0) }, catalog: catalog)
         #expect(EdgeCategories.SignIn2fa.Action.default == "default")
         #expect(EdgeCategories.SignIn2fa.Action.digestRead == "digest.read")
         let payload = try EdgeCategories.EveryOption.Payload(userInfo: ["tags": ["a", 1, true, ["k": nil] as [String: Any?]], "meta": ["x": 1.5]])
@@ -77,10 +103,10 @@ struct AppGeneratorTests {
         #expect(payload.meta == ["x": .number(1.5)])
     }
 
-    static func check(register: (UNUserNotificationCenter) -> Void, catalog: Catalog) async throws {
+    static func check(register: (UNUserNotificationCenter) async -> Void, catalog: Catalog) async throws {
         let center = UNUserNotificationCenter.current()
         center.setNotificationCategories([])
-        register(center)
+        await register(center)
         let registered = await center.notificationCategories()
         // Retired categories and actions are never registered.
         let live = catalog.categories.filter { !$0.retired }

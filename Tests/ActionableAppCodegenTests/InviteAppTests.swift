@@ -15,7 +15,7 @@ extension AppGeneratorTests {
             server: URL(string: "http://127.0.0.1:9/")!, outbox: outbox, options: .init(log: { _ in }))
         let center = UNUserNotificationCenter.current()
         center.setNotificationCategories([])
-        delegate.applicationDidFinishLaunching(center: center)
+        await delegate.applicationDidFinishLaunching(center: center).value
         let registered = await center.notificationCategories()
         #expect(Set(registered.map(\.identifier)) == ["invite", "login-approval", "message", "order-shipped"])
         #expect(center.delegate === delegate)

@@ -1,7 +1,8 @@
 import Foundation
 
 /// The app's notification center (`UNUserNotificationCenter`): here it only keeps the
-/// registered categories, so that tests can read back what an app registered.
+/// registered categories, so that tests can read back what an app registered; as Apple's, it
+/// answers `getNotificationCategories` later, on another queue.
 open class UNUserNotificationCenter: NSObject, @unchecked Sendable {
     private let lock = NSLock()
     private var categories: Set<UNNotificationCategory> = []
@@ -29,11 +30,13 @@ open class UNUserNotificationCenter: NSObject, @unchecked Sendable {
         lock.unlock()
     }
 
+    /// Answers later, on another queue, as Apple's does (never before it returns): code that sets
+    /// categories right after asking, without waiting for the answer, sees the old set.
     open func getNotificationCategories(completionHandler: @escaping @Sendable (Set<UNNotificationCategory>) -> Void) {
         lock.lock()
         let categories = self.categories
         lock.unlock()
-        completionHandler(categories)
+        DispatchQueue.global().async { completionHandler(categories) }
     }
 
     open func notificationCategories() async -> Set<UNNotificationCategory> {

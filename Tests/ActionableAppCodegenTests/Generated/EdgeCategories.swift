@@ -15,9 +15,25 @@ public enum EdgeCategories {
         [EveryOption.category, SignIn2fa.category]
     }
 
-    /// Registers every category; it replaces what was registered, so it is always the whole catalog.
+    /// Registers every category of the catalog beside the ones others registered (another SDK's, the
+    /// app's own): `setNotificationCategories` replaces the whole set, so this reads what is registered,
+    /// keeps every category that is not the catalog's, replaces the catalog's by identifier, and sets
+    /// the union once. The set is made when the center answers (later, as Apple's does).
     public static func register(on center: UNUserNotificationCenter = .current()) {
-        center.setNotificationCategories(all)
+        center.getNotificationCategories { registered in
+            center.setNotificationCategories(merged(with: registered))
+        }
+    }
+
+    /// Registers every category as ``register(on:)`` does, and returns once they are set.
+    public static func register(on center: UNUserNotificationCenter = .current()) async {
+        center.setNotificationCategories(merged(with: await center.notificationCategories()))
+    }
+
+    /// `registered` with the catalog's categories in place of any of the same identifier.
+    public static func merged(with registered: Set<UNNotificationCategory>) -> Set<UNNotificationCategory> {
+        let ours = Set(all.map(\.identifier))
+        return registered.filter { !ours.contains($0.identifier) }.union(all)
     }
 
     /// The payload keys of the category `identifier` (nil for a category the catalog does not have):
