@@ -81,6 +81,13 @@ public struct TypeScriptGenerator: Sendable {
                     writer.line("\(Self.literal(action.id.rawValue)): \(Self.literal(action.id.rawValue)),\(retired)")
                 }
             }
+            writer.line("/** The payload keys and their declared types: what `payloadDigest` and `mintActionToken` of @actionable/node read. */")
+            writer.block("payload:", closing: "},") { writer in
+                for field in category.payload.fields {
+                    writer.line(
+                        "\(Self.literal(field.key)): { type: \(Self.literal(field.type.rawValue)), required: \(field.required) },")
+                }
+            }
         }
         writer.line()
         writer.line("/** The custom keys of `\(Self.comment(category.id.rawValue))` notifications. */")

@@ -36,6 +36,13 @@ export const EveryOption = {
         "open": "open",
         "reply": "reply",
     },
+    /** The payload keys and their declared types: what `payloadDigest` and `mintActionToken` of @actionable/node read. */
+    payload: {
+        "meta": { type: "object", required: false },
+        "tags": { type: "array", required: true },
+        "ratio": { type: "number", required: false },
+        "urgent": { type: "boolean", required: false },
+    },
 } as const;
 
 /** The custom keys of `every-option` notifications. */
@@ -57,6 +64,9 @@ export const RetiredSurvey = {
     actions: {
         "answer": "answer",
     },
+    /** The payload keys and their declared types: what `payloadDigest` and `mintActionToken` of @actionable/node read. */
+    payload: {
+    },
 } as const;
 
 /** The custom keys of `retired-survey` notifications. */
@@ -74,6 +84,11 @@ export const SignIn2fa = {
     actions: {
         "default": "default",
         "digest.read": "digest.read",
+    },
+    /** The payload keys and their declared types: what `payloadDigest` and `mintActionToken` of @actionable/node read. */
+    payload: {
+        "class": { type: "string", required: true },
+        "2fa-code": { type: "string", required: false },
     },
 } as const;
 

@@ -38,6 +38,12 @@ export const Invite = {
         "maybe": "maybe",
         "comment": "comment",
     },
+    /** The payload keys and their declared types: what `payloadDigest` and `mintActionToken` of @actionable/node read. */
+    payload: {
+        "inviteId": { type: "string", required: true },
+        "eventName": { type: "string", required: false },
+        "seats": { type: "integer", required: false },
+    },
 } as const;
 
 /** The custom keys of `invite` notifications. */
@@ -59,6 +65,13 @@ export const LoginApproval = {
         "approve": "approve",
         "deny": "deny",
         "review": "review",
+    },
+    /** The payload keys and their declared types: what `payloadDigest` and `mintActionToken` of @actionable/node read. */
+    payload: {
+        "attemptId": { type: "string", required: true },
+        "device": { type: "string", required: false },
+        "location": { type: "string", required: false },
+        "expiresAt": { type: "integer", required: true },
     },
 } as const;
 
@@ -82,6 +95,12 @@ export const Message = {
         "reply": "reply",
         "markRead": "markRead",
     },
+    /** The payload keys and their declared types: what `payloadDigest` and `mintActionToken` of @actionable/node read. */
+    payload: {
+        "conversationId": { type: "string", required: true },
+        "messageId": { type: "string", required: true },
+        "senderName": { type: "string", required: false },
+    },
 } as const;
 
 /** The custom keys of `message` notifications. */
@@ -102,6 +121,12 @@ export const OrderShipped = {
     actions: {
         "track": "track",
         "rate": "rate",
+    },
+    /** The payload keys and their declared types: what `payloadDigest` and `mintActionToken` of @actionable/node read. */
+    payload: {
+        "orderId": { type: "string", required: true },
+        "trackingUrl": { type: "string", required: false },
+        "items": { type: "array", required: false },
     },
 } as const;
 
