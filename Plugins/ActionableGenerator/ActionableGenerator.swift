@@ -12,14 +12,22 @@ struct ActionableGenerator: BuildToolPlugin {
         guard FileManager.default.fileExists(atPath: configuration.path) else {
             throw PluginFailure("\(target.name) uses ActionableGenerator but has no actionable-generate.yaml in \(target.directoryURL.path)")
         }
+        return try Self.commands(
+            configuration: configuration, targetName: target.name, workDirectory: context.pluginWorkDirectoryURL,
+            tool: try context.tool(named: "actionable-generator").url)
+    }
+
+    /// The command generating the Swift of `configuration` (its categories relative to it) into
+    /// `workDirectory`, for a package target or an Xcode one.
+    static func commands(configuration: URL, targetName: String, workDirectory: URL, tool: URL) throws -> [Command] {
         let text = try String(contentsOf: configuration, encoding: .utf8)
-        let categories = target.directoryURL.appendingPathComponent(Self.value(of: "categories", in: text) ?? "Categories")
+        let categories = configuration.deletingLastPathComponent().appendingPathComponent(Self.value(of: "categories", in: text) ?? "Categories")
         let name = Self.value(of: "name", in: text) ?? "NotificationCategories"
-        let output = context.pluginWorkDirectoryURL.appendingPathComponent("\(name).swift")
+        let output = workDirectory.appendingPathComponent("\(name).swift")
         return [
             .buildCommand(
-                displayName: "Generating \(name).swift from \(categories.lastPathComponent) for \(target.name)",
-                executable: try context.tool(named: "actionable-generator").url,
+                displayName: "Generating \(name).swift from \(categories.lastPathComponent) for \(targetName)",
+                executable: tool,
                 arguments: [configuration.path, output.path],
                 inputFiles: [configuration] + Self.categoryFiles(under: categories),
                 outputFiles: [output])
@@ -47,3 +55,22 @@ struct PluginFailure: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
 }
+
+#if canImport(XcodeProjectPlugin)
+import XcodeProjectPlugin
+
+/// In an Xcode project: attach the plugin to the app target (Build Phases, Run Build Tool Plug-ins)
+/// and add `actionable-generate.yaml` to the target's files; the categories folder is named
+/// relative to it, as in a package.
+extension ActionableGenerator: XcodeBuildToolPlugin {
+    func createBuildCommands(context: XcodePluginContext, target: XcodeTarget) throws -> [Command] {
+        guard let configuration = target.inputFiles.first(where: { $0.url.lastPathComponent == "actionable-generate.yaml" })?.url else {
+            throw PluginFailure(
+                "\(target.displayName) uses ActionableGenerator but has no actionable-generate.yaml among its files: add it to the target")
+        }
+        return try Self.commands(
+            configuration: configuration, targetName: target.displayName, workDirectory: context.pluginWorkDirectoryURL,
+            tool: try context.tool(named: "actionable-generator").url)
+    }
+}
+#endif
