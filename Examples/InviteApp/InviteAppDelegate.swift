@@ -70,7 +70,7 @@ public final class InviteAppDelegate: NSObject, UNUserNotificationCenterDelegate
     /// they are set), takes notification responses, and sends what an earlier launch could not.
     @discardableResult
     public func applicationDidFinishLaunching(center: UNUserNotificationCenter = .current()) -> Task<Void, Never> {
-        let registration = Task { await NotificationCategories.register(on: center) }
+        let registration = Task { await NotificationCategories.registerAndWait(on: center) }
         center.delegate = self
         let reporter = self.reporter
         Task { await reporter.flush() }

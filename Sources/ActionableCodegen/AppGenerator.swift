@@ -47,15 +47,18 @@ public struct AppGenerator: Sendable {
             writer.line("/// Registers every category of the catalog beside the ones others registered (another SDK's, the")
             writer.line("/// app's own): `setNotificationCategories` replaces the whole set, so this reads what is registered,")
             writer.line("/// keeps every category that is not the catalog's, replaces the catalog's by identifier, and sets")
-            writer.line("/// the union once. The set is made when the center answers (later, as Apple's does).")
+            writer.line("/// the union once, when the center answers (later, as Apple's does). Reading and setting are two")
+            writer.line("/// steps: an app that sets categories of its own sets them with ours, through ``merged(with:)``.")
             writer.block("\(access) static func register(on center: UNUserNotificationCenter = .current())") { writer in
                 writer.line("center.getNotificationCategories { registered in")
                 writer.line("    center.setNotificationCategories(merged(with: registered))")
                 writer.line("}")
             }
             writer.line()
-            writer.line("/// Registers every category as ``register(on:)`` does, and returns once they are set.")
-            writer.block("\(access) static func register(on center: UNUserNotificationCenter = .current()) async") { writer in
+            writer.line("/// Registers every category as ``register(on:)`` does, and returns once the set is handed to the")
+            writer.line("/// center (a name of its own: an existing `register()` in an async context stays as it was).")
+            writer.line("@available(iOS 13.0, macOS 10.15, *)")
+            writer.block("\(access) static func registerAndWait(on center: UNUserNotificationCenter = .current()) async") { writer in
                 writer.line("center.setNotificationCategories(merged(with: await center.notificationCategories()))")
             }
             writer.line()

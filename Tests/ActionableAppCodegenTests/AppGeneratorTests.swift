@@ -65,7 +65,7 @@ struct AppGeneratorTests {
 
     @Test func registerRegistersExactlyTheCatalog() async throws {
         try await Self.check(
-            register: { await NotificationCategories.register(on: $0) }, catalog: Catalog(try Self.exampleSources().map(\.category)))
+            register: { await NotificationCategories.registerAndWait(on: $0) }, catalog: Catalog(try Self.exampleSources().map(\.category)))
     }
 
     /// `setNotificationCategories` replaces the whole set: register() keeps what another SDK
@@ -78,7 +78,7 @@ struct AppGeneratorTests {
             identifier: "invite", actions: [UNNotificationAction(identifier: "old", title: "Old", options: [])], intentIdentifiers: [],
             options: [])
         center.setNotificationCategories([other, stale])
-        await NotificationCategories.register(on: center)
+        await NotificationCategories.registerAndWait(on: center)
         let registered = await center.notificationCategories()
         #expect(Set(registered.map(\.identifier)) == ["ONESIGNAL_DYNAMIC", "invite", "login-approval", "message", "order-shipped"])
         #expect(registered.filter { $0.identifier == "invite" }.count == 1)
@@ -87,7 +87,7 @@ struct AppGeneratorTests {
         // A second SDK registering after us keeps ours the same way (the set is read, not replaced blindly).
         let klaviyo = UNNotificationCategory(identifier: "KLAVIYO", actions: [], intentIdentifiers: [], options: [])
         center.setNotificationCategories(registered.union([klaviyo]))
-        await NotificationCategories.register(on: center)
+        await NotificationCategories.registerAndWait(on: center)
         #expect(Set(await center.notificationCategories().map(\.identifier)).isSuperset(of: ["ONESIGNAL_DYNAMIC", "KLAVIYO", "invite"]))
         // The merge itself, as the callback form sets it.
         #expect(NotificationCategories.merged(with: [other, stale]).count == 5)
@@ -95,7 +95,7 @@ struct AppGeneratorTests {
 
     @Test func everyOptionIconTextInputAndEscapedNameRegisters() async throws {
         let catalog = Catalog(try Self.edgeSources().map(\.category))
-        try await Self.check(register: { await EdgeCategories.register(on: $0) }, catalog: catalog)
+        try await Self.check(register: { await EdgeCategories.registerAndWait(on: $0) }, catalog: catalog)
         #expect(EdgeCategories.SignIn2fa.Action.default == "default")
         #expect(EdgeCategories.SignIn2fa.Action.digestRead == "digest.read")
         let payload = try EdgeCategories.EveryOption.Payload(userInfo: ["tags": ["a", 1, true, ["k": nil] as [String: Any?]], "meta": ["x": 1.5]])

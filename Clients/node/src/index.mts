@@ -1,9 +1,9 @@
 // The ESM entry of @actionable/node: the same module as the CommonJS one (one implementation, so
 // an error class is the same class whichever way it was imported).
 export {
-    verifyWebhook, WebhookVerificationError, canonicalPayload, payloadDigest, mintActionToken, ActionableServer, ProblemError,
+    verifyWebhook, WebhookVerificationError, canonicalPayload, payloadDigest, mintActionToken, ActionableServer, ProblemError, jsonText,
 } from "./index.js";
 export type {
     PayloadType, PayloadField, CategoryLike, PayloadValue, ForwardedResponse, HeadersLike, VerifyOptions, MintOptions, SendRequest,
-    SendAccepted, NotificationDevice, NotificationReport, DeviceItem, Problem, ServerOptions,
+    SendAccepted, NotificationDevice, NotificationReport, DeviceItem, Problem, ServerOptions, FetchLike,
 } from "./index.js";

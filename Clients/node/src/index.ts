@@ -1,6 +1,6 @@
 // @actionable/node — for Node backends of actionable notifications. No runtime dependencies:
 // node:crypto and the global fetch (Node 18+).
-import { createHash, createHmac, timingSafeEqual } from "node:crypto";
+import { createHash, createHmac, randomUUID, timingSafeEqual } from "node:crypto";
 
 // ---------------------------------------------------------------------------------------------
 // The catalog's shapes (GET /v1/categories, or the generated TypeScript's category objects)
@@ -92,7 +92,8 @@ const encoder = new TextEncoder();
 
 /**
  * Verifies a call the server forwarded (Standard Webhooks) and returns it, parsed: `rawBody` is the body exactly as
- * received (read it raw: a re-serialized body does not verify), `secrets` the endpoint's `whsec_…` secret, or several
+ * received (read it raw: a re-serialized body does not verify; and JSON.parse reads an integer beyond 2^53 in the
+ * payload as the nearest double — parse `rawBody` yourself to keep such an id exact), `secrets` the endpoint's `whsec_…` secret, or several
  * during a rotation (every `v1,` signature is tried against every secret). Throws `WebhookVerificationError` for a
  * missing header, a timestamp more than `toleranceSeconds` (300) from now, or no matching signature.
  */
@@ -112,13 +113,13 @@ export function verifyWebhook<Payload = { [key: string]: unknown }>(
     if (sent < now - tolerance) throw new WebhookVerificationError("too-old", `webhook-timestamp ${timestamp} is older than ${tolerance} s`);
     if (sent > now + tolerance) throw new WebhookVerificationError("too-new", `webhook-timestamp ${timestamp} is more than ${tolerance} s ahead`);
     const body = typeof rawBody === "string" ? encoder.encode(rawBody) : rawBody;
-    const signed = new Uint8Array([...encoder.encode(`${id}.${timestamp}.`), ...body]);
+    const prefix = encoder.encode(`${id}.${timestamp}.`);
     const candidates = signatures.split(" ").filter((part) => part.startsWith("v1,")).map((part) => base64Bytes(part.slice(3)));
     let matched = false;
     for (const secret of typeof secrets === "string" ? [secrets] : secrets) {
         const key = base64Bytes(secret.startsWith("whsec_") ? secret.slice(6) : secret);
-        if (!key || key.length === 0) throw new WebhookVerificationError("bad-secret", "a secret is whsec_ followed by base64");
-        const expected = createHmac("sha256", key).update(signed).digest();
+        if (!key || key.length < 16) throw new WebhookVerificationError("bad-secret", "a secret is whsec_ followed by base64 of at least 16 bytes");
+        const expected = createHmac("sha256", key).update(prefix).update(body).digest();
         for (const candidate of candidates) {
             if (candidate && candidate.length === expected.length && timingSafeEqual(candidate, expected)) matched = true;
         }
@@ -138,24 +139,49 @@ function fieldType(field: PayloadField): PayloadType {
     return typeof field === "string" ? field : field.type;
 }
 
-/** RFC 8785 canonical JSON of any JSON value: keys by UTF-16 code units, ECMAScript numbers, JSON's escapes. */
-function canonical(value: PayloadValue): string {
-    if (value === null) return "null";
+const loneSurrogate = /[\ud800-\udbff](?![\udc00-\udfff])|(?:^|[^\ud800-\udbff])[\udc00-\udfff]/;
+const int64 = { min: -(2n ** 63n), max: 2n ** 63n - 1n };
+
+/**
+ * RFC 8785 canonical JSON of a JSON value, as the server writes it: keys by UTF-16 code units, numbers as ECMAScript
+ * prints them, JSON's escapes; what JSON.stringify would send is what is digested (`toJSON`, `undefined` in an array as
+ * null, left out of an object). A string with a lone surrogate is refused: the server cannot hold one.
+ */
+function canonical(value: unknown): string {
+    if (value !== null && typeof value === "object" && typeof (value as { toJSON?: unknown }).toJSON === "function") {
+        return canonical((value as { toJSON(): unknown }).toJSON());
+    }
+    if (value === null || value === undefined || typeof value === "function" || typeof value === "symbol") return "null";
     if (typeof value === "bigint") return JSON.stringify(Number(value));
     if (typeof value === "number") return Number.isFinite(value) ? JSON.stringify(value) : "null";
-    if (typeof value === "string" || typeof value === "boolean") return JSON.stringify(value);
+    if (typeof value === "boolean") return JSON.stringify(value);
+    if (typeof value === "string") {
+        if (loneSurrogate.test(value)) throw new TypeError("a payload string holds a lone surrogate, which JSON text cannot carry to the server");
+        return JSON.stringify(value);
+    }
     if (Array.isArray(value)) return "[" + value.map(canonical).join(",") + "]";
-    const keys = Object.keys(value).filter((key) => value[key] !== undefined).sort();
-    return "{" + keys.map((key) => JSON.stringify(key) + ":" + canonical(value[key])).join(",") + "}";
+    const object = value as { [key: string]: unknown };
+    const keys = Object.keys(object).filter((key) => {
+        const member = object[key];
+        return member !== undefined && typeof member !== "function" && typeof member !== "symbol";
+    }).sort();
+    return "{" + keys.map((key) => canonical(key) + ":" + canonical(object[key])).join(",") + "}";
 }
 
-/** A top-level value as its declared type writes it: an `integer` as its exact digits. */
+/**
+ * A top-level value as its declared type writes it. An `integer` as the server reads what is sent: a number as the
+ * digits JSON.stringify sends (the server reads them exactly), a bigint within 64 bits as its exact digits.
+ */
 function typed(value: PayloadValue, type: PayloadType): string {
-    if (type === "integer") {
-        if (typeof value === "bigint") return value.toString();
-        if (typeof value === "number" && Number.isInteger(value) && Math.abs(value) < 9.2e18) return BigInt(value).toString();
-    }
+    if (type === "integer" && typeof value === "bigint" && value >= int64.min && value <= int64.max) return value.toString();
     return canonical(value);
+}
+
+/** JSON text of `value`, with a bigint written as its digits (JSON.stringify refuses bigints). */
+export function jsonText(value: unknown): string {
+    const marker = "\u0000bigint:";
+    const text = JSON.stringify(value, (_key, member: unknown) => (typeof member === "bigint" ? marker + member.toString() : member));
+    return text.replace(/"\\u0000bigint:(-?\d+)"/g, "$1");
 }
 
 /**
@@ -165,9 +191,11 @@ function typed(value: PayloadValue, type: PayloadType): string {
 export function canonicalPayload(category: CategoryLike, payload: { readonly [key: string]: PayloadValue | undefined }): string {
     const members: string[] = [];
     for (const key of Object.keys(category.payload).sort()) {
+        // Only the payload's own keys: a declared `constructor` or `toString` is not the prototype's.
+        if (!Object.prototype.hasOwnProperty.call(payload, key)) continue;
         const value = payload[key];
         if (value === undefined) continue;
-        members.push(JSON.stringify(key) + ":" + typed(value, fieldType(category.payload[key])));
+        members.push(canonical(key) + ":" + typed(value, fieldType(category.payload[key])));
     }
     return "{" + members.join(",") + "}";
 }
@@ -297,14 +325,23 @@ export interface Problem {
 export class ProblemError extends Error {
     readonly status: number;
     readonly problem: Problem;
+    /** The seconds the server asked to wait (`Retry-After` of a 429 or 503), when it did. */
+    readonly retryAfter?: number;
 
-    constructor(status: number, problem: Problem) {
+    constructor(status: number, problem: Problem, retryAfter?: number) {
         super(`${status} ${problem.title}${problem.detail ? ": " + problem.detail : ""}`);
         this.name = "ProblemError";
         this.status = status;
         this.problem = problem;
+        this.retryAfter = retryAfter;
     }
 }
+
+/** The part of fetch the client uses (the global fetch of Node 18+, or any compatible one). */
+export type FetchLike = (
+    url: string,
+    init: { method: string; headers: { [name: string]: string }; redirect: "manual"; body?: string; signal?: AbortSignal },
+) => Promise<{ status: number; statusText: string; headers: { get(name: string): string | null }; text(): Promise<string> }>;
 
 export interface ServerOptions {
     /** The server's base URL, as https://actionable.example.com. */
@@ -312,57 +349,79 @@ export interface ServerOptions {
     /** The backend's token (`--backend-token`). */
     backendToken: string;
     /** The fetch to use (the global one by default). */
-    fetch?: typeof fetch;
+    fetch?: FetchLike;
+    /** How long one call may take, in milliseconds (30,000). */
+    timeoutMs?: number;
 }
 
 /** The server's API for a backend: send, where a notification stands, a user's devices, the badge. */
 export class ActionableServer {
     private readonly base: string;
     private readonly token: string;
-    private readonly fetcher: typeof fetch;
+    private readonly fetcher: FetchLike;
+    private readonly timeout: number;
 
     constructor(options: ServerOptions) {
         this.base = options.baseURL.replace(/\/+$/, "");
         this.token = options.backendToken;
-        this.fetcher = options.fetch ?? fetch;
+        // Called unbound (some runtimes refuse a fetch called on another object).
+        const chosen = options.fetch ?? (globalThis.fetch as unknown as FetchLike);
+        this.fetcher = (url, init) => chosen(url, init);
+        this.timeout = options.timeoutMs ?? 30_000;
     }
 
-    /** Sends a notification to every active device of its user (202; 200 when its id was sent before). */
+    /**
+     * Sends a notification to every active device of its user (202; 200 when its id was sent before). Without a
+     * `notificationId` one is made here, so that a retry of this call sends nothing twice.
+     */
     async send<Payload = { [key: string]: PayloadValue }>(request: SendRequest<Payload>): Promise<SendAccepted> {
-        const { status, body } = await this.call("POST", "/v1/send", request);
+        const { status, body } = await this.call("POST", "/v1/send", { ...request, notificationId: request.notificationId ?? randomUUID() });
         const answer = body as { notificationId: string; devices: number };
         return { notificationId: answer.notificationId, devices: answer.devices, created: status === 202 };
     }
 
     /** Where each device's copy of notification `id` stands. */
     async notification(id: string): Promise<NotificationReport> {
-        return (await this.call("GET", `/v1/notifications/${encodeURIComponent(id)}`)).body as NotificationReport;
+        return (await this.call("GET", `/v1/notifications/${segment(id)}`)).body as NotificationReport;
     }
 
     /** The devices of `user`, oldest registration first. */
     async devices(user: string): Promise<DeviceItem[]> {
-        return ((await this.call("GET", `/v1/devices/${encodeURIComponent(user)}`)).body as { items: DeviceItem[] }).items;
+        return ((await this.call("GET", `/v1/devices/${segment(user)}`)).body as { items: DeviceItem[] }).items;
     }
 
     /** Removes a device by its token: nothing is sent to it any more. */
     async removeDevice(token: string): Promise<void> {
-        await this.call("DELETE", `/v1/devices/${encodeURIComponent(token)}`);
+        await this.call("DELETE", `/v1/devices/${segment(token)}`);
     }
 
     /** The number on `user`'s app icon: their unread notifications. */
     async badge(user: string): Promise<number> {
-        return ((await this.call("GET", `/v1/badge/${encodeURIComponent(user)}`)).body as { badge: number }).badge;
+        return ((await this.call("GET", `/v1/badge/${segment(user)}`)).body as { badge: number }).badge;
     }
 
     private async call(method: string, path: string, json?: unknown): Promise<{ status: number; body: unknown }> {
         const headers: { [name: string]: string } = { authorization: `Bearer ${this.token}`, accept: "application/json" };
         if (json !== undefined) headers["content-type"] = "application/json";
-        const response = await this.fetcher(this.base + path, {
-            method, headers, redirect: "manual", body: json === undefined ? undefined : JSON.stringify(json),
-        });
-        const text = await response.text();
+        const controller = new AbortController();
+        const timer = setTimeout(() => controller.abort(), this.timeout);
+        let response: Awaited<ReturnType<FetchLike>>;
+        let text: string;
+        try {
+            response = await this.fetcher(this.base + path, {
+                method, headers, redirect: "manual", body: json === undefined ? undefined : jsonText(json), signal: controller.signal,
+            });
+            text = await response.text();
+        } finally {
+            clearTimeout(timer);
+        }
         if (response.status >= 200 && response.status < 300) {
-            return { status: response.status, body: text.length > 0 ? JSON.parse(text) : undefined };
+            if (text.length === 0) return { status: response.status, body: undefined };
+            try {
+                return { status: response.status, body: JSON.parse(text) };
+            } catch {
+                throw new ProblemError(response.status, { type: "about:blank", title: "the answer is not JSON", status: response.status });
+            }
         }
         let problem: Problem = { type: "about:blank", title: response.statusText || `HTTP ${response.status}`, status: response.status };
         if ((response.headers.get("content-type") ?? "").startsWith("application/problem+json")) {
@@ -372,6 +431,12 @@ export class ActionableServer {
                 // the status stands
             }
         }
-        throw new ProblemError(response.status, problem);
+        const retryAfter = Number(response.headers.get("retry-after") ?? "");
+        throw new ProblemError(response.status, problem, Number.isFinite(retryAfter) && retryAfter >= 0 ? retryAfter : undefined);
     }
+}
+
+/** A path segment: percent-encoded, and `.` and `..` too (a URL would otherwise resolve them away). */
+function segment(text: string): string {
+    return encodeURIComponent(text).replace(/\./g, "%2E");
 }

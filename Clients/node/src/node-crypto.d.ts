@@ -14,4 +14,5 @@ declare module "node:crypto" {
     export function createHmac(algorithm: string, key: string | Uint8Array): Hmac;
     export function createHash(algorithm: string): Hash;
     export function timingSafeEqual(a: Uint8Array, b: Uint8Array): boolean;
+    export function randomUUID(): string;
 }

@@ -13,7 +13,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import {
-    verifyWebhook, WebhookVerificationError, payloadDigest, canonicalPayload, mintActionToken, ActionableServer, ProblemError,
+    verifyWebhook, WebhookVerificationError, payloadDigest, canonicalPayload, mintActionToken, ActionableServer, ProblemError, jsonText,
 } from "../dist/index.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -150,7 +150,18 @@ test("tokens minted here are accepted by serve, and the calls it forwards verify
     const refused = await fetch(`http://127.0.0.1:${port}/v1/actions`, { method: "POST", headers: { "content-type": "application/json" }, body: edited });
     assert.notEqual(refused.status, 202);
 
-    const call = await nextForwarded(1);
+    // An integer id beyond 2^53 held as a JS number: digested as the digits JSON sends, which the server reads exactly.
+    const big = { inviteId: "inv-2", seats: 1234567890123456789 };
+    const bigToken = mintActionToken({ key: tokenKey, user: "alice", notificationId: "n-node-2", category: inviteCategory, payload: big });
+    const bigTap = jsonText({ category: "invite", action: "decline", notificationId: "n-node-2", actionToken: bigToken, payload: big });
+    const bigAnswer = await fetch(`http://127.0.0.1:${port}/v1/actions`, { method: "POST", headers: { "content-type": "application/json" }, body: bigTap });
+    assert.equal(bigAnswer.status, 202, await bigAnswer.text());
+
+    await nextForwarded(2);
+    const call = received.find((item) => item.body.toString("utf8").includes('"notificationId":"n-node-1"'));
+    assert.ok(call, "the accept was forwarded");
+    const second = received.find((item) => item.body.toString("utf8").includes('"notificationId":"n-node-2"'));
+    assert.ok(second.body.toString("utf8").includes('"seats":1234567890123456800'), "the large id forwarded as the server read it");
     const forwarded = verifyWebhook(call.body, call.headers, secret);
     assert.equal(forwarded.category, "invite");
     assert.equal(forwarded.action, "accept");

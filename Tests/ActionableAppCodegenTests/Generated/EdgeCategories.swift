@@ -18,15 +18,18 @@ public enum EdgeCategories {
     /// Registers every category of the catalog beside the ones others registered (another SDK's, the
     /// app's own): `setNotificationCategories` replaces the whole set, so this reads what is registered,
     /// keeps every category that is not the catalog's, replaces the catalog's by identifier, and sets
-    /// the union once. The set is made when the center answers (later, as Apple's does).
+    /// the union once, when the center answers (later, as Apple's does). Reading and setting are two
+    /// steps: an app that sets categories of its own sets them with ours, through ``merged(with:)``.
     public static func register(on center: UNUserNotificationCenter = .current()) {
         center.getNotificationCategories { registered in
             center.setNotificationCategories(merged(with: registered))
         }
     }
 
-    /// Registers every category as ``register(on:)`` does, and returns once they are set.
-    public static func register(on center: UNUserNotificationCenter = .current()) async {
+    /// Registers every category as ``register(on:)`` does, and returns once the set is handed to the
+    /// center (a name of its own: an existing `register()` in an async context stays as it was).
+    @available(iOS 13.0, macOS 10.15, *)
+    public static func registerAndWait(on center: UNUserNotificationCenter = .current()) async {
         center.setNotificationCategories(merged(with: await center.notificationCategories()))
     }
 
