@@ -1,6 +1,12 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
+// Every package but Yams is the server's (and the command line's, the senders', the tests'): each
+// reference to one is guarded by the `Server` trait. It is on by default; an app that depends on
+// `ActionableClient` and the `ActionableGenerator` plugin turns it off
+// (`.package(url: …, from: …, traits: [])`) and then resolves and builds Yams alone.
+let server: TargetDependencyCondition? = .when(traits: ["Server"])
+
 let package = Package(
     name: "Actionable",
     platforms: [.macOS(.v15), .iOS(.v13)],
@@ -31,6 +37,10 @@ let package = Package(
         .executable(name: "invite-example", targets: ["InviteExample"]),
         .executable(name: "invite-service", targets: ["InviteService"]),
     ],
+    traits: [
+        .trait(name: "Server", description: "The server, its stores and senders, the command line and the tests' stand-ins."),
+        .default(enabledTraits: ["Server"]),
+    ],
     dependencies: [
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -55,6 +65,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
         // OTLP over HTTP only: the gRPC exporter's dependencies stay out of the build.
         .package(url: "https://github.com/swift-otel/swift-otel", from: "1.6.0", traits: ["OTLPHTTP"]),
+        // `swift package generate-documentation` (scripts/check-docs): no target depends on it.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         .target(
@@ -64,7 +76,7 @@ let package = Package(
         .target(name: "ActionableLint", dependencies: ["ActionableCore"]),
         // The catalog drawn as iOS draws notifications (the admin page, `actionable preview`).
         .target(
-            name: "ActionablePreview", dependencies: ["ActionableCore", .product(name: "Mustache", package: "swift-mustache")]
+            name: "ActionablePreview", dependencies: ["ActionableCore", .product(name: "Mustache", package: "swift-mustache", condition: server)]
         ),
         // The app side: Foundation only, for iOS 13+, macOS 10.15+ and Linux.
         .target(name: "ActionableClient", dependencies: ["ActionableWire"]),
@@ -73,11 +85,14 @@ let package = Package(
         .target(name: "ActionableWire"),
         .target(
             name: "ActionableRouter",
-            dependencies: ["ActionableCore", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["ActionableCore", .product(name: "Logging", package: "swift-log", condition: server)]
         ),
         .target(
             name: "ActionableTokens",
-            dependencies: ["ActionableCore", .product(name: "JWTKit", package: "jwt-kit"), .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: [
+                "ActionableCore", .product(name: "JWTKit", package: "jwt-kit", condition: server),
+                .product(name: "Crypto", package: "swift-crypto", condition: server),
+            ]
         ),
         .target(name: "ActionablePayload", dependencies: ["ActionableCore", "ActionableTokens"]),
         // The code generator: the core only, so a build plugin's tool stays small.
@@ -91,44 +106,45 @@ let package = Package(
         .target(
             name: "ActionableStore",
             dependencies: [
-                "ActionableCore", "ActionableWire", .product(name: "Logging", package: "swift-log"),
-                .product(name: "Tracing", package: "swift-distributed-tracing"),
+                "ActionableCore", "ActionableWire", .product(name: "Logging", package: "swift-log", condition: server),
+                .product(name: "Tracing", package: "swift-distributed-tracing", condition: server),
             ]
         ),
         .target(
             name: "ActionableSQLite",
-            dependencies: ["ActionableCore", "ActionableStore", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["ActionableCore", "ActionableStore", .product(name: "GRDB", package: "GRDB.swift", condition: server)]
         ),
         .target(
             name: "ActionablePostgres",
             dependencies: [
-                "ActionableCore", "ActionableStore", .product(name: "PostgresNIO", package: "postgres-nio"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"), .product(name: "Logging", package: "swift-log"),
+                "ActionableCore", "ActionableStore", .product(name: "PostgresNIO", package: "postgres-nio", condition: server),
+                .product(name: "NIOSSL", package: "swift-nio-ssl", condition: server),
+                .product(name: "Logging", package: "swift-log", condition: server),
             ]
         ),
         .target(
             name: "ActionableDelivery",
             dependencies: [
                 "ActionableCore", "ActionableStore", "ActionableRouter", "ActionableWire", "ActionableAPNs", "ActionableFCM",
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "CoreMetrics", package: "swift-metrics"),
-                .product(name: "Tracing", package: "swift-distributed-tracing"),
+                .product(name: "Crypto", package: "swift-crypto", condition: server),
+                .product(name: "Logging", package: "swift-log", condition: server),
+                .product(name: "AsyncHTTPClient", package: "async-http-client", condition: server),
+                .product(name: "CoreMetrics", package: "swift-metrics", condition: server),
+                .product(name: "Tracing", package: "swift-distributed-tracing", condition: server),
             ]
         ),
         .target(
             name: "ActionableHTTP",
             dependencies: [
                 "ActionableCore", "ActionableStore", "ActionableTokens", "ActionablePreview", "ActionableWire", "ActionablePayload",
-                "ActionableRouter", .product(name: "Mustache", package: "swift-mustache"),
+                "ActionableRouter", .product(name: "Mustache", package: "swift-mustache", condition: server),
                 .product(name: "Yams", package: "Yams"),
-                .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "CoreMetrics", package: "swift-metrics"),
-                .product(name: "Tracing", package: "swift-distributed-tracing"),
+                .product(name: "HTTPTypes", package: "swift-http-types", condition: server),
+                .product(name: "Hummingbird", package: "hummingbird", condition: server),
+                .product(name: "HummingbirdAuth", package: "hummingbird-auth", condition: server),
+                .product(name: "Crypto", package: "swift-crypto", condition: server),
+                .product(name: "CoreMetrics", package: "swift-metrics", condition: server),
+                .product(name: "Tracing", package: "swift-distributed-tracing", condition: server),
             ],
             // The contract it serves at /openapi.json, compiled into the binary (no bundle to find at run time).
             resources: [.embedInCode("openapi.yaml")]
@@ -139,51 +155,60 @@ let package = Package(
                 "ActionableCore", "ActionableLint", "ActionableStore", "ActionableSQLite", "ActionablePostgres",
                 "ActionableTokens", "ActionableRouter", "ActionableDelivery", "ActionableHTTP", "ActionablePayload", "ActionableAPNs",
                 "ActionableFCM", "ActionableWire",
-                .product(name: "JWTKit", package: "jwt-kit"),
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HummingbirdCore", package: "hummingbird"),
-                .product(name: "HummingbirdTLS", package: "hummingbird"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
-                .product(name: "Prometheus", package: "swift-prometheus"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "Configuration", package: "swift-configuration"),
-                .product(name: "Tracing", package: "swift-distributed-tracing"),
-                .product(name: "OTel", package: "swift-otel"),
+                .product(name: "JWTKit", package: "jwt-kit", condition: server),
+                .product(name: "Hummingbird", package: "hummingbird", condition: server),
+                .product(name: "HummingbirdCore", package: "hummingbird", condition: server),
+                .product(name: "HummingbirdTLS", package: "hummingbird", condition: server),
+                .product(name: "NIOSSL", package: "swift-nio-ssl", condition: server),
+                .product(name: "NIOCore", package: "swift-nio", condition: server),
+                .product(name: "NIOHTTP1", package: "swift-nio", condition: server),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: server),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle", condition: server),
+                .product(name: "Prometheus", package: "swift-prometheus", condition: server),
+                .product(name: "Logging", package: "swift-log", condition: server),
+                .product(name: "Configuration", package: "swift-configuration", condition: server),
+                .product(name: "Tracing", package: "swift-distributed-tracing", condition: server),
+                .product(name: "OTel", package: "swift-otel", condition: server),
             ]
         ),
         // Sending to APNs over HTTP/2: the provider token, the headers, Apple's answers.
         .target(
             name: "ActionableAPNs",
             dependencies: [
-                "ActionableWire", .product(name: "JWTKit", package: "jwt-kit"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"), .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"), .product(name: "NIOSSL", package: "swift-nio-ssl"),
-                .product(name: "Logging", package: "swift-log"), .product(name: "Crypto", package: "swift-crypto"),
+                "ActionableWire", .product(name: "JWTKit", package: "jwt-kit", condition: server),
+                .product(name: "AsyncHTTPClient", package: "async-http-client", condition: server),
+                .product(name: "NIOCore", package: "swift-nio", condition: server),
+                .product(name: "NIOHTTP1", package: "swift-nio", condition: server),
+                .product(name: "NIOSSL", package: "swift-nio-ssl", condition: server),
+                .product(name: "Logging", package: "swift-log", condition: server),
+                .product(name: "Crypto", package: "swift-crypto", condition: server),
             ]
         ),
         // A stand-in APNs (HTTP/2 over TLS) for tests, the walkthrough and users' own tests.
         .target(
             name: "ActionableAPNsTesting",
             dependencies: [
-                .product(name: "Hummingbird", package: "hummingbird"), .product(name: "HummingbirdHTTP2", package: "hummingbird"),
-                .product(name: "HTTPTypes", package: "swift-http-types"), .product(name: "JWTKit", package: "jwt-kit"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"), .product(name: "X509", package: "swift-certificates"),
-                .product(name: "SwiftASN1", package: "swift-asn1"), .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Hummingbird", package: "hummingbird", condition: server),
+                .product(name: "HummingbirdHTTP2", package: "hummingbird", condition: server),
+                .product(name: "HTTPTypes", package: "swift-http-types", condition: server),
+                .product(name: "JWTKit", package: "jwt-kit", condition: server),
+                .product(name: "NIOSSL", package: "swift-nio-ssl", condition: server),
+                .product(name: "X509", package: "swift-certificates", condition: server),
+                .product(name: "SwiftASN1", package: "swift-asn1", condition: server),
+                .product(name: "Crypto", package: "swift-crypto", condition: server),
+                .product(name: "Logging", package: "swift-log", condition: server),
             ]
         ),
         // Sending to FCM HTTP v1: the service account's access token, the message, FCM's answers.
         .target(
             name: "ActionableFCM",
             dependencies: [
-                "ActionableWire", .product(name: "JWTKit", package: "jwt-kit"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"), .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"), .product(name: "NIOSSL", package: "swift-nio-ssl"),
-                .product(name: "Logging", package: "swift-log"),
+                "ActionableWire", .product(name: "JWTKit", package: "jwt-kit", condition: server),
+                .product(name: "AsyncHTTPClient", package: "async-http-client", condition: server),
+                .product(name: "NIOCore", package: "swift-nio", condition: server),
+                .product(name: "NIOHTTP1", package: "swift-nio", condition: server),
+                .product(name: "NIOSSL", package: "swift-nio-ssl", condition: server),
+                .product(name: "Logging", package: "swift-log", condition: server),
             ]
         ),
         // A stand-in FCM HTTP v1 (its token endpoint and messages:send, over HTTPS) for tests,
@@ -191,17 +216,19 @@ let package = Package(
         .target(
             name: "ActionableFCMTesting",
             dependencies: [
-                "ActionableAPNsTesting", "ActionableFCM", .product(name: "CryptoExtras", package: "swift-crypto"),
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HummingbirdHTTP2", package: "hummingbird"), .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "JWTKit", package: "jwt-kit"), .product(name: "NIOSSL", package: "swift-nio-ssl"),
-                .product(name: "Logging", package: "swift-log"),
+                "ActionableAPNsTesting", "ActionableFCM", .product(name: "CryptoExtras", package: "swift-crypto", condition: server),
+                .product(name: "Hummingbird", package: "hummingbird", condition: server),
+                .product(name: "HummingbirdHTTP2", package: "hummingbird", condition: server),
+                .product(name: "HTTPTypes", package: "swift-http-types", condition: server),
+                .product(name: "JWTKit", package: "jwt-kit", condition: server),
+                .product(name: "NIOSSL", package: "swift-nio-ssl", condition: server),
+                .product(name: "Logging", package: "swift-log", condition: server),
             ]
         ),
         .target(
             name: "ActionableTesting",
             dependencies: [
-                "ActionableCore", "ActionableRouter", "ActionableStore", .product(name: "Logging", package: "swift-log"),
+                "ActionableCore", "ActionableRouter", "ActionableStore", .product(name: "Logging", package: "swift-log", condition: server),
             ]
         ),
         .executableTarget(
@@ -209,18 +236,18 @@ let package = Package(
             dependencies: [
                 "ActionableCore", "ActionableLint", "ActionablePayload", "ActionableTokens", "ActionableHTTP",
                 "ActionableService", "ActionableCodegen", "ActionableDelivery", "ActionablePreview", "ActionableWire",
-                "ActionableAPNsTesting", "ActionableFCMTesting", .product(name: "JWTKit", package: "jwt-kit"),
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "Configuration", package: "swift-configuration"),
-                .product(name: "Logging", package: "swift-log"),
+                "ActionableAPNsTesting", "ActionableFCMTesting", .product(name: "JWTKit", package: "jwt-kit", condition: server),
+                .product(name: "ArgumentParser", package: "swift-argument-parser", condition: server),
+                .product(name: "AsyncHTTPClient", package: "async-http-client", condition: server),
+                .product(name: "Configuration", package: "swift-configuration", condition: server),
+                .product(name: "Logging", package: "swift-log", condition: server),
             ]
         ),
         .target(
             name: "InviteFlowExample",
             dependencies: [
                 "ActionableCore", "ActionableLint", "ActionableRouter", "ActionableTokens", "ActionablePayload",
-                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Logging", package: "swift-log", condition: server),
             ],
             path: "Examples/InviteFlow/InviteFlowExample",
             exclude: ["actionable-generate.yaml"],
@@ -235,8 +262,8 @@ let package = Package(
         .executableTarget(
             name: "InviteService",
             dependencies: [
-                "ActionableDelivery", "ActionableCore", .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HTTPTypes", package: "swift-http-types"),
+                "ActionableDelivery", "ActionableCore", .product(name: "Hummingbird", package: "hummingbird", condition: server),
+                .product(name: "HTTPTypes", package: "swift-http-types", condition: server),
             ],
             path: "Examples/InviteService"
         ),
@@ -246,22 +273,25 @@ let package = Package(
             name: "ActionableFCMTestingTests",
             dependencies: [
                 "ActionableFCM", "ActionableFCMTesting", "ActionableAPNsTesting", "ActionableTestSupport", "actionable",
-                .product(name: "JWTKit", package: "jwt-kit"),
-                .product(name: "CryptoExtras", package: "swift-crypto"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"), .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"), .product(name: "Logging", package: "swift-log"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "JWTKit", package: "jwt-kit", condition: server),
+                .product(name: "CryptoExtras", package: "swift-crypto", condition: server),
+                .product(name: "AsyncHTTPClient", package: "async-http-client", condition: server),
+                .product(name: "NIOHTTP1", package: "swift-nio", condition: server),
+                .product(name: "NIOSSL", package: "swift-nio-ssl", condition: server),
+                .product(name: "Logging", package: "swift-log", condition: server),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: server),
             ]
         ),
         .testTarget(
             name: "ActionableAPNsTests",
             dependencies: [
                 "ActionableAPNs", "ActionableAPNsTesting", "ActionableTestSupport", "actionable",
-                .product(name: "JWTKit", package: "jwt-kit"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"), .product(name: "Logging", package: "swift-log"),
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "JWTKit", package: "jwt-kit", condition: server),
+                .product(name: "AsyncHTTPClient", package: "async-http-client", condition: server),
+                .product(name: "NIOSSL", package: "swift-nio-ssl", condition: server),
+                .product(name: "Logging", package: "swift-log", condition: server),
+                .product(name: "Hummingbird", package: "hummingbird", condition: server),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: server),
             ]
         ),
         .testTarget(
@@ -277,8 +307,9 @@ let package = Package(
             name: "ActionableStoreTests",
             dependencies: [
                 "ActionableStore", "ActionableSQLite", "ActionablePostgres", "ActionableTesting", "ActionableCore",
-                .product(name: "Logging", package: "swift-log"), .product(name: "NIOSSL", package: "swift-nio-ssl"),
-                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log", condition: server),
+                .product(name: "NIOSSL", package: "swift-nio-ssl", condition: server),
+                .product(name: "GRDB", package: "GRDB.swift", condition: server),
             ]
         ),
         .testTarget(
@@ -287,30 +318,30 @@ let package = Package(
                 "ActionableHTTP", "ActionableService", "ActionableTesting", "ActionableStore", "ActionableSQLite",
                 "ActionableTokens", "ActionableCore", "ActionableRouter",
                 "ActionableTestSupport", "ActionableDelivery", "ActionablePostgres", "actionable", "InviteService", "ActionableWire",
-                "ActionableAPNs", "ActionableAPNsTesting", .product(name: "JWTKit", package: "jwt-kit"),
+                "ActionableAPNs", "ActionableAPNsTesting", .product(name: "JWTKit", package: "jwt-kit", condition: server),
                 .product(name: "Yams", package: "Yams"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "HummingbirdTesting", package: "hummingbird"),
-                .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client", condition: server),
+                .product(name: "NIOSSL", package: "swift-nio-ssl", condition: server),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: server),
+                .product(name: "Logging", package: "swift-log", condition: server),
+                .product(name: "HummingbirdTesting", package: "hummingbird", condition: server),
+                .product(name: "HTTPTypes", package: "swift-http-types", condition: server),
+                .product(name: "Prometheus", package: "swift-prometheus", condition: server),
             ]
         ),
         .testTarget(
             name: "ActionableDeliveryTests",
             dependencies: [
                 "ActionableDelivery", "ActionableWire", "ActionableTesting", "ActionableStore", "ActionableRouter", "ActionableCore",
-                "ActionableTestSupport", .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HummingbirdTesting", package: "hummingbird"),
-                .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                "ActionableTestSupport", .product(name: "Hummingbird", package: "hummingbird", condition: server),
+                .product(name: "HummingbirdTesting", package: "hummingbird", condition: server),
+                .product(name: "HTTPTypes", package: "swift-http-types", condition: server),
+                .product(name: "AsyncHTTPClient", package: "async-http-client", condition: server),
             ]
         ),
         .testTarget(
             name: "ActionableTokensTests",
-            dependencies: ["ActionableTokens", "ActionableCore", .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: ["ActionableTokens", "ActionableCore", .product(name: "Crypto", package: "swift-crypto", condition: server)]
         ),
         // A stand-in for Apple's UserNotifications, from Apple's documented declarations, so that
         // generated app code type-checks and runs on Linux (Tests/UserNotificationsStandIn).
@@ -333,9 +364,10 @@ let package = Package(
             name: "ActionableClientTests",
             dependencies: [
                 "ActionableClient", "ActionableClientStandIn", "UserNotifications", "ActionableTestSupport", "actionable",
-                "actionable-client-probe", "ActionableTokens", "InviteApp", "ActionableWire", .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HummingbirdTesting", package: "hummingbird"),
-                .product(name: "HTTPTypes", package: "swift-http-types"),
+                "actionable-client-probe", "ActionableTokens", "InviteApp", "ActionableWire",
+                .product(name: "Hummingbird", package: "hummingbird", condition: server),
+                .product(name: "HummingbirdTesting", package: "hummingbird", condition: server),
+                .product(name: "HTTPTypes", package: "swift-http-types", condition: server),
             ]
         ),
         .testTarget(

@@ -11,7 +11,7 @@ import JWTKit
 /// current one and at least ``minimumAge`` old.
 ///
 /// Several instances (or one restarted) signing with the same key would each make their own
-/// token, and APNs counts those as updates too; given ``share(through:)``, a new token is offered
+/// token, and APNs counts those as updates too; given ``share(through:onFailure:)``, a new token is offered
 /// to storage, which hands every instance the same one.
 public actor ProviderToken {
     /// Offers `candidate` (issued at `issuedAt`) as the key's shared token: answers the shared

@@ -4,7 +4,7 @@
 ///   start with a capital: `login-approval` → `loginApproval`, `digest.read` → `digestRead`.
 ///   Type names also capitalise the first part: `LoginApproval`.
 /// - A name that would start with a digit gets a leading `_`: `2fa` → `_2fa` (type `_2fa`).
-/// - A Swift keyword is written in backticks: `` `default` ``, `` `Type` `` stays usable.
+/// - A Swift keyword (`default`, `Type`) is wrapped in backticks, as Swift escapes it, so it stays usable.
 ///
 /// Two identifiers that map to one name in the same scope (`digest.read` and `digest-read`)
 /// are a ``GenerationError``, never a silent overwrite.

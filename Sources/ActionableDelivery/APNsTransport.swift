@@ -5,7 +5,7 @@ import Logging
 import Tracing
 
 /// The outbox's transport to APNs: claims the due copies of recorded notifications, sends each
-/// (``APNsClient``, one deadline per whole send), applies what Apple said about the device
+/// (`APNsClient`, one deadline per whole send), applies what Apple said about the device
 /// (unregistered, a bad token), and records the outcome. The answer is `nil` when what Apple
 /// said could not be applied to the device registry: nothing is recorded then, the lease runs
 /// out, and the copy is sent again under the same `apns-id` (which APNs drops as a duplicate).

@@ -2,7 +2,7 @@ import Synchronization
 
 /// Attempts in flight, at most ``limit``: a worker claims as many as there are free slots, starts
 /// each on its own, and claims again as each ends — one slow or stalled attempt holds its own slot,
-/// never a batch. ``waitForRoom()`` and ``waitUntilEmpty()`` let the worker wait without polling.
+/// never a batch. ``waitForRoom(_:)`` and ``waitUntilEmpty()`` let the worker wait without polling.
 public final class AttemptWindow: Sendable {
     private struct State {
         var inFlight = 0

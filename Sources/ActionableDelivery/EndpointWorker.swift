@@ -9,11 +9,11 @@ import Tracing
 
 /// Delivers each response to each endpoint that takes it: every endpoint runs on its own (a slow
 /// or failing one never holds the others up), claiming what its pause, circuit breaker and rate
-/// limit allow (``EndpointGate``), POSTing it signed (``Forwarder``), and recording the outcome.
+/// limit allow (`EndpointGate`), POSTing it signed (``Forwarder``), and recording the outcome.
 ///
 /// - 2xx → delivered; the endpoint's failure streak ends and an open breaker closes.
 /// - 408, 429, 5xx, no answer → tried again on ``RetryPolicy``'s backoff; after
-///   ``BreakerSettings/failures`` failures in a row the breaker opens, and the deliveries are held
+///   `BreakerSettings.failures` failures in a row the breaker opens, and the deliveries are held
 ///   (pending, their attempt given back) until a probe succeeds.
 /// - Any other 4xx → dead. A delivery that goes dead is reported to ``onDead``.
 @dynamicMemberLookup
@@ -98,7 +98,7 @@ public struct EndpointWorker: Sendable {
     /// returns how many it ran.
     ///
     /// The outbox's loop (``OutboxLoop``) over the endpoint's ``WebhookTransport``: up to
-    /// ``batchSize`` attempts in flight (`--endpoint-concurrency`), refilled as each answers; claims
+    /// ``OutboxSettings/concurrency`` attempts in flight (`--endpoint-concurrency`), refilled as each answers; claims
     /// take what the pause, the breaker and the rate limit allow (a rate-limited delivery waits for
     /// its slot within its attempt); outcomes are recorded in batches.
     @discardableResult

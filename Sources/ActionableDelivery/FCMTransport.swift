@@ -7,7 +7,7 @@ import Logging
 import Tracing
 
 /// The outbox's transport to FCM: claims the due copies of recorded notifications to Android
-/// devices, sends each (``FCMClient``: the service account's shared access token, one deadline
+/// devices, sends each (`FCMClient`: the service account's shared access token, one deadline
 /// per whole send), applies what FCM said about the device, and records the outcome. It runs on
 /// the same loop as every other transport (``OutboxLoop``), beside ``APNsTransport``, over the
 /// same queue of copies (each transport claims its own platform's).

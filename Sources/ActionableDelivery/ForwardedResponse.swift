@@ -37,7 +37,7 @@ public struct ForwardedResponse: Codable, Hashable, Sendable {
     }
 
     /// The call's JSON for `response`, as ``ForwardedResponse`` encodes it, written without a
-    /// `JSONEncoder` and with the payload's text (``ActionResponse/payloadJSON``) as it was
+    /// `JSONEncoder` and with the payload's text (`ActionResponse.payloadJSON`) as it was
     /// stored: a response read back from storage is forwarded without being parsed.
     public static func bytes(of response: ActionResponse, id: String, receivedAt: Date) -> [UInt8] {
         var text = "{\"id\":"

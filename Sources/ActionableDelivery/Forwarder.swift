@@ -73,7 +73,7 @@ public struct Forwarder: Sendable {
 
     /// POSTs response `id` (received at `receivedAt`) as one attempt of its delivery: `webhook-id`
     /// and `Idempotency-Key` are `webhookID` (the response id when `nil`), with `headers` added (a
-    /// `traceparent`). Throws ``UpstreamFailure`` for an attempt that got no usable answer.
+    /// `traceparent`). Throws `UpstreamFailure` for an attempt that got no usable answer.
     /// `metadata` goes with what is logged of the attempt.
     public func forward(
         _ response: ActionResponse, id: String, receivedAt: Date, webhookID: String? = nil, headers: [(String, String)] = [],

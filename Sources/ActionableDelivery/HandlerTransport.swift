@@ -97,7 +97,7 @@ public struct HandlerTransport: Transport {
         }
     }
 
-    /// Runs the handler of the response in its attempt span (``AttemptSpan``).
+    /// Runs the handler of the response in its attempt span (`AttemptSpan`).
     public func attempt(_ work: Work) async -> Answer {
         await AttemptSpan.run(work.action, endpointID: nil) { span in
             let (outcome, end, error) = await worker.handle(work.action, now: work.claimedAt)

@@ -49,7 +49,7 @@ public struct HandlerWorker: Sendable {
     }
 
     /// Delivers what is due at `now`; returns how many responses it claimed (run, held or handed
-    /// to endpoints). A test's way to run one round at a time it chooses; ``run(idle:)`` is the
+    /// to endpoints). A test's way to run one round at a time it chooses; ``run(wake:idle:)`` is the
     /// outbox's loop.
     @discardableResult
     public func deliverDue(now: Date = Date()) async throws -> Int {
@@ -61,7 +61,7 @@ public struct HandlerWorker: Sendable {
     }
 
     /// Runs until cancelled: the outbox's loop (``OutboxLoop``) over the in-process handlers
-    /// (``HandlerTransport``), up to ``batchSize`` responses in flight, claiming more as each
+    /// (``HandlerTransport``), up to ``OutboxSettings/concurrency`` responses in flight, claiming more as each
     /// ends, and waiting `idle` when nothing is due. Cancelling stops the claims, not the
     /// deliveries in flight: they run to their end and their outcomes are recorded. With `wake`
     /// (a response accepted), it waits for that instead of the whole `idle`.

@@ -6,7 +6,7 @@ import Synchronization
 
 /// The outbox's one loop, the same for every ``Transport``: up to ``concurrency`` attempts in
 /// flight, claimed as slots free up (a slow or stalled answer holds its own slot, never the
-/// others); poison work — whose leases ran out without an outcome ``LeasePolicy/poisonAfter``
+/// others); poison work — whose leases ran out without an outcome `LeasePolicy.poisonAfter`
 /// times — set aside unattempted; outcomes recorded in batches (whatever finished while the
 /// previous batch was being written, in one call of ``Transport/record(_:)``); and a stop that
 /// lets every attempt in flight finish and be recorded.

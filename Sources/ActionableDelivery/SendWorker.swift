@@ -7,7 +7,7 @@ import Synchronization
 import Tracing
 
 /// Sends the notifications `POST /v1/send` recorded: claims the due copies under a lease, sends
-/// each to APNs (``APNsClient``), and records the answer.
+/// each to APNs (`APNsClient`), and records the answer.
 ///
 /// - 200 → `sent` (the device's last send is dated);
 /// - 410 → `unregistered`, and the device unregistered unless it registered again after
@@ -57,7 +57,7 @@ public struct SendWorker: Sendable {
     }
 
     /// Runs until cancelled: the outbox's loop (``OutboxLoop``) over ``APNsTransport``, up to
-    /// ``batchSize`` sends in flight, claiming more as each answers — one slow or stalled stream
+    /// ``OutboxSettings/concurrency`` sends in flight, claiming more as each answers — one slow or stalled stream
     /// holds its own slot (until its deadline), never the others — and waiting for `wake` (a
     /// notification recorded) or `idle` when nothing is due. Cancelling stops the claims, not the
     /// sends in flight: they get their answers (each within the APNs client's deadline) and are

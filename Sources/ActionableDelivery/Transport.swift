@@ -26,7 +26,7 @@ public protocol Transport: Sendable {
     /// Claims up to `limit` pieces due at `now`, under the transport's lease.
     func claim(limit: Int, now: Date) async throws -> [Work]
 
-    /// How many leases of `work` ran out without an outcome (``LeasePolicy``).
+    /// How many leases of `work` ran out without an outcome (`LeasePolicy`).
     func expiredLeases(of work: Work) -> Int
 
     /// Makes one attempt. It ends within the transport's deadline, whatever the other side does.

@@ -1,6 +1,6 @@
 /// What an upstream's answer to one forwarded call means (``Forwarder``). A call that got no
 /// usable answer — no connection, a redirect, a status HTTP does not define, a body cut short, the
-/// deadline — is not an answer: the forwarder throws ``UpstreamFailure`` for it, a failed attempt.
+/// deadline — is not an answer: the forwarder throws `UpstreamFailure` for it, a failed attempt.
 public enum UpstreamAnswer: Sendable, Hashable {
     /// 2xx: the upstream has it.
     case delivered

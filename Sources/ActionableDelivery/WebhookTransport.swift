@@ -6,7 +6,7 @@ import Logging
 
 /// The outbox's transport to one webhook endpoint: claims the endpoint's due deliveries (what
 /// its pause, breaker and rate limit allow), POSTs each signed (``Forwarder``), and records the
-/// outcomes of a batch in one transaction (``EndpointStore/finishDeliveries(_:owner:breaker:)``),
+/// outcomes of a batch in one transaction (`EndpointStore.finishDeliveries(_:owner:breaker:)`),
 /// which also moves the endpoint's breaker.
 public struct WebhookTransport: Transport {
     /// A claimed delivery and its endpoint as it was read with the claim (`nil`: removed since).

@@ -47,7 +47,7 @@ public struct Linter: Sendable {
         return (files, LintResult(diagnostics: diagnostics.sorted(), files: files.map(\.path)))
     }
 
-    /// Lints `files` (as returned by ``CatalogLoader``). Per-file rules run on all cores;
+    /// Lints `files` (as returned by `CatalogLoader`). Per-file rules run on all cores;
     /// catalog rules then run once over the whole catalog, in time linear in its size.
     public func lint(_ files: [CategoryFile]) -> LintResult {
         let rules = activeRules(for: configuration.targetedPlatforms(files))

@@ -146,7 +146,7 @@ extension PayloadBuilder {
 
     /// Builds the FCM data message and mints its action token in one call, bound to `user`,
     /// `notificationID` and the payload (`pld`) as for APNs: the Android app posts the same body
-    /// as the iOS client, so the server checks it the same way. Needs a builder made with ``ActionTokens``.
+    /// as the iOS client, so the server checks it the same way. Needs a builder made with `ActionTokens`.
     public func androidMessage(
         category: CategoryID, fields: [(String, JSONValue)] = [], user: String, notificationID: String, options: FCMOptions = FCMOptions(),
         tokenLifetime: TimeInterval = 7 * 24 * 3600, now: Date = Date()

@@ -5,7 +5,7 @@ import Foundation
 extension PayloadBuilder {
     /// Builds a payload and mints its action token in one call: the token binds `user`,
     /// `notificationID`, the category, `actions` when given, and the payload's digest (`pld`).
-    /// Needs a builder made with ``ActionTokens``.
+    /// Needs a builder made with `ActionTokens`.
     public func build<Custom: Encodable>(
         category: CategoryID, aps: APS = APS(), custom: Custom, user: String, notificationID: String,
         actions: [ActionID]? = nil, tokenLifetime: TimeInterval = 7 * 24 * 3600, pushType: PushType = .alert, now: Date = Date()
@@ -33,7 +33,7 @@ extension PayloadBuilder {
     }
 
     /// The `pld` digest of `fields` as the payload of a `category` notification: for backends
-    /// that mint tokens themselves (``ActionTokens/mint(user:notificationID:category:actions:payload:lifetime:now:)``).
+    /// that mint tokens themselves (`ActionTokens.mint(user:notificationID:category:actions:payload:lifetime:now:)`).
     public func payloadDigest(category: CategoryID, fields: [(String, JSONValue)]) throws(PayloadError) -> PayloadDigest {
         PayloadDigest(payload: fields, schema: try self.category(category).payload)
     }

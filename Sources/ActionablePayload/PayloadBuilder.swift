@@ -6,7 +6,7 @@ import ActionableTokens
 /// bytes that will be sent.
 ///
 /// The custom payload is any `Encodable` (as in APNSwift); `aps` is written over it. Given
-/// ``ActionTokens``, the builder also mints the notification's action token, bound to its user,
+/// `ActionTokens`, the builder also mints the notification's action token, bound to its user,
 /// its id and — through the `pld` claim — its payload, so the server can tell the payload a tap
 /// carries back is the one that was sent:
 ///

@@ -26,7 +26,7 @@ public struct PayloadError: Error, Hashable, Sendable, CustomStringConvertible {
         public static let customPayloadNotAnObject = Code(.customPayloadNotAnObject)
         /// The badge ledger holds the notification id for another user.
         public static let notificationOfAnotherUser = Code(.notificationOfAnotherUser)
-        /// An action token was asked for, but the builder was made without ``ActionTokens``.
+        /// An action token was asked for, but the builder was made without `ActionTokens`.
         public static let noTokens = Code(.noTokens)
         /// An FCM rule the message breaks: a payload key FCM or the message reserves, a time to
         /// live past four weeks.

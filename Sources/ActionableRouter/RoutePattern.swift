@@ -13,8 +13,8 @@ public struct RoutePattern: Hashable, Sendable, CustomStringConvertible {
 
     private init(kind: Kind) { self.kind = kind }
 
-    /// One action of one category: `invite.accept`. Apple's ``ActionID/default`` and
-    /// ``ActionID/dismiss`` are actions like any other here.
+    /// One action of one category: `invite.accept`. Apple's `ActionID.default` and
+    /// `ActionID.dismiss` are actions like any other here.
     public static func action(_ category: CategoryID, _ action: ActionID) -> RoutePattern {
         RoutePattern(kind: .action(category, action))
     }

@@ -254,7 +254,7 @@ public final class SQLiteActionStore: ActionStore {
 
     /// One batch of each table, in one short write transaction: an accept waits for one batch
     /// at most, never for a whole purge. It commits without an fsync of its own
-    /// (``relaxedWrite(_:)``): a purge lost to a power cut is only done again.
+    /// (`relaxedWrite(_:)`): a purge lost to a power cut is only done again.
     public func purge(_ cutoff: PurgeCutoff, limit: Int) async throws -> PurgeCount {
         try await relaxedWrite { db in
             var count = PurgeCount()

@@ -10,7 +10,7 @@ extension ActionableConfiguration {
     /// Reads every ``ServeSetting`` from `reader`, after Hummingbird's
     /// `ApplicationConfiguration(reader:)`: each setting by its key (`port`, `badge-lifetime`),
     /// falling back to its default. `actionable serve` passes a reader of its flags, the
-    /// `ACTIONABLE_*` environment variables (``environmentProvider()``) and its JSON file, in
+    /// `ACTIONABLE_*` environment variables (`environmentProvider()`) and its JSON file, in
     /// that order; an embedding program may pass any providers.
     ///
     /// ```swift

@@ -20,10 +20,10 @@ public struct ActionableConfiguration: Sendable {
     public var categories: String = "Categories"
     /// The address to listen on.
     public var host: String = "127.0.0.1"
-    /// The port to listen on; 0 picks a free one (see ``ActionableService/onServerRunning``).
+    /// The port to listen on; 0 picks a free one (see ``ActionableService/init(configuration:catalog:storageDrivers:logger:onServerRunning:routes:)``).
     public var port: Int = 8080
     /// Where responses are stored: `sqlite:PATH`, `postgres://user:password@host:port/database`
-    /// or `memory:` (see ``StorageDriverRegistry``).
+    /// or `memory:` (see `StorageDriverRegistry`).
     public var storage: String = "sqlite:.actionable/actionable.sqlite"
     /// How long start-up waits for storage before it gives up; `nil` waits for as long as it
     /// takes, answering `/readyz` with 503 meanwhile.

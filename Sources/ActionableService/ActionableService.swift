@@ -66,7 +66,7 @@ public struct ActionableService: Service {
     ///   - configuration: the settings; checked here (``ConfigurationError``).
     ///   - catalog: the categories; loaded from ``ActionableConfiguration/categories`` when `nil`
     ///     (a catalog with lint errors is refused with `CatalogRefused`).
-    ///   - storageDrivers: the drivers by URL scheme (``StorageDriverRegistry/standard``).
+    ///   - storageDrivers: the drivers by URL scheme (`StorageDriverRegistry.standard`).
     ///   - logger: where the service logs.
     ///   - onServerRunning: called with the bound port once the listener is up (useful with port 0).
     ///   - routes: delivery handlers in this process; a response one of them takes is not fanned

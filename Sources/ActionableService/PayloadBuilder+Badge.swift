@@ -18,14 +18,25 @@ extension PayloadBuilder {
     /// Nothing is recorded when the payload is refused. Building the same notification again
     /// does not count it twice: the badge is the user's current number.
     ///
-    /// Without `actionToken`, a builder made with ``ActionTokens`` mints one bound to `user`,
+    /// Without `actionToken`, a builder made with `ActionTokens` mints one bound to `user`,
     /// `notificationID` and the payload.
     ///
     /// It lives with the service, which links both the payload builder and storage; the payload
     /// library itself links no storage.
     ///
-    /// - Parameter badgeLifetime: how long an unread notification counts: by default the
-    ///   server's own default (`actionable serve --badge-lifetime`, 30 days).
+    /// - Parameters:
+    ///   - category: the category the notification shows; it must be in the catalog.
+    ///   - aps: the `aps` dictionary; its `badge` is replaced by the user's count.
+    ///   - custom: the category's payload, checked against its declared keys.
+    ///   - notificationID: the notification's id in the ledger (and the token's `jti`).
+    ///   - user: whose badge counts the notification.
+    ///   - actionToken: a token minted elsewhere; without it the builder mints one.
+    ///   - pushType: the APNs push type the payload is built for.
+    ///   - ledger: where the notification is recorded as unread.
+    ///   - badgeLifetime: how long an unread notification counts: by default the
+    ///     server's own default (`actionable serve --badge-lifetime`, 30 days).
+    ///   - now: the time of the send.
+    /// - Returns: the payload, with the user's badge.
     public func build<Custom: Encodable>(
         category: CategoryID, aps: APS = APS(), custom: Custom, notificationID: String, user: String,
         actionToken: String? = nil, pushType: PushType = .alert, recordingIn ledger: any BadgeLedger,

@@ -4,7 +4,7 @@ import CoreMetrics
 import Foundation
 import Logging
 
-/// Deletes what the retention lets go (``PurgeCutoff``): delivered and dead responses and read
+/// Deletes what the retention lets go (`PurgeCutoff`): delivered and dead responses and read
 /// or expired badge entries older than ``retention``, never a pending response.
 ///
 /// It works in batches of ``batchSize`` rows, each batch a short transaction of its own, so an

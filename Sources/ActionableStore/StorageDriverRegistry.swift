@@ -1,7 +1,7 @@
 import Logging
 
 /// Storage drivers by URL scheme: `sqlite:PATH`, `postgres://…`, `memory:`. A new driver is a
-/// target of its own that conforms to ``ActionStore``, and one ``register(_:scheme:)`` call.
+/// target of its own that conforms to ``ActionStore``, and one ``register(scheme:_:validate:open:)`` call.
 ///
 /// ```swift
 /// var drivers = StorageDriverRegistry()

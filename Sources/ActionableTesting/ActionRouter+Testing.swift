@@ -4,7 +4,7 @@ import Logging
 
 extension ActionRouter {
     /// Runs `response` as the server would: validated against the catalog first (throwing the
-    /// same ``ActionResponseError`` a 422 would carry), then dispatched to its handler.
+    /// same `ActionResponseError` a 422 would carry), then dispatched to its handler.
     public func test(
         _ response: ActionResponse, responseID: String = "test-response", attempt: Int = 1
     ) async throws -> HandlerOutcome {

@@ -3,7 +3,7 @@ import Crypto
 import Foundation
 
 /// The `pld` claim of an action token: the base64url SHA-256 of a notification's custom
-/// payload in canonical JSON (``ActionableCore/PayloadSchema/canonicalJSON(of:)-(_:)``, RFC 8785
+/// payload in canonical JSON (`PayloadSchema.canonicalJSON(of:)`, RFC 8785
 /// typed by the category's payload schema). It binds the payload the backend sent to the token,
 /// so the server can refuse a tap whose payload was edited on the phone.
 ///

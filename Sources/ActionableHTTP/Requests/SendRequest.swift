@@ -2,7 +2,7 @@ import ActionableCore
 import Foundation
 
 /// The body of `POST /v1/send` (`SendRequest` in `openapi.yaml`): what to send to each of a
-/// user's devices. The server checks it as ``PayloadBuilder`` does, mints the action token and
+/// user's devices. The server checks it as `PayloadBuilder` does, mints the action token and
 /// records the payload a tap forwards.
 public struct SendRequest: Codable, Sendable {
     /// What the notification shows.
