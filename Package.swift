@@ -374,6 +374,7 @@ let package = Package(
             name: "ActionableAppCodegenTests",
             dependencies: [
                 "UserNotifications", "InviteApp", "ActionableCodegen", "ActionableCore", "ActionableLint", "ActionableTestSupport",
+                "ActionableClient", "ActionableClientStandIn",
             ]
         ),
         .testTarget(

@@ -1,3 +1,5 @@
+import ActionableClient
+import ActionableClientStandIn
 import ActionableCodegen
 import ActionableCore
 import ActionableLint
@@ -101,6 +103,18 @@ struct AppGeneratorTests {
         let payload = try EdgeCategories.EveryOption.Payload(userInfo: ["tags": ["a", 1, true, ["k": nil] as [String: Any?]], "meta": ["x": 1.5]])
         #expect(payload.tags == [.string("a"), .number(1), .bool(true), .object(["k": .null])])
         #expect(payload.meta == ["x": .number(1.5)])
+    }
+
+    /// An app that registers the categories the server serves (`GET /v1/categories`, read by
+    /// `ActionableClient`) registers what the generated code registers: the same actions in
+    /// the same order, options, texts, icons and text fields.
+    @Test func theServedCatalogRegistersWhatTheGeneratedCodeRegisters() async throws {
+        for catalog in [Catalog(try Self.exampleSources().map(\.category)), Catalog(try Self.edgeSources().map(\.category))] {
+            let served = try ServedCatalog(json: Data(catalog.jsonValue.serialized().utf8), languages: ["en"])
+            #expect(served.skipped.isEmpty, "\(served.skipped)")
+            try await Self.check(
+                register: { $0.setNotificationCategories(Set(served.categories.map(\.notificationCategory))) }, catalog: catalog)
+        }
     }
 
     static func check(register: (UNUserNotificationCenter) async -> Void, catalog: Catalog) async throws {

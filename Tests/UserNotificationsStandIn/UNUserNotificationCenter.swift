@@ -1,11 +1,18 @@
 import Foundation
 
 /// The app's notification center (`UNUserNotificationCenter`): here it only keeps the
-/// registered categories, so that tests can read back what an app registered; as Apple's, it
-/// answers `getNotificationCategories` later, on another queue.
+/// registered categories, so that tests can read back what an app registered. As Apple's, it
+/// answers `getNotificationCategories` later, on another queue, and applies a
+/// `setNotificationCategories` after the call returns (the system registers it in its own time:
+/// a notification service extension that registers a category must wait until the center
+/// reports it). Tests can hold registrations back to play a slow system.
 open class UNUserNotificationCenter: NSObject, @unchecked Sendable {
     private let lock = NSLock()
     private var categories: Set<UNNotificationCategory> = []
+    private var held: [Set<UNNotificationCategory>]?
+    private var registrations = 0
+    private var registrationWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+    private let system = DispatchQueue(label: "UNUserNotificationCenter.stand-in")
     private weak var storedDelegate: (any UNUserNotificationCenterDelegate)?
 
     /// The app's delegate; weak, as in Apple's API.
@@ -23,23 +30,67 @@ open class UNUserNotificationCenter: NSObject, @unchecked Sendable {
 
     open class func current() -> UNUserNotificationCenter { shared }
 
-    /// Replaces every registered category.
+    /// Not Apple API: a center of its own, for a test that must not share `current()` with
+    /// tests running beside it.
+    public static func standInIsolated() -> UNUserNotificationCenter { UNUserNotificationCenter(standIn: ()) }
+
+    /// Replaces every registered category, once the system gets to it (after this returns).
     open func setNotificationCategories(_ categories: Set<UNNotificationCategory>) {
-        lock.lock()
-        self.categories = categories
-        lock.unlock()
+        let ready: [CheckedContinuation<Void, Never>] = lock.withLock {
+            registrations += 1
+            let ready = registrationWaiters.filter { $0.count <= registrations }.map(\.continuation)
+            registrationWaiters.removeAll { $0.count <= registrations }
+            return ready
+        }
+        for continuation in ready { continuation.resume() }
+        system.async { [self] in
+            lock.withLock {
+                if held != nil { held?.append(categories) } else { self.categories = categories }
+            }
+        }
     }
 
-    /// Answers later, on another queue, as Apple's does (never before it returns): code that sets
-    /// categories right after asking, without waiting for the answer, sees the old set.
+    /// Answers later, on another queue, as Apple's does (never before it returns), with what the
+    /// system has applied: code that sets categories and asks at once may see the old set.
     open func getNotificationCategories(completionHandler: @escaping @Sendable (Set<UNNotificationCategory>) -> Void) {
-        lock.lock()
-        let categories = self.categories
-        lock.unlock()
-        DispatchQueue.global().async { completionHandler(categories) }
+        system.async { [self] in
+            let categories = lock.withLock { self.categories }
+            DispatchQueue.global().async { completionHandler(categories) }
+        }
     }
 
     open func notificationCategories() async -> Set<UNNotificationCategory> {
         await withCheckedContinuation { continuation in getNotificationCategories { continuation.resume(returning: $0) } }
+    }
+
+    /// Not Apple API: how many times `setNotificationCategories` was called.
+    public var standInRegistrationCount: Int { lock.withLock { registrations } }
+
+    /// Not Apple API: returns once `setNotificationCategories` has been called `count` times.
+    public func standInRegistrations(reaching count: Int) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let now = lock.withLock {
+                if registrations >= count { return true }
+                registrationWaiters.append((count, continuation))
+                return false
+            }
+            if now { continuation.resume() }
+        }
+    }
+
+    /// Not Apple API: from now on the system applies no registration until
+    /// ``standInApplyHeldRegistrations()`` (a slow or busy system).
+    public func standInHoldRegistrations() {
+        system.sync { lock.withLock { if held == nil { held = [] } } }
+    }
+
+    /// Not Apple API: applies the registrations held back, in order, and stops holding.
+    public func standInApplyHeldRegistrations() {
+        system.sync {
+            lock.withLock {
+                if let last = held?.last { categories = last }
+                held = nil
+            }
+        }
     }
 }

@@ -1,0 +1,1 @@
+../../Sources/ActionableClient/NotificationServiceCategories.swift

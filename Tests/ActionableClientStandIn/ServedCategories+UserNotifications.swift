@@ -1,0 +1,1 @@
+../../Sources/ActionableClient/ServedCategories+UserNotifications.swift
