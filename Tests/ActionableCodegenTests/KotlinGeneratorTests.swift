@@ -134,6 +134,64 @@ struct KotlinGeneratorTests {
         #expect(listed.stdout.contains(#""action":"comment""#) && listed.stdout.contains(#""user":"alice""#))
     }
 
+    /// What the runtime catalog (a category the generated code does not know) takes from a
+    /// served body: a category that keeps the rules gets its buttons, in the device's language
+    /// or else the catalog's first; anything else gets none — never an exception.
+    @Test(.timeLimit(.minutes(3)))
+    func theRuntimeCatalogShowsOnlyCategoriesThatKeepTheRules() async throws {
+        let directory = try CommandLineRunner.temporaryDirectory([:])
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try await Self.compile(in: directory)
+        func body(_ category: String, version: String = "1") -> String { #"{"version":\#(version),"categories":[\#(category)]}"# }
+        func action(_ id: String, _ title: String = #""T""#, extra: String = "") -> String { #"{"id":"\#(id)","title":\#(title)\#(extra)}"# }
+        let bodies: [(name: String, text: String, expected: String)] = [
+            (
+                "good",
+                body(
+                    #"{"category":"poll","actions":[\#(action("yes", #"{"fr":"Oui","de":"Ja"}"#)),\#(action("no", #"{"fr":"Non"}"#))],"contexts":{"default":["no","yes"]}}"#
+                ), "no=Non,yes=Ja"
+            ),
+            (
+                "android",
+                body(
+                    #"{"category":"poll","actions":[\#((0..<5).map { action("a\($0)") }.joined(separator: ","))],"android":{"actions":["a4","a0"]}}"#),
+                "a4=T,a0=T"
+            ),
+            ("retired", body(#"{"category":"poll","retired":true,"actions":[\#(action("a"))]}"#), "none"),
+            ("garbage", "<html>502</html>", "none"),
+            ("version", body(#"{"category":"poll","actions":[\#(action("a"))]}"#, version: "2"), "none"),
+            ("eleven", body(#"{"category":"poll","actions":[\#((0..<11).map { action("a\($0)") }.joined(separator: ","))]}"#), "none"),
+            (
+                "four-shown",
+                body(
+                    #"{"category":"poll","actions":[\#((0..<4).map { action("a\($0)") }.joined(separator: ","))],"android":{"actions":["a0","a1","a2","a3"]}}"#
+                ), "none"
+            ),
+            ("undeclared", body(#"{"category":"poll","actions":[\#(action("a"))],"android":{"actions":["b"]}}"#), "none"),
+            ("reserved", body(#"{"category":"poll","actions":[\#(action("com.apple.UNNotificationDefaultActionIdentifier"))]}"#), "none"),
+            ("number-title", body(#"{"category":"poll","actions":[\#(action("a", "42"))]}"#), "none"),
+            ("blank-title", body(#"{"category":"poll","actions":[\#(action("a", #""  ""#))]}"#), "none"),
+            ("twice", body(#"{"category":"poll","actions":[\#(action("a")),\#(action("a"))]}"#), "none"),
+            ("max-length", body(#"{"category":"poll","actions":[\#(action("a", extra: #","input":{"maxLength":"5"}"#))]}"#), "none"),
+            ("payload-type", body(#"{"category":"poll","payload":{"k":{"type":"date"}},"actions":[\#(action("a"))]}"#), "none"),
+            ("deep", body(#"{"category":"poll","actions":[\#(action("a"))],"x":\#(String(repeating: "[", count: 100_000))}"#), "none"),
+            ("bad-id", body(#"{"category":"poll!","actions":[\#(action("a"))]}"#), "none"),
+        ]
+        var paths: [String] = []
+        for entry in bodies {
+            let file = directory.appendingPathComponent(entry.name)
+            try entry.text.write(to: file, atomically: true, encoding: .utf8)
+            paths.append(file.path)
+        }
+        let run = try await AndroidStandInBuild.run(
+            "actionable.check.TapCheck", ["catalog", "poll"] + paths, classes: directory, work: directory.appendingPathComponent("work"),
+            language: "de")
+        #expect(run.status == 0, "\(run.stderr)")
+        let lines = run.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.count == bodies.count, "\(run.stdout)")
+        for (line, entry) in zip(lines, bodies) { #expect(line == entry.name + "\t" + entry.expected) }
+    }
+
     @Test func aManifestTheCommandDidNotWriteIsNeverReplaced() async throws {
         let directory = try CommandLineRunner.temporaryDirectory(["app/src/main/AndroidManifest.xml": "<manifest package=\"mine\"/>\n"])
         defer { try? FileManager.default.removeItem(at: directory) }

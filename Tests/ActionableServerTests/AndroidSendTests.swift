@@ -101,6 +101,97 @@ struct AndroidSendTests {
         }
     }
 
+    /// A category added to the server's files after the app was built: the messaging service
+    /// builds its buttons from the catalog the server serves (in the device's language), the tap
+    /// is stored and forwarded like any other; with no catalog to be had, the notification is
+    /// shown without buttons.
+    @Test func aCategoryTheGeneratedCodeNeverSawGetsItsButtonsFromTheServedCatalog() async throws {
+        try await SendHarness.run { harness in
+            try await ScriptedUpstream.run(answer: 204) { upstream, upstreamPort in
+                let directory = harness.directory
+                let poll = """
+                    category: poll
+                    payload:
+                      pollId: { type: string, required: true }
+                      round: integer
+                    actions:
+                      - id: yes
+                        title: { en: "Yes", de: "Ja" }
+                      - id: no
+                        title: { en: "No", de: "Nein" }
+                        destructive: true
+                      - id: why
+                        title: { en: "Why?", de: "Warum?" }
+                        input: { placeholder: { en: Reason, de: Grund }, maxLength: 20 }
+                      - id: later
+                        title: Later
+                    android: { actions: [why, yes, no] }
+                    """
+                try poll.write(to: directory.appendingPathComponent("Categories/poll.yaml"), atomically: true, encoding: .utf8)
+                let compiled = try await AndroidStandInBuild.compile(in: directory, extra: AndroidStandInBuild.tapChecks)
+                #expect(compiled.status == 0, "\(compiled.output)")
+                let port = try ServerProcess.freePort()
+                let forward = [
+                    "--forward", "poll.*=http://127.0.0.1:\(upstreamPort)/rsvp", "--forward-secret",
+                    "whsec_" + Data(repeating: 7, count: 32).base64EncodedString(),
+                ]
+                let server = try await ServerProcess.serve(in: directory, port: port, extra: harness.sendingFlags + forward)
+                defer { server.signal() }
+                let work = directory.appendingPathComponent("work")
+                func app(_ arguments: [String], language: String = "de") async throws -> String {
+                    let run = try await AndroidStandInBuild.run(
+                        "actionable.check.TapCheck", arguments, classes: directory, work: work, language: language)
+                    #expect(run.status == 0, "\(arguments.first ?? ""): \(run.stderr)")
+                    return run.stdout
+                }
+                _ = try await app(["configure", "http://127.0.0.1:\(port)", try await SendHarness.appJWT("alice")])
+                _ = try await app(["token", "fcm-alice-poll:APA91b-1"])
+                #expect(try await app(["run"]).contains("actionable.device\tSuccess"))
+                let body =
+                    #"{"user":"alice","category":"poll","notificationId":"n-poll-1","alert":{"title":"Lunch?","body":"12:30"},"payload":{"pollId":"p-1","round":2}}"#
+                let sent = try await SendHarness.call("POST", "/v1/send", port: port, json: body)
+                #expect(sent.status == 202, "\(String(decoding: sent.body, as: UTF8.self))")
+                try #require(try JSONDecoder().decode(SendAccepted.self, from: sent.body).devices == 1)  // else FCM gets nothing to wait for
+                await harness.fcm.received.wait(untilTaken: 1)
+                let message = try #require(await harness.fcm.received.messages.first)
+                let file = directory.appendingPathComponent("n-poll-1.json")
+                try JSONSerialization.data(withJSONObject: message.data).write(to: file)
+
+                // The generated code knows invite, login-approval, message, order-shipped: poll comes from the server.
+                let shown = try await app(["deliver", file.path, "why", String(repeating: "x", count: 25), "halt"])
+                #expect(shown.contains("posted\tn-poll-1#") && shown.contains("actions\twhy,yes,no"), "\(shown)")
+                #expect(shown.contains("titles\tWarum?,Ja,Nein"), "\(shown)")
+                #expect(shown.contains("cancelled\ttrue"), "\(shown)")
+                #expect(try await app(["run"]).contains("actionable.tap.n-poll-1\tSuccess"))
+                let list = try await SendHarness.call("GET", "/v1/deliveries?category=poll&limit=10", port: port, bearer: SendHarness.adminToken)
+                let page = try JSONSerialization.jsonObject(with: list.body) as? [String: Any]
+                let responseID = try #require((page?["items"] as? [[String: Any]])?.first?["id"] as? String)
+                try await upstream.delivered(responseID)
+                let forwardedBody = try #require(await upstream.bodies[responseID])
+                let forwarded = try #require(try JSONSerialization.jsonObject(with: forwardedBody) as? [String: Any])
+                #expect(forwarded["category"] as? String == "poll" && forwarded["action"] as? String == "why")
+                #expect(forwarded["userText"] as? String == String(repeating: "x", count: 20), "held to the served maxLength")
+                let payload = try #require(forwarded["payload"] as? [String: Any])
+                #expect(payload["pollId"] as? String == "p-1" && payload["round"] as? Int == 2, "\(payload)")
+
+                // The catalog is kept: with the server down, a second poll still gets its buttons (English device now).
+                await server.stop()
+                let second = message.data.merging(["notificationId": "n-poll-2"]) { $1 }
+                try JSONSerialization.data(withJSONObject: second).write(to: file)
+                let kept = try await app(["deliver", file.path, "-"], language: "en")
+                #expect(kept.contains("actions\twhy,yes,no") && kept.contains("titles\tWhy?,Yes,No"), "\(kept)")
+                // With no catalog at all (a fresh install, the server down): shown, without buttons.
+                let fresh = directory.appendingPathComponent("fresh")
+                let run = try await AndroidStandInBuild.run(
+                    "actionable.check.TapCheck", ["configure", "http://127.0.0.1:\(port)"], classes: directory, work: fresh)
+                #expect(run.status == 0)
+                let bare = try await AndroidStandInBuild.run(
+                    "actionable.check.TapCheck", ["deliver", file.path, "-"], classes: directory, work: fresh)
+                #expect(bare.stdout.contains("posted\tn-poll-2#") && bare.stdout.contains("actions\t\n"), "\(bare.stdout) \(bare.stderr)")
+            }
+        }
+    }
+
     @Test func fcmsWordOnATokenFailsItsCopyAndUnregistersTheDeviceUntilItRegistersAgain() async throws {
         let gone = "fcm-gone:APA91b-1"
         let other = "fcm-other-project:APA91b-2"

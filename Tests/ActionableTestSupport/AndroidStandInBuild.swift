@@ -54,15 +54,17 @@ public enum AndroidStandInBuild {
     }
 
     /// Runs `main` of the compiled checks on the JVM with the app's files under `work` (its
-    /// preferences, no-backup files and WorkManager's store: what survives the process).
+    /// preferences, no-backup files and WorkManager's store: what survives the process), the
+    /// device's language `language`.
     public static func run(
-        _ mainClass: String, _ arguments: [String], classes directory: URL, work: URL, sdk: Int = 34
+        _ mainClass: String, _ arguments: [String], classes directory: URL, work: URL, sdk: Int = 34, language: String = "en"
     ) async throws -> CommandLineRunner.Run {
+        // `user.language` is the JVM's default locale: the device's language, as Locale.getDefault() reads it on Android.
         try await CommandLineRunner.runTool(
             "kotlin",
             [
-                "-Dactionable.work.dir=" + work.path, "-Dactionable.sdk=\(sdk)", "-classpath", directory.appendingPathComponent("classes").path,
-                mainClass,
+                "-Dactionable.work.dir=" + work.path, "-Dactionable.sdk=\(sdk)", "-Duser.language=" + language, "-Duser.country=",
+                "-classpath", directory.appendingPathComponent("classes").path, mainClass,
             ]
                 + arguments, in: directory, environment: [:])
     }

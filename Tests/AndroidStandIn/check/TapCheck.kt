@@ -1,12 +1,13 @@
 // The generated Android code as an app lives it, in separate JVM processes, on the stand-in:
 //   TapCheck configure SERVER [BEARER]          — ActionableReports.configure, as Application.onCreate does
 //   TapCheck token FCM_TOKEN                    — FCM hands the messaging service a new token
-//   TapCheck deliver DATA_FILE ACTION [TEXT or -] [halt]
+//   TapCheck deliver DATA_FILE ACTION-or-- [TEXT or -] [halt]
 //       — FCM hands the messaging service the data message (a JSON object of strings in DATA_FILE); prints what is
-//         posted; the user taps ACTION (with TEXT typed into its RemoteInput), as the system does it (the PendingIntent
+//         posted (with each action's title); unless ACTION is -, the user taps ACTION (with TEXT typed into its RemoteInput), as the system does it (the PendingIntent
 //         sent with a fill-in intent); prints whether the notification is gone; with `halt`, the process is killed
 //         the moment the broadcast is finished (the receiver returned, or finished what it did with goAsync)
 //   TapCheck permission DATA_FILE               — POST_NOTIFICATIONS not granted: what is shown, and whether the helper asks
+//   TapCheck catalog ID FILE...               — the runtime catalog's reading of category ID in each served body
 //   TapCheck run                                 — runs the persisted work once (a fresh process: nothing in memory); prints each outcome
 package actionable.check
 
@@ -78,7 +79,9 @@ fun tapMain(arguments: Array<String>) {
             val actions = (0 until NotificationCompat.getActionCount(notification)).map { NotificationCompat.getAction(notification, it)!! }
             println("title\t" + NotificationCompat.getContentTitle(notification))
             println("actions\t" + actions.joinToString(",") { it.actionIntent!!.intent.getStringExtra(ActionableIntents.ACTION) ?: "?" })
+            println("titles\t" + actions.joinToString(",") { it.getTitle().toString() })
             println("channel\t" + notification.getChannelId() + "\tdelete\t" + (notification.deleteIntent != null) + "\topens\t" + (notification.contentIntent != null))
+            if (arguments[2] == "-") return
             val action = actions.first { it.actionIntent!!.intent.getStringExtra(ActionableIntents.ACTION) == arguments[2] }
             val fillIn = android.content.Intent()
             val text = arguments.getOrNull(3)?.takeIf { it != "-" }
@@ -97,6 +100,18 @@ fun tapMain(arguments: Array<String>) {
             val data = readData(java.io.File(arguments[1]).readText())
             println("shown\t" + com.example.app.ActionableNotifications.show(context, data) + "\tposted\t" + NotificationManagerCompat.showing().size)
             println("asked\t" + com.example.app.ActionableNotifications.requestPermission(MainActivity(), 7) + "\t" + NotificationManagerCompat.requested.joinToString(","))
+        }
+        "catalog" -> {
+            // What the runtime catalog makes of each served body: the category's shown actions, or none.
+            for (path in arguments.drop(2)) {
+                val category = try {
+                    com.example.app.ActionableCatalog.category(java.io.File(path).readText(), arguments[1])
+                } catch (error: Throwable) {
+                    println(java.io.File(path).name + "\tthrew " + error.javaClass.name)
+                    continue
+                }
+                println(java.io.File(path).name + "\t" + (category?.actions?.joinToString(",") { it.id + "=" + it.title } ?: "none"))
+            }
         }
         "run" -> {
             for ((name, outcome) in FileWorkManager.runPending(context)) println(name + "\t" + outcome)
