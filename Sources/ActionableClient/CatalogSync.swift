@@ -14,7 +14,7 @@ import FoundationNetworking
 ///                            .appendingPathComponent("actionable-catalog"))
 /// ```
 ///
-/// On iOS, ``CatalogSync/registerAtLaunch(compiled:on:)`` registers it with the notification
+/// On iOS, `registerAtLaunch(compiled:on:)` registers it with the notification
 /// center, and `NotificationServiceCategories` does it from a notification service extension
 /// (share the cache through an app group's container).
 public actor CatalogSync {

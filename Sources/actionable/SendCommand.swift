@@ -27,6 +27,8 @@ struct SendCommand: AsyncParsableCommand {
     @Option(help: "auto (the user's unread count, from the server's ledger) or a number.") var badge: String?
     @Option(help: "Sound name (e.g. default).") var sound: String?
     @Option(name: .customLong("thread-id"), help: "Thread id for grouping.") var threadID: String?
+    @Flag(name: .customLong("mutable-content"), help: "Let the app's notification service extension run first (needs an alert).")
+    var mutableContent = false
     @Option(name: .customLong("collapse-id"), help: "apns-collapse-id: a newer notification replaces an older one.") var collapseID: String?
     @Option(name: .customLong("notification-id"), help: "The notification's id (default: one the server makes).") var notificationID: String?
     @Option(help: "apns-priority: 10, 5 or 1.") var priority: Int?
@@ -55,7 +57,7 @@ struct SendCommand: AsyncParsableCommand {
         let request = SendRequest(
             user: user, category: category, notificationId: notificationID, alert: alert, payload: payload,
             badge: badge.map { $0 == "auto" ? .auto : .count(Int($0) ?? 0) }, sound: sound, threadId: threadID, collapseId: collapseID,
-            priority: priority)
+            priority: priority, mutableContent: mutableContent ? true : nil)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let (status, answer): (UInt, SendAccepted) = try await ServerCall.json(

@@ -90,6 +90,7 @@ struct SendEndpointTests {
                 Self.send(#"{"user":"alice",\#(invite),"collapseId":"\#(String(repeating: "x", count: 65))"}"#),  // 400
                 Self.send(#"{"user":"",\#(invite)}"#),  // 400
                 Self.send(#"{"user":"alice","category":"invite","alert":{},"payload":{"inviteId":"42"}}"#),  // 400
+                Self.send(#"{"user":"alice","category":"invite","badge":1,"mutableContent":true,"payload":{"inviteId":"42"}}"#),  // 400
                 // 422: over 4096 bytes
                 Self.send(#"{"user":"alice","category":"invite","alert":"\#(String(repeating: "long ", count: 900))","payload":{"inviteId":"42"}}"#),
                 Self.send(#"{"user":"alice","notificationId":"n-9",\#(invite)}"#),  // 202
@@ -100,15 +101,16 @@ struct SendEndpointTests {
         #expect(
             replies.map(\.status) == [
                 .forbidden, .unauthorized, .unprocessableContent, .unprocessableContent, .badRequest, .badRequest, .badRequest,
-                .badRequest, .badRequest, .badRequest, .unprocessableContent, .accepted, .conflict, .notFound, .forbidden,
+                .badRequest, .badRequest, .badRequest, .badRequest, .unprocessableContent, .accepted, .conflict, .notFound, .forbidden,
             ])
         #expect(Self.problem(replies[0]) == "backend-only")
         #expect(Self.pointer(replies[2]) == "/category" && Self.problem(replies[2]) == "catalog-mismatch")
         #expect(Self.pointer(replies[3]) == "/payload")
         #expect(Self.pointer(replies[4]) == "/priority" && Self.pointer(replies[5]) == "/badge")
         #expect(Self.pointer(replies[7]) == "/collapseId" && Self.pointer(replies[8]) == "/user" && Self.pointer(replies[9]) == "/alert")
-        #expect(Self.problem(replies[10]) == "notification-refused")
-        #expect(Self.problem(replies[12]) == "notification-of-another-user")
+        #expect(Self.pointer(replies[10]) == "/mutableContent")  // a service extension runs only for an alert
+        #expect(Self.problem(replies[11]) == "notification-refused")
+        #expect(Self.problem(replies[13]) == "notification-of-another-user")
         // Only n-9 was recorded, and nothing counted on a badge.
         #expect(try await store.badge(user: "alice", countingSince: .distantPast) == 0)
         #expect(try await store.notification(id: "n-9")?.sends.count == 2)

@@ -28,7 +28,8 @@ struct SendProcessTests {
                 #expect(try await SendHarness.register(Self.tablet, user: "alice", port: port) == 201)
                 let body = #"""
                     {"user":"alice","category":"invite","notificationId":"n-1","alert":{"title":"Dinner?","body":"Sam invited you"},
-                     "payload":{"inviteId":"42","eventName":"Dinner"},"badge":"auto","collapseId":"invite-42","threadId":"invites"}
+                     "payload":{"inviteId":"42","eventName":"Dinner"},"badge":"auto","collapseId":"invite-42","threadId":"invites",
+                     "mutableContent":true}
                     """#
                 let sent = try await SendHarness.call("POST", "/v1/send", port: port, json: body)
                 #expect(sent.status == 202)
@@ -53,6 +54,7 @@ struct SendProcessTests {
                 let payload = try Self.json(Data(first.payload.utf8))
                 let aps = try #require(payload["aps"] as? [String: Any])
                 #expect(aps["category"] as? String == "invite" && aps["badge"] as? Int == 1 && aps["thread-id"] as? String == "invites")
+                #expect(aps["mutable-content"] as? Int == 1)
                 #expect(payload["inviteId"] as? String == "42")
                 let actionToken = try #require(payload["actionToken"] as? String)
                 // Each device got its own apns-id, the same one a resend would carry.

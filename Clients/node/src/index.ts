@@ -270,6 +270,8 @@ export interface SendRequest<Payload = { [key: string]: PayloadValue }> {
     badge?: "auto" | number | null;
     sound?: string;
     threadId?: string;
+    /** `mutable-content: 1` (with an alert): the app's notification service extension runs first. */
+    mutableContent?: boolean;
     collapseId?: string;
     expiration?: number;
     priority?: 10 | 5 | 1;

@@ -39,6 +39,14 @@ struct SendPlan {
         // Nothing shown, played or counted: a background push that wakes the app.
         let shows = aps.alert != nil || aps.sound != nil || body.badge != nil
         if !shows { aps.contentAvailable = true }
+        if body.mutableContent == true {
+            guard aps.alert != nil else {
+                throw Problem(
+                    .invalidRequest, "mutableContent needs an alert: iOS runs a notification service extension only for one it shows",
+                    errors: [("/mutableContent", "no alert")])
+            }
+            aps.mutableContent = true
+        }
         self.aps = aps
         self.pushType = shows ? .alert : .background
         self.fields = (body.payload ?? [:]).sorted { $0.key < $1.key }.map { ($0.key, $0.value) }

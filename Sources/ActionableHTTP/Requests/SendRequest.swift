@@ -85,6 +85,9 @@ public struct SendRequest: Codable, Sendable {
     public var sound: String?
     /// `thread-id`: notifications with the same id are grouped.
     public var threadId: String?
+    /// `mutable-content: 1`: the app's notification service extension may change it (and register
+    /// a category the app does not know yet) before it is shown. Only with an alert.
+    public var mutableContent: Bool?
     /// `apns-collapse-id` (at most 64 bytes): a newer notification replaces an older one.
     public var collapseId: String?
     /// Until when (Unix seconds) APNs keeps trying a device that is offline; left out, it tries once.
@@ -96,7 +99,7 @@ public struct SendRequest: Codable, Sendable {
     public init(
         user: String, category: String, notificationId: String? = nil, alert: Alert? = nil, payload: [String: JSONValue]? = nil,
         badge: Badge? = nil, sound: String? = nil, threadId: String? = nil, collapseId: String? = nil, expiration: Double? = nil,
-        priority: Int? = nil
+        priority: Int? = nil, mutableContent: Bool? = nil
     ) {
         self.user = user
         self.category = category
@@ -109,5 +112,6 @@ public struct SendRequest: Codable, Sendable {
         self.collapseId = collapseId
         self.expiration = expiration
         self.priority = priority
+        self.mutableContent = mutableContent
     }
 }
