@@ -48,6 +48,7 @@ final class CappedDownload: NSObject, URLSessionDataDelegate, @unchecked Sendabl
         let cancelled = self.cancelled
         lock.unlock()
         if cancelled {
+            task.cancel()  // never resumed: cancelling ends it, and the session lets go of it
             finish(with: .failure(CancellationError()))
         } else {
             task.resume()

@@ -80,7 +80,8 @@ public actor CatalogSync {
         endpoint = base.appendingPathComponent("v1").appendingPathComponent("categories")
         cacheFile = cache.appendingPathComponent("catalog")
         servedFile = cache.appendingPathComponent("registered")
-        let configuration = configuration ?? URLSessionConfiguration.ephemeral
+        // A copy: the caller's configuration keeps its own timeouts and cache policy.
+        let configuration = (configuration?.copy() as? URLSessionConfiguration) ?? URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = timeout
         configuration.timeoutIntervalForResource = timeout
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData

@@ -49,7 +49,8 @@ public final class NotificationServiceCategories: @unchecked Sendable {
     private let center: UNUserNotificationCenter
     private let deadline: TimeInterval
     private let lock = NSLock()
-    private var pending: (content: UNNotificationContent, handler: (UNNotificationContent) -> Void, task: Task<Void, Never>)?
+    /// The notifications not handed on yet, by request identifier (one instance may be given several).
+    private var pending: [String: (content: UNNotificationContent, handler: (UNNotificationContent) -> Void, task: Task<Void, Never>?)] = [:]
 
     /// A helper registering from `sync`'s catalog, with the app's `compiled` categories.
     ///
@@ -73,30 +74,31 @@ public final class NotificationServiceCategories: @unchecked Sendable {
     /// `contentHandler` once its category is registered, or without buttons.
     public func didReceive(_ request: UNNotificationRequest, withContentHandler contentHandler: @escaping (UNNotificationContent) -> Void) {
         let content = request.content
+        let identifier = request.identifier
+        // Kept before the work starts: work that ends at once still finds what to hand on.
+        lock.withLock { pending[identifier] = (content, contentHandler, nil) }
         let task = Task { [self] in
             _ = await prepare(content.categoryIdentifier)
-            handOn()
+            handOn(identifier)
         }
-        lock.lock()
-        pending = (content, contentHandler, task)
-        lock.unlock()
+        lock.withLock {
+            if pending[identifier] != nil { pending[identifier]?.task = task }
+        }
     }
 
-    /// Call from `serviceExtensionTimeWillExpire()`: hands the content on now, as it is.
+    /// Call from `serviceExtensionTimeWillExpire()`: hands every content not handed on yet on
+    /// now, as it is.
     public func serviceExtensionTimeWillExpire() {
-        lock.lock()
-        let task = pending?.task
-        lock.unlock()
-        task?.cancel()
-        handOn()
+        let identifiers = lock.withLock { Array(pending.keys) }
+        for identifier in identifiers { handOn(identifier) }
     }
 
-    private func handOn() {
-        lock.lock()
-        let pending = self.pending
-        self.pending = nil
-        lock.unlock()
-        if let pending { pending.handler(pending.content) }
+    /// Hands the content of `identifier` on, once: the first call takes it.
+    private func handOn(_ identifier: String) {
+        let taken = lock.withLock { pending.removeValue(forKey: identifier) }
+        guard let taken else { return }
+        taken.task?.cancel()
+        taken.handler(taken.content)
     }
 
     /// Registers `categoryIdentifier` from the catalog unless the center has it, and waits until
@@ -109,14 +111,15 @@ public final class NotificationServiceCategories: @unchecked Sendable {
         if existing.contains(where: { $0.identifier == categoryIdentifier }) { return .known }
 
         var catalog = await sync.cached()
-        if catalog?.category(categoryIdentifier) == nil {
+        let isCompiled = compiled.contains { $0.identifier == categoryIdentifier }
+        if !isCompiled, catalog?.category(categoryIdentifier) == nil {
             do {
                 catalog = try await withDeadline(deadline) { try await self.sync.refresh().catalog }
             } catch {
                 return .withoutButtons("the catalog could not be fetched: \(error)")
             }
         }
-        guard let catalog, catalog.category(categoryIdentifier) != nil else {
+        guard isCompiled || catalog?.category(categoryIdentifier) != nil else {
             return .withoutButtons("the server does not serve the category '\(categoryIdentifier)'")
         }
         _ = await sync.register(catalog, compiled: compiled, existing: existing, on: center)

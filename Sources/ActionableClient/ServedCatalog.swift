@@ -160,6 +160,23 @@ extension ServedCatalog {
         }
     }
 
+    /// `text` when its format specifiers are the ones iOS fills in for these strings — `%u` (the
+    /// count), `%@` (a name), positional (`%1$u`) or `%%` — else nil: the system formats these
+    /// strings, and a specifier it has no argument for is not the server's to choose.
+    static func safeFormat(_ text: String) -> String? {
+        var scalars = text.unicodeScalars.makeIterator()
+        while let scalar = scalars.next() {
+            guard scalar == "%" else { continue }
+            var next = scalars.next()
+            if next == "%" { continue }
+            while let digit = next, ("0"..."9").contains(digit) { next = scalars.next() }
+            if next == "$" { next = scalars.next() }
+            if next == "l" { next = scalars.next() }
+            guard next == "u" || next == "@" || next == "d" else { return nil }
+        }
+        return text
+    }
+
     static func isIdentifier(_ text: String) -> Bool {
         let scalars = text.unicodeScalars
         guard let first = scalars.first, scalars.count <= maximumIdentifierLength, isASCIILetter(first) else { return false }
@@ -194,8 +211,8 @@ extension ServedCatalog {
         return ServedCategory(
             identifier: raw.category, actions: ordered, options: (raw.options ?? []).filter(knownOptions.contains),
             intents: raw.intents ?? [],
-            hiddenPreviewsBodyPlaceholder: raw.hiddenPreviewsBodyPlaceholder?.resolved(for: languages),
-            summaryFormat: raw.summaryFormat?.resolved(for: languages), payloadKeys: Set((raw.payload ?? [:]).keys))
+            hiddenPreviewsBodyPlaceholder: raw.hiddenPreviewsBodyPlaceholder?.resolved(for: languages).flatMap(Self.safeFormat),
+            summaryFormat: raw.summaryFormat?.resolved(for: languages).flatMap(Self.safeFormat), payloadKeys: Set((raw.payload ?? [:]).keys))
     }
 
     private static func context(_ list: [String]?, limit: Int, known: [ServedAction], name: String) throws -> [String] {

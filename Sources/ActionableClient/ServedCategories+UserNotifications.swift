@@ -16,11 +16,15 @@ extension ServedCategory {
         for option in options {
             switch option {
             case "customDismissAction": categoryOptions.insert(.customDismissAction)
+            #if !os(macOS)
             case "allowInCarPlay": categoryOptions.insert(.allowInCarPlay)
+            #endif
             case "hiddenPreviewsShowTitle": categoryOptions.insert(.hiddenPreviewsShowTitle)
             case "hiddenPreviewsShowSubtitle": categoryOptions.insert(.hiddenPreviewsShowSubtitle)
+            #if !os(macOS)
             case "allowAnnouncement":
                 if #available(iOS 13.0, *) { categoryOptions.insert(.allowAnnouncement) }
+            #endif
             default: break
             }
         }
@@ -74,9 +78,10 @@ extension CatalogSync {
     /// At launch, before the app finishes launching: registers the cached catalog at once (no
     /// network wait), merged as `NotificationCategories.register()` merges — other SDKs'
     /// categories kept, `compiled` (the generated `NotificationCategories.all`) and the served
-    /// ones replacing earlier copies of ours, the served version winning where both name a
-    /// category (the server accepts what it serves) — then asks the server and registers again
-    /// only when its catalog changed.
+    /// ones replacing earlier copies of ours, the compiled version winning where both name a
+    /// category (the app's code handles its actions, and what the app was built with is never
+    /// relaxed by an answer from the network) — then asks the server and registers again only
+    /// when its catalog changed.
     @discardableResult
     public func registerAtLaunch(
         compiled: Set<UNNotificationCategory> = [], on center: UNUserNotificationCenter = .current()
@@ -108,20 +113,21 @@ extension CatalogSync {
         return LaunchRegistration(served: served, registrations: registrations, refresh: refresh)
     }
 
-    /// Registers `catalog` with `compiled` over `existing`; returns the served identifiers.
+    /// Registers `catalog` (if any) with `compiled` over `existing`; returns the served identifiers.
     package func register(
-        _ catalog: ServedCatalog, compiled: Set<UNNotificationCategory>, existing: Set<UNNotificationCategory>,
+        _ catalog: ServedCatalog?, compiled: Set<UNNotificationCategory>, existing: Set<UNNotificationCategory>,
         on center: UNUserNotificationCenter
     ) -> Set<String> {
         let set = Self.merged(existing: existing, compiled: compiled, served: catalog, previouslyServed: lastServed())
-        let served = Set(catalog.categories.map(\.identifier))
-        recordServed(served)
+        let served = Set((catalog?.categories ?? []).map(\.identifier))
+        if catalog != nil { recordServed(served) }
         center.setNotificationCategories(set)
         return served
     }
 
     /// Others' categories in `existing`, without the ones that are ours (in `compiled`, in
-    /// `served`, or served before and since removed or retired), then `compiled`, then `served`.
+    /// `served`, or served before and since removed or retired), then `served`, then `compiled`
+    /// (which wins over a served category of the same identifier).
     package static func merged(
         existing: Set<UNNotificationCategory>, compiled: Set<UNNotificationCategory>, served: ServedCatalog?,
         previouslyServed: Set<String>
@@ -130,8 +136,8 @@ extension CatalogSync {
         let ours = Set(compiled.map(\.identifier)).union(servedCategories.map(\.identifier)).union(previouslyServed)
         var result: [String: UNNotificationCategory] = [:]
         for category in existing where !ours.contains(category.identifier) { result[category.identifier] = category }
-        for category in compiled { result[category.identifier] = category }
         for category in servedCategories { result[category.identifier] = category }
+        for category in compiled { result[category.identifier] = category }
         return Set(result.values)
     }
 }

@@ -22,6 +22,8 @@ actor CatalogProxy {
         var status: Int
         var headers: [String: String]
         var body: Data
+        /// Sent in 16 KiB chunks without a Content-Length (chunked), so only the bytes tell its size.
+        var chunked = false
     }
 
     private(set) var exchanges: [Exchange] = []
@@ -65,7 +67,21 @@ actor CatalogProxy {
             let answer = await proxy.take(ifNoneMatch: request.headers[.ifNoneMatch])
             var fields = HTTPFields()
             for (name, value) in answer.headers { fields[HTTPField.Name(name)!] = value }
-            return Response(status: .init(code: answer.status), headers: fields, body: ResponseBody(byteBuffer: ByteBuffer(data: answer.body)))
+            guard answer.chunked else {
+                return Response(status: .init(code: answer.status), headers: fields, body: ResponseBody(byteBuffer: ByteBuffer(data: answer.body)))
+            }
+            let body = answer.body
+            return Response(
+                status: .init(code: answer.status), headers: fields,
+                body: ResponseBody { writer in
+                    var offset = 0
+                    while offset < body.count {
+                        let end = min(offset + 16 * 1024, body.count)
+                        try await writer.write(ByteBuffer(data: body[offset..<end]))
+                        offset = end
+                    }
+                    try await writer.finish(nil)
+                })
         }
         let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
         try await app.test(.live) { client in

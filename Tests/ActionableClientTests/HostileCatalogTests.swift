@@ -42,6 +42,11 @@ struct HostileCatalogTests {
                 (Self.answer(500, Data("boom".utf8)), .status(500)),
                 (Self.answer(302, headers: ["Location": "http://127.0.0.1:\(port)/elsewhere"]), .status(302)),
                 (Self.answer(200, Data(repeating: 0x20, count: 200 * 1024), etag: #""v3""#), .tooLarge(limit: 64 * 1024)),
+                // No Content-Length: the download stops once the bytes pass the limit.
+                (
+                    CatalogProxy.Scripted(status: 200, headers: ["ETag": #""v3""#], body: Data(repeating: 0x20, count: 200 * 1024), chunked: true),
+                    .tooLarge(limit: 64 * 1024)
+                ),
             ]
             for (answer, expected) in hostile {
                 await proxy.answer(answer)

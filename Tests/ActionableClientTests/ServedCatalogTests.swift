@@ -69,6 +69,25 @@ struct ServedCatalogTests {
         #expect(served.skipped[7].contains("maxLength 0"))
     }
 
+    /// The system fills in these strings' specifiers: a server may use the ones it has an
+    /// argument for (`%u`, `%@`, positional, `%%`), and a text with any other is left out.
+    @Test func placeholdersAndSummaryFormatsKeepOnlyTheSpecifiersTheSystemFills() throws {
+        func served(_ format: String) throws -> ServedCategory? {
+            try ServedCatalog(
+                json: Self.catalog(#"{"category":"a","summaryFormat":"\#(format)","hiddenPreviewsBodyPlaceholder":"\#(format)","actions":[]}"#),
+                languages: []
+            ).category("a")
+        }
+        for format in ["%u more", "%u more from %@", "%2$@ sent %1$u", "100%% done", "%lu new", "plain"] {
+            #expect(try served(format)?.summaryFormat == format, "\(format)")
+            #expect(try served(format)?.hiddenPreviewsBodyPlaceholder == format, "\(format)")
+        }
+        for format in ["%n", "%s", "%@%x", "%", "%08.3f", "%1$s"] {
+            #expect(try served(format)?.summaryFormat == nil, "\(format)")
+            #expect(try served(format) != nil, "the category itself stays: \(format)")
+        }
+    }
+
     @Test func aServedTwiceCategoryKeepsItsFirstCopy() throws {
         let served = try ServedCatalog(
             json: Self.catalog(#"{"category":"a","actions":[{"id":"x","title":"X"}]},{"category":"a","actions":[]}"#), languages: [])

@@ -175,6 +175,9 @@ struct KotlinGeneratorTests {
             ("max-length", body(#"{"category":"poll","actions":[\#(action("a", extra: #","input":{"maxLength":"5"}"#))]}"#), "none"),
             ("payload-type", body(#"{"category":"poll","payload":{"k":{"type":"date"}},"actions":[\#(action("a"))]}"#), "none"),
             ("deep", body(#"{"category":"poll","actions":[\#(action("a"))],"x":\#(String(repeating: "[", count: 100_000))}"#), "none"),
+            // org.json takes single-quoted strings: a `"` inside one must not hide the brackets after it.
+            ("deep-quoted", #"{'"':\#(String(repeating: "[", count: 100_000))"#, "none"),
+            ("single-quoted", #"{'version':1,'categories':[{'category':'poll','actions':[{'id':'a','title':'A'}]}]}"#, "a=A"),
             ("bad-id", body(#"{"category":"poll!","actions":[\#(action("a"))]}"#), "none"),
         ]
         var paths: [String] = []

@@ -7,9 +7,10 @@ package org.json
 // LinkedHashMap), a later duplicate key replaces an earlier one, numbers are Integer when they fit,
 // else Long, else Double, JSON null is JSONObject.NULL, and malformed text throws JSONException.
 // It reads nested values recursively, as Android's JSONTokener does, so a deep enough text ends in a
-// StackOverflowError (an Error, not a JSONException). Android's tokener is also lenient where this
-// one is not (unquoted and single-quoted strings, comments, `=` and `;` separators): text it accepts
-// and this one refuses is not JSON, and code under test must check the types of what it reads.
+// StackOverflowError (an Error, not a JSONException). As Android's, it takes single-quoted strings
+// (names and values); Android's is more lenient still (unquoted strings, comments, `=` and `;`
+// separators): text it accepts and this one refuses is not JSON, and code under test must check the
+// types of what it reads either way.
 
 open class JSONException(message: String) : RuntimeException(message)
 
@@ -102,7 +103,7 @@ private class Tokener(private val text: String) {
         return when (val c = text[at]) {
             '{' -> obj()
             '[' -> array()
-            '"' -> string()
+            '"', '\'' -> string()
             't' -> literal("true", true)
             'f' -> literal("false", false)
             'n' -> literal("null", JSONObject.NULL)
@@ -117,7 +118,7 @@ private class Tokener(private val text: String) {
         if (peek() == '}') { at++; return result }
         while (true) {
             space()
-            if (peek() != '"') fail("Expected a name")
+            if (peek() != '"' && peek() != '\'') fail("Expected a name")
             val name = string()
             space()
             if (peek() != ':') fail("Expected ':' after " + name)
@@ -149,17 +150,17 @@ private class Tokener(private val text: String) {
     }
 
     private fun string(): String {
-        at++
+        val quote = text[at++]
         val builder = StringBuilder()
         while (true) {
             if (at >= text.length) fail("Unterminated string")
             val c = text[at++]
             when {
-                c == '"' -> return builder.toString()
+                c == quote -> return builder.toString()
                 c == '\\' -> {
                     if (at >= text.length) fail("Unterminated escape")
                     when (val e = text[at++]) {
-                        '"', '\\', '/' -> builder.append(e)
+                        '"', '\'', '\\', '/' -> builder.append(e)
                         'b' -> builder.append('\b')
                         'f' -> builder.append('\u000C')
                         'n' -> builder.append('\n')

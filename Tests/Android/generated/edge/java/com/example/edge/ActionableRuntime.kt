@@ -350,8 +350,9 @@ public object ActionableNotifications {
 /**
  * The categories the server serves (GET /v1/categories), for a category this app's generated code does not know:
  * a category added to the server's files gets its buttons on installed apps without a release. The catalog and its
- * ETag are kept in one file (no_backup); each notification of such a category asks again with If-None-Match (a
- * 304 costs a few bytes) and uses the kept catalog when the server cannot be reached. What is served is checked as
+ * ETag are kept in one file (no_backup). A category the kept catalog has is shown from it at once, and the catalog
+ * is asked for again (If-None-Match) in the background, for the next notification; one it does not have waits for
+ * the server, at most about eight seconds in all, so the notification is still posted within FCM's time. What is served is checked as
  * the category files are — identifiers, at most ten actions and three shown, a title on each, known payload types —
  * and a category that breaks a rule gets no buttons. Titles are in the device's language (Locale.getDefault()),
  * else the catalog's first.
@@ -372,20 +373,27 @@ public object ActionableCatalog {
 
     /** The served category `id`, or null when it is not served, breaks a rule, or no catalog can be had. It blocks. */
     public fun category(context: Context, id: String): Category? {
-        val body = refresh(context) ?: kept(context)?.second ?: return null
-        return category(body, id)
+        kept(context)?.let { category(it.second, id) }?.let { served ->
+            val application = context.getApplicationContext()
+            val update = Thread { refresh(application) }
+            update.setDaemon(true)
+            update.start()
+            return served
+        }
+        return refresh(context)?.let { category(it, id) }
     }
 
     /** The catalog after asking the server (If-None-Match with the kept ETag): a new one is kept; null when not reachable. */
     public fun refresh(context: Context): String? {
         val server = ActionableReports.server(context) ?: return null
         val kept = kept(context)
+        val deadline = System.nanoTime() + 8_000_000_000L
         try {
             val connection = java.net.URL(server.trimEnd('/') + "/v1/categories").openConnection() as java.net.HttpURLConnection
             try {
                 connection.instanceFollowRedirects = false
-                connection.connectTimeout = 5000
-                connection.readTimeout = 10000
+                connection.connectTimeout = 4000
+                connection.readTimeout = 4000
                 connection.setRequestProperty("Accept", "application/json")
                 if (kept != null) connection.setRequestProperty("If-None-Match", kept.first)
                 val status = connection.responseCode
@@ -393,7 +401,7 @@ public object ActionableCatalog {
                 if (status != 200) return null
                 val etag = connection.getHeaderField("ETag") ?: return null
                 if (!isEntityTag(etag) || connection.getContentLength() > LIMIT) return null
-                val bytes = readAtMost(connection.inputStream, LIMIT) ?: return null
+                val bytes = readAtMost(connection.inputStream, LIMIT, deadline) ?: return null
                 val body = String(bytes, Charsets.UTF_8)
                 if (!shallow(body)) return null
                 org.json.JSONObject(body)  // a catalog is a JSON object; anything else is not kept
@@ -427,7 +435,13 @@ public object ActionableCatalog {
     public fun category(body: String, id: String): Category? {
         // org.json reads nested values recursively: a deep enough body would overflow the stack.
         if (!shallow(body)) return null
-        val root = try { org.json.JSONObject(body) } catch (error: org.json.JSONException) { return null }
+        val root = try {
+            org.json.JSONObject(body)
+        } catch (error: org.json.JSONException) {
+            return null
+        } catch (error: StackOverflowError) {
+            return null
+        }
         if (root.opt("version") != 1) return null
         val categories = root.optJSONArray("categories") ?: return null
         for (index in 0 until categories.length()) {
@@ -555,26 +569,23 @@ public object ActionableCatalog {
         val translations = LinkedHashMap<String, String>()
         for (locale in value.keys()) translations[locale] = value.opt(locale) as? String ?: return null
         if (translations.isEmpty()) return null
-        val device = java.util.Locale.getDefault()
-        val tag = device.toLanguageTag()
+        // toLanguageTag, not getLanguage: the latter says iw, in and ji for he, id and yi.
+        val tag = java.util.Locale.getDefault().toLanguageTag()
+        val language = tag.substringBefore('-')
         translations.entries.firstOrNull { it.key.replace('_', '-').equals(tag, ignoreCase = true) }?.let { return it.value }
-        translations.entries.firstOrNull { it.key.replace('_', '-').substringBefore('-').equals(device.language, ignoreCase = true) }?.let { return it.value }
+        translations.entries.firstOrNull { it.key.replace('_', '-').substringBefore('-').equals(language, ignoreCase = true) }?.let { return it.value }
         return translations.values.first()
     }
 
-    /** Whether `body` nests objects and arrays at most 32 deep (brackets inside strings not counted). */
+    /**
+     * Whether `body` opens at most 32 objects and arrays that are not closed yet, counting every bracket — also
+     * those in strings, since org.json takes single-quoted and unquoted strings too and a count that skipped
+     * "strings" could be fooled. A catalog nests 5 deep; brackets in its texts only make this stricter.
+     */
     private fun shallow(body: String): Boolean {
         var depth = 0
-        var inString = false
-        var escaped = false
         for (character in body) {
-            if (inString) {
-                if (escaped) escaped = false
-                else if (character == '\\') escaped = true
-                else if (character == '"') inString = false
-            } else if (character == '"') {
-                inString = true
-            } else if (character == '{' || character == '[') {
+            if (character == '{' || character == '[') {
                 if (++depth > 32) return false
             } else if (character == '}' || character == ']') {
                 depth--
@@ -601,13 +612,14 @@ public object ActionableCatalog {
             quoted.substring(1, quoted.length - 1).all { it > ' ' && it < '\u007f' && it != '"' }
     }
 
-    private fun readAtMost(stream: java.io.InputStream, limit: Int): ByteArray? {
+    /** The stream's bytes, or null past `limit` bytes or past `deadline` (System.nanoTime): a trickle ends too. */
+    private fun readAtMost(stream: java.io.InputStream, limit: Int, deadline: Long): ByteArray? {
         val output = java.io.ByteArrayOutputStream()
         val buffer = ByteArray(8192)
         stream.use { input ->
             var count = input.read(buffer)
             while (count >= 0) {
-                if (output.size() + count > limit) return null
+                if (output.size() + count > limit || System.nanoTime() > deadline) return null
                 output.write(buffer, 0, count)
                 count = input.read(buffer)
             }
