@@ -25,6 +25,23 @@ actor ScriptedUpstream {
     /// From now on, answer `status`.
     func set(_ status: Int) { answer = status }
 
+    private var holding = false
+    private var held: [CheckedContinuation<Void, Never>] = []
+
+    /// From now on, a call waits (unanswered, unrecorded) until ``release()``.
+    func hold() { holding = true }
+
+    /// Lets the held calls, and every later one, through.
+    func release() {
+        holding = false
+        for continuation in held { continuation.resume() }
+        held = []
+    }
+
+    fileprivate func waitWhileHeld() async {
+        if holding { await withCheckedContinuation { held.append($0) } }
+    }
+
     fileprivate func take(_ id: String, body: Data) -> Int {
         bodies[id] = body
         let status: Int
@@ -67,6 +84,7 @@ actor ScriptedUpstream {
             let body = try await request.body.collect(upTo: 1 << 20)
             // Recorded by response id (the webhook-id).
             let webhookID = request.headers[HTTPField.Name("webhook-id")!] ?? ""
+            await upstream.waitWhileHeld()
             let status = await upstream.take(Forwarded.responseID(of: webhookID), body: Data(buffer: body))
             return Response(status: .init(code: status))
         }
