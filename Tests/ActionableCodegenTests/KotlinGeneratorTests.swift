@@ -195,6 +195,34 @@ struct KotlinGeneratorTests {
         for (line, entry) in zip(lines, bodies) { #expect(line == entry.name + "\t" + entry.expected) }
     }
 
+    /// A server that answers the catalog without end, a byte at a time, or not at all: the
+    /// messaging service gives up on it (1 MiB, about eight seconds in all, a read timeout) and
+    /// still posts the notification, without buttons; nothing is kept.
+    @Test(.timeLimit(.minutes(3)))
+    func aCatalogThatNeverEndsTricklesOrStallsStillLetsTheNotificationBePosted() async throws {
+        let directory = try CommandLineRunner.temporaryDirectory([:])
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try await Self.compile(in: directory)
+        let head = Array("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nETag: \"t\"\r\nConnection: close\r\n\r\n{".utf8)
+        let behaviors: [HostileUpstream.Behavior] = [.endless(head: head), .trickle(head: head, interval: 2), .stall(head)]
+        let upstream = try HostileUpstream { _, seen in behaviors[min(seen, behaviors.count - 1)] }
+        defer { upstream.stop() }
+        let work = directory.appendingPathComponent("work")
+        let configured = try await AndroidStandInBuild.run(
+            "actionable.check.TapCheck", ["configure", "http://127.0.0.1:\(upstream.port)"], classes: directory, work: work)
+        #expect(configured.status == 0, "\(configured.stderr)")
+        for (index, name) in ["endless", "trickle", "stall"].enumerated() {
+            let file = directory.appendingPathComponent("\(name).json")
+            try #"{"category":"poll","notificationId":"n-\#(name)","title":"Lunch?","body":"12:30"}"#.write(
+                to: file, atomically: true, encoding: .utf8)
+            let run = try await AndroidStandInBuild.run("actionable.check.TapCheck", ["deliver", file.path, "-"], classes: directory, work: work)
+            #expect(run.status == 0, "\(name): \(run.stderr)")
+            #expect(run.stdout.contains("posted\tn-\(name)#") && run.stdout.contains("actions\t\n"), "\(name): \(run.stdout)")
+            try await upstream.arrived(index + 1)
+        }
+        #expect(!FileManager.default.fileExists(atPath: work.appendingPathComponent("no_backup/actionable-catalog").path))
+    }
+
     @Test func aManifestTheCommandDidNotWriteIsNeverReplaced() async throws {
         let directory = try CommandLineRunner.temporaryDirectory(["app/src/main/AndroidManifest.xml": "<manifest package=\"mine\"/>\n"])
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -23,6 +23,9 @@ public final class HostileUpstream: @unchecked Sendable {
         case endless(head: [UInt8])
         /// Write these bytes, then reset the connection (RST, not FIN).
         case reset([UInt8])
+        /// Write this head, then one body byte every `interval` seconds until the peer goes away:
+        /// each read gets something, so only an overall deadline ends it.
+        case trickle(head: [UInt8], interval: Double)
 
         /// A well-formed answer of `status` with `headers` and no body, then close.
         public static func answer(_ status: Int, headers: [(String, String)] = []) -> Behavior {
@@ -150,6 +153,12 @@ public final class HostileUpstream: @unchecked Sendable {
             guard write(connection, head) else { return }
             let chunk = [UInt8](repeating: UInt8(ascii: "x"), count: 16 * 1024)
             while write(connection, chunk) {}
+        case .trickle(let head, let interval):
+            guard write(connection, head) else { return }
+            while state.withLock({ !$0.stopped }) {
+                Thread.sleep(forTimeInterval: interval)  // the upstream's pace, not a test's synchronisation
+                guard write(connection, [UInt8(ascii: " ")]) else { return }
+            }
         case .reset(let bytes):
             write(connection, bytes)
             var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
