@@ -267,7 +267,7 @@ let package = Package(
             ],
             path: "Examples/InviteService"
         ),
-        .testTarget(name: "ActionableCoreTests", dependencies: ["ActionableCore"]),
+        .testTarget(name: "ActionableCoreTests", dependencies: ["ActionableCore", "ActionableTestSupport"]),
         .testTarget(name: "ActionableWireTests", dependencies: ["ActionableWire"]),
         .testTarget(
             name: "ActionableFCMTestingTests",

@@ -1,4 +1,5 @@
 import ActionableClient
+import ActionableTestSupport
 import Foundation
 import Testing
 
@@ -131,18 +132,5 @@ struct ServedCatalogTests {
             }
         }
         #expect(parsed > 0 && parsed < inputs.count)
-    }
-}
-
-/// A small seeded generator (SplitMix64), so the mangled inputs are the same on every run.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
