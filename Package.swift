@@ -310,6 +310,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log", condition: server),
                 .product(name: "NIOSSL", package: "swift-nio-ssl", condition: server),
                 .product(name: "GRDB", package: "GRDB.swift", condition: server),
+                .product(name: "PostgresNIO", package: "postgres-nio", condition: server),
             ]
         ),
         .testTarget(

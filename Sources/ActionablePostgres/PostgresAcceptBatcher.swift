@@ -121,9 +121,10 @@ final class PostgresAcceptBatcher: Sendable {
             """
             WITH stored AS (
                 INSERT INTO action_responses (id, notification_id, category, action, user_id, user_text, payload,
-                    received_at, next_attempt_at, answerable_until, trace_parent, fanned_out)
+                    received_at, next_attempt_at, answerable_until, trace_parent, fanned_out, status)
                 SELECT id, notification_id, category, action, user_id, CASE WHEN has_text THEN user_text END, payload,
-                    received_at, received_at, CASE WHEN answerable > 0 THEN answerable END, NULLIF(trace, ''), fanned
+                    received_at, received_at, CASE WHEN answerable > 0 THEN answerable END, NULLIF(trace, ''), fanned,
+                    CASE WHEN fanned = 1 THEN 'routed' ELSE 'pending' END
                 FROM unnest(\(ids)::text[], \(notifications)::text[], \(batch.map(\.action.response.category.rawValue))::text[],
                     \(batch.map(\.action.response.action.rawValue))::text[], \(batch.map(\.action.response.user))::text[],
                     \(texts)::text[], \(hasText)::bool[], \(batch.map(\.payload))::text[], \(received)::float8[],

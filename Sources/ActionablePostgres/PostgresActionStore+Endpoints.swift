@@ -119,14 +119,14 @@ extension PostgresActionStore {
         }
     }
 
-    /// A batch of outcomes in a few statements, whatever its size: the deliveries are read,
-    /// written and summarised with one statement each (the rows travel as one JSON parameter), not
-    /// six round trips per attempt.
+    /// A batch of outcomes in a few statements, whatever its size: the deliveries are read and
+    /// written with one statement each (the rows travel as one JSON parameter), not six round
+    /// trips per attempt; the responses' rows are not written (``ResponseStates``).
     ///
     /// One lock order for every transaction, so that two instances recording at once never wait on
     /// each other in a cycle: first the endpoints the batch may change (by id; successes on a
     /// healthy endpoint change nothing of it and leave its row unlocked, so the deliveries of one
-    /// endpoint do not queue on it), then deliveries and responses by response id. A deadlock
+    /// endpoint do not queue on it), then deliveries by response id. A deadlock
     /// PostgreSQL still reports is retried.
     public func finishDeliveries(_ attempts: [FinishedAttempt], owner: String, breaker: BreakerSettings) async throws -> [EndpointGate.Fate?] {
         guard !attempts.isEmpty else { return [] }
@@ -207,22 +207,7 @@ extension PostgresActionStore {
                     try await Self.run(EndpointTable.release(.postgres), [.real(closedAt.timeIntervalSince1970), .text(id)], connection, logger)
                 }
             }
-            // The responses' rows are locked too (in id order), so two deliveries of one response
-            // finishing at once write their summaries one after the other, the second seeing the first.
-            let responseIDs = Array(Set(order.compactMap { fates[$0] == nil ? nil : attempts[$0].responseID })).sorted()
-            let ids = SQLValue.text(try Self.json(responseIDs.map { [SQLValue.text($0)] }, names: ["id"]))
-            _ = try await Self.rows(Self.lockResponsesSQL, [ids], connection, logger)
-            var all: [String: [EndpointDelivery]] = [:]
-            for row in try await Self.rows(Self.deliveriesOfResponsesSQL, [ids], connection, logger) {
-                let delivery = try EndpointTable.decodeDelivery(row)
-                all[delivery.responseID, default: []].append(delivery)
-            }
-            let summaries = responseIDs.compactMap { id in
-                all[id].flatMap(EndpointGate.aggregate).map { EndpointTable.summaryValues($0, id: id) }
-            }
-            if !summaries.isEmpty {
-                try await Self.run(Self.summarizeBatchSQL, [.text(try Self.json(summaries, names: Self.summaryNames))], connection, logger)
-            }
+            // The responses' rows are not written: operators read their state from their deliveries.
             return fates
         }
     }
@@ -253,29 +238,6 @@ extension PostgresActionStore {
         FROM jsonb_to_recordset($1::jsonb)
             AS v(status TEXT, attempts INTEGER, next DOUBLE PRECISION, error TEXT, delivered DOUBLE PRECISION, r TEXT, e TEXT)
         WHERE d.response_id = v.r AND d.endpoint_id = v.e
-        """
-
-    /// The responses of a batch (`$1`: `[{"id": …}]`), locked in id order.
-    private static let lockResponsesSQL = """
-        SELECT id FROM action_responses WHERE id IN (SELECT v.id FROM jsonb_to_recordset($1::jsonb) AS v(id TEXT)) ORDER BY id FOR UPDATE
-        """
-
-    /// Every delivery of the responses of a batch (`$1`: `[{"id": …}]`).
-    private static let deliveriesOfResponsesSQL = """
-        SELECT \(EndpointTable.deliveryColumns) FROM endpoint_deliveries
-        WHERE response_id IN (SELECT v.id FROM jsonb_to_recordset($1::jsonb) AS v(id TEXT))
-        """
-
-    /// ``EndpointTable/summaryValues(_:id:)``'s values, in order.
-    private static let summaryNames = ["status", "attempts", "next", "error", "delivered", "id"]
-
-    /// Every summary of a batch in one statement (`$1`: the rows of ``summaryNames``).
-    private static let summarizeBatchSQL = """
-        UPDATE action_responses AS a SET status = v.status, attempts = v.attempts, next_attempt_at = COALESCE(v.next, a.next_attempt_at),
-            last_error = v.error, delivered_at = v.delivered
-        FROM jsonb_to_recordset($1::jsonb)
-            AS v(status TEXT, attempts INTEGER, next DOUBLE PRECISION, error TEXT, delivered DOUBLE PRECISION, id TEXT)
-        WHERE a.id = v.id
         """
 
     /// `rows` as a JSON array of objects with `names` for keys: one parameter for a whole batch.

@@ -21,13 +21,20 @@ extension PostgresActionStore {
         let logger = self.logger
         let queued = try await client.withTransaction(logger: logger) { connection in
             let values: [ActionTable.Value] = [.real(at.timeIntervalSince1970), .text(id)]
+            // The row is locked first, and the re-queue reads the state after any re-queue that
+            // held it committed: a routed response's state is in other rows (its deliveries), which
+            // a conditional UPDATE's re-check after a wait would not read again.
             try await connection.query(
-                PostgresQuery(unsafeSQL: ActionTable.requeueDeliveriesOfOne(.postgres), binds: try Self.sqlBindings(values)), logger: logger)
+                PostgresQuery(unsafeSQL: Self.lockOneSQL, binds: try Self.sqlBindings([.text(id)])), logger: logger)
             let updated = try await connection.query(
                 PostgresQuery(unsafeSQL: ActionTable.requeueOne(.postgres) + " RETURNING id", binds: try Self.sqlBindings(values)),
                 logger: logger)
-            for try await _ in updated { return true }
-            return false
+            var queued = false
+            for try await _ in updated { queued = true }
+            guard queued else { return false }
+            try await connection.query(
+                PostgresQuery(unsafeSQL: ActionTable.requeueDeliveriesOfOne(.postgres), binds: try Self.sqlBindings(values)), logger: logger)
+            return true
         }
         if queued { return .queued }
         let status = try await client.query(
@@ -40,16 +47,22 @@ extension PostgresActionStore {
         let (sql, values) = ActionTable.requeueMatching(filter, at: at, .postgres)
         let deliveries = ActionTable.requeueDeliveriesMatching(filter, at: at, .postgres)
         let logger = self.logger
+        let lock = ActionTable.lockMatching(filter, .postgres)
         return try await client.withTransaction(logger: logger) { connection in
-            try await connection.query(
-                PostgresQuery(unsafeSQL: deliveries.sql, binds: try Self.sqlBindings(deliveries.values)), logger: logger)
+            // As for one response: the rows first, then the re-queue reads what is committed.
+            try await connection.query(PostgresQuery(unsafeSQL: lock.sql, binds: try Self.sqlBindings(lock.values)), logger: logger)
             let rows = try await connection.query(
                 PostgresQuery(unsafeSQL: sql + " RETURNING id", binds: try Self.sqlBindings(values)), logger: logger)
             var count = 0
             for try await _ in rows { count += 1 }
+            try await connection.query(
+                PostgresQuery(unsafeSQL: deliveries.sql, binds: try Self.sqlBindings(deliveries.values)), logger: logger)
             return count
         }
     }
+
+    /// Locks one response's row; parameter 1 is its id.
+    private static let lockOneSQL = "SELECT id FROM action_responses WHERE id = $1 FOR UPDATE"
 
     public func deliveryCounts() async throws -> [DeliveryStatus: Int] {
         let rows = try await client.query(PostgresQuery(unsafeSQL: ActionTable.countsByStatus), logger: logger)

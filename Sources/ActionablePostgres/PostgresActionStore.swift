@@ -215,6 +215,7 @@ public final class PostgresActionStore: ActionStore {
         (11, "endpoints paused by a missing flag", EndpointTable.version11(.postgres)),
         (12, "queue indexes in claim order", EndpointTable.version12(.postgres)),
         (13, "devices on both platforms", DeviceTable.version13(.postgres)),
+        (14, "responses routed to endpoints read through their deliveries", ResponseStates.version14(.postgres)),
     ]
 
     /// Stores `action` once: batched with the accepts arriving meanwhile (see

@@ -29,9 +29,11 @@ final class GroupCommitter: @unchecked Sendable {
             case recorded(BadgeRecordResult)
         }
 
-        func run(in db: Database) throws -> Outcome {
+        /// `endpoints`: the endpoints an accepted response is handed to in this commit.
+        func run(in db: Database, endpoints: [String]) throws -> Outcome {
             switch self {
-            case .accept(let action, let payload, _): return .accepted(try GroupCommitter.insert(action, payload: payload, in: db))
+            case .accept(let action, let payload, _):
+                return .accepted(try GroupCommitter.insert(action, payload: payload, endpoints: endpoints, in: db))
             case .record(let sent, let since, _): return .recorded(try GroupCommitter.record(sent, countingSince: since, in: db))
             }
         }
@@ -119,9 +121,10 @@ final class GroupCommitter: @unchecked Sendable {
             let fanOut = acceptFanOut.withLock { $0 }
             do {
                 let outcomes = try pool.write { db in
-                    let outcomes = try batch.map { try $0.run(in: db) }
-                    if let fanOut { try Self.handToEndpoints(batch, outcomes, fanOut, in: db) }
-                    return outcomes
+                    let plan = try fanOut.map { try Self.endpoints(of: batch, $0, in: db) } ?? []
+                    return try batch.enumerated().map { index, entry in
+                        try entry.run(in: db, endpoints: index < plan.count ? plan[index] : [])
+                    }
                 }
                 for (entry, outcome) in zip(batch, outcomes) { entry.resume(with: .success(outcome)) }
             } catch {
@@ -135,26 +138,25 @@ final class GroupCommitter: @unchecked Sendable {
         }
     }
 
-    /// The responses of `batch` accepted now get their deliveries, in the same transaction.
-    private static func handToEndpoints(_ batch: [Entry], _ outcomes: [Entry.Outcome], _ fanOut: AcceptFanOut, in db: Database) throws {
-        var accepted: [NewResponse] = []
-        for (entry, outcome) in zip(batch, outcomes) {
-            if case .accept(let action, _, _) = entry, case .accepted(.accepted) = outcome { accepted.append(action) }
-        }
-        guard !accepted.isEmpty else { return }
-        let endpoints = try Row.fetchAll(db.cachedStatement(sql: EndpointTable.selectAll)).map(SQLiteActionStore.decodeEndpoint)
-        let plan = fanOut.plan(accepted.map { ($0.response.category.rawValue, $0.response.action.rawValue) }, endpoints: endpoints)
-        for (action, endpointIDs) in zip(accepted, plan) where !endpointIDs.isEmpty {
-            try db.cachedStatement(sql: markFannedOutSQL).execute(arguments: [action.id])
-            for endpointID in endpointIDs {
-                try db.cachedStatement(sql: insertDeliverySQL).execute(arguments: [
-                    action.id, endpointID, action.receivedAt.timeIntervalSince1970,
-                ])
+    /// The endpoints each entry of `batch` is handed to if it is accepted now (none for a record),
+    /// read once per batch in its transaction.
+    private static func endpoints(of batch: [Entry], _ fanOut: AcceptFanOut, in db: Database) throws -> [[String]] {
+        var keys: [(String, String)] = []
+        var slots: [Int?] = []
+        for entry in batch {
+            if case .accept(let action, _, _) = entry {
+                slots.append(keys.count)
+                keys.append((action.response.category.rawValue, action.response.action.rawValue))
+            } else {
+                slots.append(nil)
             }
         }
+        guard !keys.isEmpty else { return [] }
+        let endpoints = try Row.fetchAll(db.cachedStatement(sql: EndpointTable.selectAll)).map(SQLiteActionStore.decodeEndpoint)
+        let plan = fanOut.plan(keys, endpoints: endpoints)
+        return slots.map { slot in slot.map { plan[$0] } ?? [] }
     }
 
-    private static let markFannedOutSQL = EndpointTable.markFannedOutAtAccept(.sqlite)
     private static let insertDeliverySQL = EndpointTable.insertDelivery(.sqlite)
     private static let insertSQL = ActionTable.insertUnlessAnswered(.sqlite)
     private static let answerSQL = ActionTable.answerOfNotification(.sqlite)
@@ -178,20 +180,27 @@ final class GroupCommitter: @unchecked Sendable {
     private static let userOfNotificationSQL = BadgeTable.userOfNotification(.sqlite)
     private static let countSQL = BadgeTable.count(.sqlite)
 
-    /// Inserts one response, or reports the answer already stored for its notification.
-    fileprivate static func insert(_ action: NewResponse, payload: String, in db: Database) throws -> AcceptResult {
+    /// Inserts one response, handed to `endpoints` (its deliveries inserted with it; none: left
+    /// pending for the in-process queue), or reports the answer already stored for its
+    /// notification.
+    fileprivate static func insert(_ action: NewResponse, payload: String, endpoints: [String], in db: Database) throws -> AcceptResult {
         let response = action.response
         let received = action.receivedAt.timeIntervalSince1970
         // Cached statements: compiled once per connection, not per insert.
         try db.cachedStatement(sql: Self.insertSQL).execute(arguments: [
             action.id, response.notificationID, response.category.rawValue, response.action.rawValue,
             response.user, response.userText, payload, received, action.answerableUntil?.timeIntervalSince1970, action.traceParent,
+            endpoints.isEmpty ? 0 : 1,
         ])
         if db.changesCount == 1 {
-            // In the same transaction: the notification leaves the user's badge.
+            // In the same transaction: the notification leaves the user's badge, and the response
+            // gets its deliveries.
             try db.cachedStatement(sql: Self.markAnsweredSQL).execute(arguments: [
                 response.notificationID, response.user, response.category.rawValue, received,
             ])
+            for endpointID in endpoints {
+                try db.cachedStatement(sql: insertDeliverySQL).execute(arguments: [action.id, endpointID, received])
+            }
             return .accepted(id: action.id)
         }
         guard let existing = try Row.fetchOne(db.cachedStatement(sql: Self.answerSQL), arguments: [response.notificationID])

@@ -100,29 +100,34 @@ extension SQLiteActionStore {
 
     public func finishDeliveries(_ attempts: [FinishedAttempt], owner: String, breaker: BreakerSettings) async throws -> [EndpointGate.Fate?] {
         try await relaxedWrite { db in
-            // Each endpoint is read once per batch, and its breaker moved by each outcome in turn.
-            var endpoints: [String: Endpoint?] = [:]
-            return try attempts.map { attempt in
-                let endpoint: Endpoint?
-                if let known = endpoints[attempt.endpointID] {
-                    endpoint = known
-                } else {
-                    endpoint = try Self.endpoint(attempt.endpointID, in: db)
-                    endpoints[attempt.endpointID] = endpoint
+            // Each endpoint is read once per batch, moved by each outcome in turn, and written
+            // once at the end if the batch moved it.
+            var read: [String: Endpoint?] = [:]
+            var current: [String: Endpoint] = [:]
+            let fates = try attempts.map { attempt -> EndpointGate.Fate? in
+                if read[attempt.endpointID] == nil {
+                    let endpoint = try Self.endpoint(attempt.endpointID, in: db)
+                    read[attempt.endpointID] = .some(endpoint)
+                    current[attempt.endpointID] = endpoint
                 }
-                guard let endpoint else { return nil }
+                guard let endpoint = current[attempt.endpointID] else { return nil }
                 let (fate, changed) = try Self.finish(
                     responseID: attempt.responseID, endpoint: endpoint, owner: owner, outcome: attempt.outcome,
                     breaker: breaker, at: attempt.at, in: db)
-                endpoints[attempt.endpointID] = changed
+                current[attempt.endpointID] = changed
                 return fate
             }
+            for (id, endpoint) in current.sorted(by: { $0.key < $1.key }) where read[id] != .some(endpoint) {
+                try db.run(HotSQL.updateEndpoint, Self.arguments(EndpointTable.updateValues(endpoint)))
+            }
+            return fates
         }
     }
 
-    /// Records one attempt's outcome on `endpoint` (as read in this transaction); returns its fate
+    /// Records one attempt's outcome on `endpoint` (as this batch has it so far): its delivery's
+    /// row, and the endpoint's held deliveries let go if its breaker closed. Returns the fate
     /// (`nil` when the delivery is no longer this owner's, or no longer pending) and the endpoint
-    /// as it now is.
+    /// as it now is, for the caller to write.
     private static func finish(
         responseID: String, endpoint: Endpoint, owner: String, outcome: DeliveryOutcome, breaker: BreakerSettings, at: Date,
         in db: Database
@@ -133,17 +138,12 @@ extension SQLiteActionStore {
         }
         guard let delivery = mine ?? nil, delivery.status == .pending else { return (nil, endpoint) }
         let (changed, fate) = EndpointGate.finish(endpoint, outcome: outcome, breaker: breaker, now: at)
-        try db.run(HotSQL.finishDelivery, arguments(EndpointTable.finishValues(delivery, fate: fate, error: outcome.error, now: at)))
-        if changed != endpoint {
-            try db.run(HotSQL.updateEndpoint, arguments(EndpointTable.updateValues(changed)))
-        }
         if endpoint.openUntil != nil && changed.openUntil == nil {
+            // Before this outcome is written, which keeps its own.
             try db.run(HotSQL.releaseEndpoint, [at.timeIntervalSince1970, endpoint.id])
         }
-        let all = try db.decodeAll(HotSQL.selectDeliveries, [responseID]) { try EndpointTable.decodeDelivery(SQLiteRow(row: $0)) }
-        if let summary = EndpointGate.aggregate(all) {
-            try db.run(HotSQL.summarize, arguments(EndpointTable.summaryValues(summary, id: responseID)))
-        }
+        try db.run(HotSQL.finishDelivery, arguments(EndpointTable.finishValues(delivery, fate: fate, error: outcome.error, now: at)))
+        // The response's own row is not written: operators read its state from its deliveries.
         return (fate, changed)
     }
 

@@ -89,6 +89,9 @@ public final class SQLiteActionStore: ActionStore {
         migrator.registerMigration("v13: devices on both platforms") { db in
             for statement in DeviceTable.version13(.sqlite) { try db.execute(sql: statement) }
         }
+        migrator.registerMigration("v14: responses routed to endpoints read through their deliveries") { db in
+            for statement in ResponseStates.version14(.sqlite) { try db.execute(sql: statement) }
+        }
         return migrator
     }
 
@@ -225,9 +228,11 @@ public final class SQLiteActionStore: ActionStore {
 
     public func requeue(id: String, at: Date) async throws -> RequeueResult {
         try await pool.write { db in
-            try db.execute(sql: ActionTable.requeueDeliveriesOfOne(.sqlite), arguments: [at.timeIntervalSince1970, id])
             try db.execute(sql: ActionTable.requeueOne(.sqlite), arguments: [at.timeIntervalSince1970, id])
-            if db.changesCount == 1 { return .queued }
+            if db.changesCount == 1 {
+                try db.execute(sql: ActionTable.requeueDeliveriesOfOne(.sqlite), arguments: [at.timeIntervalSince1970, id])
+                return .queued
+            }
             return try String.fetchOne(db, sql: ActionTable.statusOf(.sqlite), arguments: [id]) == nil ? .notFound : .alreadyPending
         }
     }
@@ -236,9 +241,10 @@ public final class SQLiteActionStore: ActionStore {
         let (sql, values) = ActionTable.requeueMatching(filter, at: at, .sqlite)
         let deliveries = ActionTable.requeueDeliveriesMatching(filter, at: at, .sqlite)
         return try await pool.write { db in
-            try db.execute(sql: deliveries.sql, arguments: Self.arguments(deliveries.values))
             try db.execute(sql: sql, arguments: Self.arguments(values))
-            return db.changesCount
+            let count = db.changesCount
+            try db.execute(sql: deliveries.sql, arguments: Self.arguments(deliveries.values))
+            return count
         }
     }
 

@@ -39,9 +39,9 @@ public enum ActionTable {
         next_attempt_at, last_error, queued_at, trace_parent, expired_leases
         """
 
-    /// Selects one response by id; parameter 1 is the id.
+    /// Selects one response by id as operators see it (``ResponseStates``); parameter 1 is the id.
     public static func selectByID(_ dialect: SQLDialect) -> String {
-        "SELECT \(columns) FROM action_responses WHERE id = \(dialect.parameter(1))"
+        "SELECT \(columns) FROM \(ResponseStates.view) WHERE id = \(dialect.parameter(1))"
     }
 
     /// The statements of schema version 9: the trace context of a response's accept, and of a
@@ -79,13 +79,15 @@ public enum ActionTable {
 
     /// Inserts a response unless its notification was answered; parameters: id, notification
     /// id, category, action, user, text, payload (JSON), received at (Unix seconds), answerable
-    /// until (Unix seconds or `NULL`), trace parent (or `NULL`).
+    /// until (Unix seconds or `NULL`), trace parent (or `NULL`), routed (1: handed to endpoints in
+    /// this commit, its status `routed`; 0: pending).
     public static func insertUnlessAnswered(_ dialect: SQLDialect) -> String {
-        let p = (1...10).map(dialect.parameter)
+        let p = (1...11).map(dialect.parameter)
         return """
             INSERT INTO action_responses (id, notification_id, category, action, user_id, user_text, payload,
-                received_at, next_attempt_at, answerable_until, trace_parent)
-            VALUES (\(p[0]), \(p[1]), \(p[2]), \(p[3]), \(p[4]), \(p[5]), \(p[6]), \(p[7]), \(p[7]), \(p[8]), \(p[9]))
+                received_at, next_attempt_at, answerable_until, trace_parent, fanned_out, status)
+            VALUES (\(p[0]), \(p[1]), \(p[2]), \(p[3]), \(p[4]), \(p[5]), \(p[6]), \(p[7]), \(p[7]), \(p[8]), \(p[9]),
+                \(p[10]), CASE WHEN \(p[10]) = 1 THEN 'routed' ELSE 'pending' END)
             ON CONFLICT (notification_id) DO NOTHING
             """
     }
@@ -122,8 +124,12 @@ public enum ActionTable {
         """
     }
 
-    /// Counts the responses waiting for delivery (an integer column).
-    public static let pendingCount = "SELECT CAST(COUNT(*) AS INTEGER) FROM action_responses WHERE status = 'pending'"
+    /// Counts the work waiting in the outbox (an integer column): responses waiting for an
+    /// in-process handler or for routing, and deliveries waiting for their endpoint.
+    public static let pendingCount = """
+        SELECT CAST((SELECT COUNT(*) FROM action_responses WHERE status = 'pending')
+            + (SELECT COUNT(*) FROM endpoint_deliveries WHERE status = 'pending') AS INTEGER)
+        """
 
     /// Decodes a row of ``columns``.
     public static func decode(_ row: some ActionRow) throws -> AcceptedResponse {

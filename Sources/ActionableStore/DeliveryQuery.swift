@@ -104,18 +104,28 @@ extension ActionTable {
             values += [.real(cursor.receivedAt.timeIntervalSince1970), .text(cursor.id)]
         }
         return (
-            "SELECT \(columns) FROM action_responses WHERE \(conditions) ORDER BY received_at DESC, id DESC LIMIT \(limit + 1)",
+            "SELECT \(columns) FROM \(ResponseStates.view) WHERE \(conditions) ORDER BY received_at DESC, id DESC LIMIT \(limit + 1)",
             values
         )
     }
 
-    /// Queues one response again unless it is pending; parameters: at, id.
+    /// What a re-queue writes to a response's own row: pending again, or still routed to its
+    /// endpoints (whose deliveries are queued again).
+    static func requeueSet(_ at: String) -> String {
+        """
+        status = CASE WHEN status = 'routed' THEN 'routed' ELSE 'pending' END, attempts = 0, next_attempt_at = \(at),
+            queued_at = \(at), lease_owner = NULL, lease_until = NULL, delivered_at = NULL, expired_leases = 0
+        """
+    }
+
+    /// Queues one response again unless it is pending, as operators see it; parameters: at, id.
+    /// Run before ``requeueDeliveriesOfOne(_:)``, in the same transaction: a routed response's
+    /// state is its deliveries', which that statement queues again.
     public static func requeueOne(_ dialect: SQLDialect) -> String {
         let at = dialect.parameter(1)
         return """
-            UPDATE action_responses SET status = 'pending', attempts = 0, next_attempt_at = \(at), queued_at = \(at),
-                lease_owner = NULL, lease_until = NULL, delivered_at = NULL, expired_leases = 0
-            WHERE id = \(dialect.parameter(2)) AND status <> 'pending'
+            UPDATE action_responses SET \(requeueSet(at))
+            WHERE id IN (SELECT id FROM \(ResponseStates.view) WHERE id = \(dialect.parameter(2)) AND status <> 'pending')
             """
     }
 
@@ -125,38 +135,51 @@ extension ActionTable {
         let parameter = dialect.parameter(1)
         return (
             """
-            UPDATE action_responses SET status = 'pending', attempts = 0, next_attempt_at = \(parameter), queued_at = \(parameter),
-                lease_owner = NULL, lease_until = NULL, delivered_at = NULL, expired_leases = 0
-            WHERE status <> 'pending' AND \(conditions)
+            UPDATE action_responses SET \(requeueSet(parameter))
+            WHERE id IN (SELECT id FROM \(ResponseStates.view) WHERE status <> 'pending' AND \(conditions))
             """,
             [.real(at.timeIntervalSince1970)] + values
         )
     }
 
-    /// Queues again the endpoint deliveries of one response that ``requeueOne(_:)`` takes (run
-    /// first, in the same transaction); parameters: at, id.
+    /// Queues again the endpoint deliveries of one response that ``requeueOne(_:)`` took (run
+    /// after it, in the same transaction: the response's own row still reads as routed, its
+    /// deliveries as they were); parameters: at, id.
     public static func requeueDeliveriesOfOne(_ dialect: SQLDialect) -> String {
         EndpointTable.requeueDeliveries(
-            of: "SELECT id FROM action_responses WHERE id = \(dialect.parameter(2)) AND status <> 'pending'", dialect)
+            of: "SELECT id FROM \(ResponseStates.view) WHERE id = \(dialect.parameter(2)) AND status <> 'pending'", dialect)
     }
 
-    /// Queues again the endpoint deliveries of the responses ``requeueMatching(_:at:_:)`` takes
-    /// (run first, in the same transaction).
+    /// Queues again the endpoint deliveries of the responses ``requeueMatching(_:at:_:)`` took
+    /// (run after it, in the same transaction).
     public static func requeueDeliveriesMatching(_ filter: DeliveryFilter, at: Date, _ dialect: SQLDialect) -> (sql: String, values: [Value]) {
         let (conditions, values) = Self.conditions(filter, dialect, first: 2)
         return (
-            EndpointTable.requeueDeliveries(of: "SELECT id FROM action_responses WHERE status <> 'pending' AND \(conditions)", dialect),
+            EndpointTable.requeueDeliveries(of: "SELECT id FROM \(ResponseStates.view) WHERE status <> 'pending' AND \(conditions)", dialect),
             [.real(at.timeIntervalSince1970)] + values
+        )
+    }
+
+    /// Locks the rows of the responses of `filter` that are not pending, in id order (PostgreSQL,
+    /// before ``requeueMatching(_:at:_:)``).
+    public static func lockMatching(_ filter: DeliveryFilter, _ dialect: SQLDialect) -> (sql: String, values: [Value]) {
+        let (conditions, values) = Self.conditions(filter, dialect, first: 1)
+        return (
+            """
+            SELECT id FROM action_responses WHERE id IN (SELECT id FROM \(ResponseStates.view) WHERE status <> 'pending' AND \(conditions))
+            ORDER BY id FOR UPDATE
+            """,
+            values
         )
     }
 
     /// The status of one response; parameter 1 is the id.
     public static func statusOf(_ dialect: SQLDialect) -> String {
-        "SELECT status FROM action_responses WHERE id = \(dialect.parameter(1))"
+        "SELECT status FROM \(ResponseStates.view) WHERE id = \(dialect.parameter(1))"
     }
 
     /// How many responses are in each state (the status, then an integer count).
-    public static let countsByStatus = "SELECT status, CAST(COUNT(*) AS INTEGER) AS n FROM action_responses GROUP BY status"
+    public static let countsByStatus = "SELECT status, CAST(COUNT(*) AS INTEGER) AS n FROM \(ResponseStates.view) GROUP BY status"
 
     /// The statements of schema version 3: when each response was queued, and an index for the
     /// operator's newest-first pages.

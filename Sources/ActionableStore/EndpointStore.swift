@@ -42,8 +42,10 @@ public protocol EndpointStore: Sendable {
     ) async throws -> [ClaimedDelivery]
 
     /// Records attempts' outcomes (``EndpointGate/finish(_:outcome:breaker:now:)``), in order, on
-    /// each delivery, its endpoint's breaker and its response, all in one transaction. Each fate
-    /// is `nil` where `owner` no longer holds the lease.
+    /// each delivery and its endpoint's breaker, all in one transaction: one write per attempt
+    /// (its delivery's row), and one per endpoint whose breaker or streak the batch moved. The
+    /// response's own row is not written (``ResponseStates``). Each fate is `nil` where `owner` no
+    /// longer holds the lease.
     func finishDeliveries(_ attempts: [FinishedAttempt], owner: String, breaker: BreakerSettings) async throws -> [EndpointGate.Fate?]
 
     /// The deliveries of one response, by endpoint id.

@@ -3,8 +3,9 @@ import Foundation
 /// The `endpoints` and `endpoint_deliveries` tables as every SQL driver stores them, and the
 /// statements whose text does not depend on the driver.
 ///
-/// A response handed to its endpoints (`fanned_out = 1`) keeps, in its own row, the summary of its
-/// deliveries (``EndpointGate/aggregate(_:)``), so the operators' pages and counts read one table.
+/// A response handed to its endpoints (`fanned_out = 1`, `status = 'routed'`) takes its state from
+/// its deliveries when operators read it (``ResponseStates``): a finished attempt writes only its
+/// delivery's row.
 public enum EndpointTable {
     /// The statements of schema version 8.
     public static func version8(_ dialect: SQLDialect) -> [String] {
@@ -95,7 +96,8 @@ public enum EndpointTable {
     /// owner. Returns the id when it did.
     public static func markFannedOut(_ dialect: SQLDialect) -> String {
         """
-        UPDATE action_responses SET fanned_out = 1, attempts = 0, lease_owner = NULL, lease_until = NULL, last_error = NULL
+        UPDATE action_responses SET fanned_out = 1, status = 'routed', attempts = 0, lease_owner = NULL, lease_until = NULL,
+            last_error = NULL
         WHERE id = \(dialect.parameter(1)) AND lease_owner = \(dialect.parameter(2)) AND status = 'pending' AND fanned_out = 0
         RETURNING id
         """
@@ -161,12 +163,6 @@ public enum EndpointTable {
         UPDATE action_responses SET status = 'pending', next_attempt_at = \(dialect.parameter(1)), last_error = NULL
         WHERE status = 'held'
         """
-    }
-
-    /// Marks a response just accepted as handed to its endpoints (their deliveries are inserted in
-    /// the same transaction); parameter 1 is its id.
-    public static func markFannedOutAtAccept(_ dialect: SQLDialect) -> String {
-        "UPDATE action_responses SET fanned_out = 1 WHERE id = \(dialect.parameter(1)) AND fanned_out = 0"
     }
 
     /// A pending delivery; parameters: response id, endpoint id, due (and queued) at.
@@ -256,25 +252,6 @@ public enum EndpointTable {
         UPDATE endpoint_deliveries SET next_attempt_at = \(dialect.parameter(1)), queued_at = \(dialect.parameter(1))
         WHERE endpoint_id = \(dialect.parameter(2)) AND status = 'pending'
         """
-    }
-
-    /// Writes a fanned-out response's summary; parameters: status, attempts, next attempt at,
-    /// last error, delivered at, id.
-    public static func summarize(_ dialect: SQLDialect) -> String {
-        let p = (1...6).map(dialect.parameter)
-        return """
-            UPDATE action_responses SET status = \(p[0]), attempts = \(p[1]), next_attempt_at = COALESCE(\(p[2]), next_attempt_at),
-                last_error = \(p[3]), delivered_at = \(p[4])
-            WHERE id = \(p[5])
-            """
-    }
-
-    /// The values of ``summarize(_:)`` for response `id`.
-    public static func summaryValues(_ summary: EndpointGate.ResponseSummary, id: String) -> [SQLValue] {
-        [
-            .text(summary.status.rawValue), .integer(summary.attempts), .optionalReal(summary.nextAttemptAt?.timeIntervalSince1970),
-            .optionalText(summary.lastError), .optionalReal(summary.deliveredAt?.timeIntervalSince1970), .text(id),
-        ]
     }
 
     /// Queues again the deliveries of the responses a re-queue takes (those not pending, chosen by

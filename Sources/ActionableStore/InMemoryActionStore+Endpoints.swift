@@ -134,7 +134,6 @@ extension InMemoryActionStore: EndpointStore {
         endpointDeliveries[responseID]?[endpointID] = EndpointDeliveryRow(delivery: delivery)
         endpointTable[endpointID] = changed
         if endpoint.openUntil != nil && changed.openUntil == nil { release(endpointID: endpointID, at: at) }
-        summarize(responseID)
         return fate
     }
 
@@ -163,13 +162,11 @@ extension InMemoryActionStore: EndpointStore {
         }
     }
 
-    private func summarize(_ responseID: String) {
-        guard let summary = EndpointGate.aggregate(endpointDeliveries(responseID: responseID)) else { return }
-        rows[responseID]?.action.status = summary.status
-        rows[responseID]?.action.attempts = summary.attempts
-        if let next = summary.nextAttemptAt { rows[responseID]?.action.nextAttemptAt = next }
-        rows[responseID]?.action.lastError = summary.lastError
-        rows[responseID]?.deliveredAt = summary.deliveredAt
+    /// Row `id` as operators see it (``ResponseStates``): a routed response's state from its
+    /// deliveries, read now.
+    func summarized(_ row: Row) -> (response: AcceptedResponse, deliveredAt: Date?) {
+        guard row.fannedOut else { return (row.action, row.deliveredAt) }
+        return row.action.summarized(by: endpointDeliveries(responseID: row.action.id), deliveredAt: row.deliveredAt)
     }
 }
 

@@ -6,7 +6,7 @@ import Foundation
 public actor InMemoryActionStore: ActionStore {
     struct Row {
         var action: AcceptedResponse
-        /// Handed to its endpoints: its status summarizes their deliveries.
+        /// Handed to its endpoints: its state is read from their deliveries (``ResponseStates``).
         var fannedOut = false
         var leaseOwner: String?
         var leaseUntil: Date?
@@ -75,7 +75,7 @@ public actor InMemoryActionStore: ActionStore {
         return .accepted(id: action.id)
     }
 
-    public func action(id: String) -> AcceptedResponse? { rows[id]?.action }
+    public func action(id: String) -> AcceptedResponse? { rows[id].map { summarized($0).response } }
 
     public func claimDue(now: Date, limit: Int, lease: TimeInterval, owner: String) -> [AcceptedResponse] {
         let due = order.compactMap { rows[$0] }.filter { row in
@@ -115,12 +115,15 @@ public actor InMemoryActionStore: ActionStore {
         }
     }
 
-    public func pendingCount() -> Int { rows.values.count { $0.action.status == .pending } }
+    public func pendingCount() -> Int {
+        rows.values.count { $0.action.status == .pending && !$0.fannedOut }
+            + endpointDeliveries.values.reduce(0) { $0 + $1.values.count { $0.delivery.status == .pending } }
+    }
 
     public func checkReachable() {}
 
     public func deliveries(matching filter: DeliveryFilter, after cursor: DeliveryCursor?, limit: Int) -> DeliveryPage {
-        let sorted = rows.values.map(\.action).filter { Self.matches($0, filter) }.filter { action in
+        let sorted = rows.values.map { summarized($0).response }.filter { Self.matches($0, filter) }.filter { action in
             guard let cursor else { return true }
             return action.receivedAt < cursor.receivedAt || (action.receivedAt == cursor.receivedAt && action.id < cursor.id)
         }.sorted { ($0.receivedAt, $0.id) > ($1.receivedAt, $1.id) }
@@ -131,20 +134,20 @@ public actor InMemoryActionStore: ActionStore {
 
     public func requeue(id: String, at: Date) -> RequeueResult {
         guard let row = rows[id] else { return .notFound }
-        guard row.action.status != .pending else { return .alreadyPending }
+        guard summarized(row).response.status != .pending else { return .alreadyPending }
         queueAgain(id, at: at)
         return .queued
     }
 
     public func requeue(matching filter: DeliveryFilter, at: Date) -> Int {
-        let ids = rows.values.filter { $0.action.status != .pending && Self.matches($0.action, filter) }.map(\.action.id)
+        let ids = rows.values.map { summarized($0).response }.filter { $0.status != .pending && Self.matches($0, filter) }.map(\.id)
         for id in ids { queueAgain(id, at: at) }
         return ids.count
     }
 
     public func deliveryCounts() -> [DeliveryStatus: Int] {
         var counts: [DeliveryStatus: Int] = [:]
-        for row in rows.values { counts[row.action.status, default: 0] += 1 }
+        for row in rows.values { counts[summarized(row).response.status, default: 0] += 1 }
         return counts
     }
 
@@ -163,8 +166,9 @@ public actor InMemoryActionStore: ActionStore {
     public func purge(_ cutoff: PurgeCutoff, limit: Int) -> PurgeCount {
         let responses = order.filter { id in
             guard let row = rows[id] else { return false }
+            let (response, deliveredAt) = summarized(row)
             return cutoff.deletes(
-                status: row.action.status, nextAttemptAt: row.action.nextAttemptAt, deliveredAt: row.deliveredAt,
+                status: response.status, nextAttemptAt: response.nextAttemptAt, deliveredAt: deliveredAt,
                 answerableUntil: row.answerableUntil)
         }.prefix(limit)
         for id in responses {

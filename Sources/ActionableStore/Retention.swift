@@ -104,22 +104,31 @@ extension ActionTable {
         ]
     }
 
-    /// Deletes up to `limit` old delivered or dead responses; parameters: responses before,
-    /// now. A response's next attempt is never before it was received or queued again, so
-    /// `next_attempt_at` bounds those, and the delivery index (`status, next_attempt_at`) finds
-    /// the batch without reading a pending row. `lock` is what the driver adds to the inner `SELECT` (PostgreSQL: `FOR UPDATE SKIP
-    /// LOCKED`, so that instances purging at once, or an operator queueing a row again, never
-    /// wait on each other and a row queued again meanwhile is left alone).
+    /// Deletes up to `limit` old delivered or dead responses, as operators see them
+    /// (``ResponseStates``); parameters: responses before, now. A response's next attempt is never
+    /// before it was received or queued again, so `next_attempt_at` bounds those, and the delivery
+    /// index (`status, next_attempt_at`) finds the batch without reading a pending row; a response
+    /// routed to endpoints is read with its deliveries. `lock` is what the driver adds to the inner
+    /// `SELECT` (PostgreSQL: `FOR UPDATE SKIP LOCKED`, so that instances purging at once, or an
+    /// operator queueing a row again, never wait on each other and a row queued again meanwhile is
+    /// left alone).
     public static func purge(limit: Int, lock: String = "", _ dialect: SQLDialect) -> String {
         let before = dialect.parameter(1)
         let now = dialect.parameter(2)
         let key = dialect.rowIdentifier ?? "id"
+        func deliveries(_ condition: String) -> String {
+            "SELECT 1 FROM endpoint_deliveries d WHERE d.response_id = r.id\(condition.isEmpty ? "" : " AND \(condition)")"
+        }
         return """
             DELETE FROM action_responses WHERE \(key) IN (
-                SELECT \(key) FROM action_responses
-                WHERE status IN ('delivered', 'dead') AND next_attempt_at < \(before)
-                    AND (delivered_at IS NULL OR delivered_at < \(before))
-                    AND (answerable_until IS NULL OR answerable_until < \(now))
+                SELECT r.\(key) FROM action_responses r
+                WHERE r.status IN ('delivered', 'dead', 'routed') AND r.next_attempt_at < \(before)
+                    AND (r.answerable_until IS NULL OR r.answerable_until < \(now))
+                    AND (r.status = 'routed' OR r.delivered_at IS NULL OR r.delivered_at < \(before))
+                    AND (r.status <> 'routed' OR (
+                        EXISTS (\(deliveries(""))) AND NOT EXISTS (\(deliveries("d.status = 'pending'")))
+                        AND (EXISTS (\(deliveries("d.status <> 'delivered'")))
+                            OR NOT EXISTS (\(deliveries("d.delivered_at >= \(before)"))))))
                 LIMIT \(limit) \(lock))
             """
     }
