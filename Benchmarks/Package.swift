@@ -37,7 +37,7 @@ let package = Package(
             dependencies: [
                 .product(name: "ActionableAPNs", package: main), .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"), .product(name: "NIOSSL", package: "swift-nio-ssl"),
-                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Logging", package: "swift-log"), "SendLoad",
             ]
         ),
         // Messages per second to the stand-in FCM (fcm-send.sh): ours, and a bare client's.
@@ -45,9 +45,11 @@ let package = Package(
             name: "fcm-send",
             dependencies: [
                 .product(name: "ActionableFCM", package: main), .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"), .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"), .product(name: "Logging", package: "swift-log"), "SendLoad",
             ]
         ),
+        // The measuring loop the send benchmarks share: sends in flight, each one's latency.
+        .target(name: "SendLoad"),
         // ActionableClient's reports per second (client-reports.sh).
         .executableTarget(name: "client-reports", dependencies: [.product(name: "ActionableClient", package: main)]),
         .executableTarget(

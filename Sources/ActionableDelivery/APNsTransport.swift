@@ -72,9 +72,9 @@ public struct APNsTransport: Transport {
                 )
                 return .failed(status: 400, reason: reason)
             case .expiredProviderToken:
-                return worker.retry(claim, now: now, reason: "ExpiredProviderToken after a new provider token", after: nil)
+                return worker.settings.retry(claim, now: now, reason: "ExpiredProviderToken after a new provider token", after: nil)
             case .retry(let reason, let after):
-                return worker.retry(claim, now: now, reason: reason, after: after)
+                return worker.settings.retry(claim, now: now, reason: reason, after: after)
             case .failed(let status, let reason):
                 logger.warning("APNs refused the notification", metadata: ["status": "\(status)", "reason": "\(reason)"])
                 return .failed(status: status, reason: reason)

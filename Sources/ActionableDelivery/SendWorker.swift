@@ -67,11 +67,6 @@ public struct SendWorker: Sendable {
             .run(wake: wake, idle: idle)
     }
 
-    /// The next attempt on the retry schedule, or `failed` once the window has passed.
-    func retry(_ claim: ClaimedSend, now: Date, reason: String, after: TimeInterval?) -> SendOutcome {
-        settings.retry(claim, now: now, reason: reason, after: after)
-    }
-
     func count(_ outcome: SendOutcome) {
         guard let metricsFactory = settings.metricsFactory else { return }
         Counter(label: "actionable_apns_sends_total", dimensions: [("outcome", outcome.label)], factory: metricsFactory).increment()

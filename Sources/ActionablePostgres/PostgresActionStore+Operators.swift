@@ -32,8 +32,9 @@ extension PostgresActionStore {
             var queued = false
             for try await _ in updated { queued = true }
             guard queued else { return false }
-            try await connection.query(
-                PostgresQuery(unsafeSQL: ActionTable.requeueDeliveriesOfOne(.postgres), binds: try Self.sqlBindings(values)), logger: logger)
+            for statement in ActionTable.requeueDeliveries(count: 1, .postgres) {
+                try await connection.query(PostgresQuery(unsafeSQL: statement, binds: try Self.sqlBindings(values)), logger: logger)
+            }
             return true
         }
         if queued { return .queued }
@@ -43,21 +44,37 @@ extension PostgresActionStore {
         return .notFound
     }
 
+    /// The responses are locked in id order, read again once locked, and exactly those are queued
+    /// again by id. The second read is a statement of its own, so it sees what a re-queue that
+    /// held a row committed meanwhile (the lock's own read decides with the state as it was when
+    /// it started, for the deliveries, before it waited); once locked, nothing else changes a
+    /// response that is not pending (the outbox only writes pending deliveries, a single re-queue
+    /// locks the row first, retention skips locked rows), and two re-queues lock in one order.
     public func requeue(matching filter: DeliveryFilter, at: Date) async throws -> Int {
-        let (sql, values) = ActionTable.requeueMatching(filter, at: at, .postgres)
-        let deliveries = ActionTable.requeueDeliveriesMatching(filter, at: at, .postgres)
+        let (lock, values) = ActionTable.requeueable(filter, lock: "FOR UPDATE OF action_responses", .postgres)
+        let (read, _) = ActionTable.requeueable(filter, .postgres)
+        let lockedOnly = "SELECT id FROM (\(read)) AS requeueable WHERE id = ANY($\(values.count + 1)::text[]) ORDER BY id"
         let logger = self.logger
-        let lock = ActionTable.lockMatching(filter, .postgres)
         return try await client.withTransaction(logger: logger) { connection in
-            // As for one response: the rows first, then the re-queue reads what is committed.
-            try await connection.query(PostgresQuery(unsafeSQL: lock.sql, binds: try Self.sqlBindings(lock.values)), logger: logger)
-            let rows = try await connection.query(
-                PostgresQuery(unsafeSQL: sql + " RETURNING id", binds: try Self.sqlBindings(values)), logger: logger)
-            var count = 0
-            for try await _ in rows { count += 1 }
-            try await connection.query(
-                PostgresQuery(unsafeSQL: deliveries.sql, binds: try Self.sqlBindings(deliveries.values)), logger: logger)
-            return count
+            var locked: [String] = []
+            let rows = try await connection.query(PostgresQuery(unsafeSQL: lock, binds: try Self.sqlBindings(values)), logger: logger)
+            for try await id in rows.decode(String.self) { locked.append(id) }
+            guard !locked.isEmpty else { return 0 }
+            var binds = try Self.sqlBindings(values)
+            binds.append(locked)
+            var ids: [String] = []
+            for try await id in try await connection.query(PostgresQuery(unsafeSQL: lockedOnly, binds: binds), logger: logger).decode(String.self) {
+                ids.append(id)
+            }
+            for start in stride(from: 0, to: ids.count, by: ActionTable.requeueChunk) {
+                let chunk = ids[start..<min(ids.count, start + ActionTable.requeueChunk)]
+                let binds = try Self.sqlBindings([.real(at.timeIntervalSince1970)] + chunk.map { .text($0) })
+                try await connection.query(PostgresQuery(unsafeSQL: ActionTable.requeue(count: chunk.count, .postgres), binds: binds), logger: logger)
+                for statement in ActionTable.requeueDeliveries(count: chunk.count, .postgres) {
+                    try await connection.query(PostgresQuery(unsafeSQL: statement, binds: binds), logger: logger)
+                }
+            }
+            return ids.count
         }
     }
 
@@ -65,18 +82,27 @@ extension PostgresActionStore {
     private static let lockOneSQL = "SELECT id FROM action_responses WHERE id = $1 FOR UPDATE"
 
     public func deliveryCounts() async throws -> [DeliveryStatus: Int] {
-        let rows = try await client.query(PostgresQuery(unsafeSQL: ActionTable.countsByStatus), logger: logger)
-        var counts: [DeliveryStatus: Int] = [:]
-        for try await (status, count) in rows.decode((String, Int).self) {
-            if let status = DeliveryStatus(rawValue: status) { counts[status] = count }
+        var stored: [(String, Int)] = []
+        for try await row in try await client.query(PostgresQuery(unsafeSQL: ResponseStates.countsByStoredStatus), logger: logger)
+            .decode((String, Int).self)
+        {
+            stored.append(row)
         }
-        return counts
+        func count(_ sql: String) async throws -> Int {
+            for try await value in try await client.query(PostgresQuery(unsafeSQL: sql), logger: logger).decode(Int.self) { return value }
+            return 0
+        }
+        return ResponseStates.counts(
+            stored: stored, routedPending: try await count(ResponseStates.routedPendingCount),
+            routedDead: try await count(ResponseStates.routedDeadCount))
     }
 
     /// One batch of each table, each its own statement (and transaction). `SKIP LOCKED`: two
     /// instances purging at once take different rows, and a row an operator is queueing again
     /// is skipped.
     public func purge(_ cutoff: PurgeCutoff, limit: Int) async throws -> PurgeCount {
+        // Routed rows an older instance wrote a status into during a rolling upgrade.
+        try await client.query(PostgresQuery(unsafeSQL: ResponseStates.normalize), logger: logger)
         let responses = try await client.query(
             PostgresQuery(
                 unsafeSQL: ActionTable.purge(limit: limit, lock: "FOR UPDATE SKIP LOCKED", .postgres) + " RETURNING id",

@@ -198,6 +198,8 @@ public final class PostgresActionStore: ActionStore {
             }
             try await connection.query("SELECT pg_advisory_unlock(7306312)", logger: logger)
         }
+        // Routed rows an instance of an older version wrote a status into (a rolling upgrade).
+        try await client.query(PostgresQuery(unsafeSQL: ResponseStates.normalize), logger: logger)
     }
 
     /// Each migration is a list of single statements (the extended protocol takes one at a time).

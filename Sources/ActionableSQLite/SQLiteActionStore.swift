@@ -230,31 +230,39 @@ public final class SQLiteActionStore: ActionStore {
         try await pool.write { db in
             try db.execute(sql: ActionTable.requeueOne(.sqlite), arguments: [at.timeIntervalSince1970, id])
             if db.changesCount == 1 {
-                try db.execute(sql: ActionTable.requeueDeliveriesOfOne(.sqlite), arguments: [at.timeIntervalSince1970, id])
+                for statement in ActionTable.requeueDeliveries(count: 1, .sqlite) {
+                    try db.execute(sql: statement, arguments: [at.timeIntervalSince1970, id])
+                }
                 return .queued
             }
             return try String.fetchOne(db, sql: ActionTable.statusOf(.sqlite), arguments: [id]) == nil ? .notFound : .alreadyPending
         }
     }
 
+    /// The responses are read once, then queued again by id, in one write transaction (the one
+    /// writer: nothing changes them in between).
     public func requeue(matching filter: DeliveryFilter, at: Date) async throws -> Int {
-        let (sql, values) = ActionTable.requeueMatching(filter, at: at, .sqlite)
-        let deliveries = ActionTable.requeueDeliveriesMatching(filter, at: at, .sqlite)
+        let (sql, values) = ActionTable.requeueable(filter, .sqlite)
         return try await pool.write { db in
-            try db.execute(sql: sql, arguments: Self.arguments(values))
-            let count = db.changesCount
-            try db.execute(sql: deliveries.sql, arguments: Self.arguments(deliveries.values))
-            return count
+            let ids = try String.fetchAll(db, sql: sql, arguments: Self.arguments(values))
+            for start in stride(from: 0, to: ids.count, by: ActionTable.requeueChunk) {
+                let chunk = Array(ids[start..<min(ids.count, start + ActionTable.requeueChunk)])
+                let arguments = StatementArguments([at.timeIntervalSince1970.databaseValue] + chunk.map(\.databaseValue))
+                try db.execute(sql: ActionTable.requeue(count: chunk.count, .sqlite), arguments: arguments)
+                for statement in ActionTable.requeueDeliveries(count: chunk.count, .sqlite) {
+                    try db.execute(sql: statement, arguments: arguments)
+                }
+            }
+            return ids.count
         }
     }
 
     public func deliveryCounts() async throws -> [DeliveryStatus: Int] {
         try await pool.read { db in
-            var counts: [DeliveryStatus: Int] = [:]
-            for row in try Row.fetchAll(db, sql: ActionTable.countsByStatus) {
-                if let status = DeliveryStatus(rawValue: row["status"]) { counts[status] = row["n"] }
-            }
-            return counts
+            let stored = try Row.fetchAll(db, sql: ResponseStates.countsByStoredStatus).map { row in (row["status"] as String, row["n"] as Int) }
+            return ResponseStates.counts(
+                stored: stored, routedPending: try Int.fetchOne(db, sql: ResponseStates.routedPendingCount) ?? 0,
+                routedDead: try Int.fetchOne(db, sql: ResponseStates.routedDeadCount) ?? 0)
         }
     }
 
@@ -264,6 +272,8 @@ public final class SQLiteActionStore: ActionStore {
     public func purge(_ cutoff: PurgeCutoff, limit: Int) async throws -> PurgeCount {
         try await relaxedWrite { db in
             var count = PurgeCount()
+            // Routed rows an older instance wrote a status into during a rolling upgrade.
+            try db.execute(sql: ResponseStates.normalize)
             try db.execute(
                 sql: ActionTable.purge(limit: limit, .sqlite),
                 arguments: [cutoff.responsesBefore.timeIntervalSince1970, cutoff.now.timeIntervalSince1970])

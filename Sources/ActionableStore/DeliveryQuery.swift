@@ -82,7 +82,7 @@ extension ActionTable {
             values.append(value)
             conditions.append(condition(dialect.parameter(first + values.count - 1)))
         }
-        if let status = filter.status { add({ "status = \($0)" }, .text(status.rawValue)) }
+        if let status = filter.status { conditions.append(ResponseStates.condition(status)) }
         if let category = filter.category { add({ "category = \($0)" }, .text(category)) }
         if let since = filter.since { add({ "received_at >= \($0)" }, .real(since.timeIntervalSince1970)) }
         if let until = filter.until { add({ "received_at < \($0)" }, .real(until.timeIntervalSince1970)) }
@@ -113,73 +113,74 @@ extension ActionTable {
     /// endpoints (whose deliveries are queued again).
     static func requeueSet(_ at: String) -> String {
         """
-        status = CASE WHEN status = 'routed' THEN 'routed' ELSE 'pending' END, attempts = 0, next_attempt_at = \(at),
+        status = CASE WHEN fanned_out = 1 THEN 'routed' ELSE 'pending' END, attempts = 0, next_attempt_at = \(at),
             queued_at = \(at), lease_owner = NULL, lease_until = NULL, delivered_at = NULL, expired_leases = 0
         """
     }
 
     /// Queues one response again unless it is pending, as operators see it; parameters: at, id.
-    /// Run before ``requeueDeliveriesOfOne(_:)``, in the same transaction: a routed response's
-    /// state is its deliveries', which that statement queues again.
+    /// Run before ``requeueDeliveries(count:_:)`` for its id, in the same transaction: a routed
+    /// response's state is its deliveries', which those statements queue again.
     public static func requeueOne(_ dialect: SQLDialect) -> String {
         let at = dialect.parameter(1)
         return """
             UPDATE action_responses SET \(requeueSet(at))
-            WHERE id IN (SELECT id FROM \(ResponseStates.view) WHERE id = \(dialect.parameter(2)) AND status <> 'pending')
+            WHERE id IN (SELECT id FROM \(ResponseStates.view) WHERE id = \(dialect.parameter(2)) AND \(ResponseStates.notPending))
             """
     }
 
-    /// Queues every response of `filter` that is not pending.
-    public static func requeueMatching(_ filter: DeliveryFilter, at: Date, _ dialect: SQLDialect) -> (sql: String, values: [Value]) {
-        let (conditions, values) = Self.conditions(filter, dialect, first: 2)
-        let parameter = dialect.parameter(1)
-        return (
-            """
-            UPDATE action_responses SET \(requeueSet(parameter))
-            WHERE id IN (SELECT id FROM \(ResponseStates.view) WHERE status <> 'pending' AND \(conditions))
-            """,
-            [.real(at.timeIntervalSince1970)] + values
-        )
-    }
-
-    /// Queues again the endpoint deliveries of one response that ``requeueOne(_:)`` took (run
-    /// after it, in the same transaction: the response's own row still reads as routed, its
-    /// deliveries as they were); parameters: at, id.
-    public static func requeueDeliveriesOfOne(_ dialect: SQLDialect) -> String {
-        EndpointTable.requeueDeliveries(
-            of: "SELECT id FROM \(ResponseStates.view) WHERE id = \(dialect.parameter(2)) AND status <> 'pending'", dialect)
-    }
-
-    /// Queues again the endpoint deliveries of the responses ``requeueMatching(_:at:_:)`` took
-    /// (run after it, in the same transaction).
-    public static func requeueDeliveriesMatching(_ filter: DeliveryFilter, at: Date, _ dialect: SQLDialect) -> (sql: String, values: [Value]) {
-        let (conditions, values) = Self.conditions(filter, dialect, first: 2)
-        return (
-            EndpointTable.requeueDeliveries(of: "SELECT id FROM \(ResponseStates.view) WHERE status <> 'pending' AND \(conditions)", dialect),
-            [.real(at.timeIntervalSince1970)] + values
-        )
-    }
-
-    /// Locks the rows of the responses of `filter` that are not pending, in id order (PostgreSQL,
-    /// before ``requeueMatching(_:at:_:)``).
-    public static func lockMatching(_ filter: DeliveryFilter, _ dialect: SQLDialect) -> (sql: String, values: [Value]) {
+    /// The ids of the responses of `filter` that are not pending, as operators see them, in id
+    /// order; `lock` goes at the end (PostgreSQL: `FOR UPDATE`, so that what is then queued again
+    /// is what was read, and two re-queues at once lock in one order).
+    public static func requeueable(_ filter: DeliveryFilter, lock: String = "", _ dialect: SQLDialect) -> (sql: String, values: [Value]) {
         let (conditions, values) = Self.conditions(filter, dialect, first: 1)
         return (
             """
-            SELECT id FROM action_responses WHERE id IN (SELECT id FROM \(ResponseStates.view) WHERE status <> 'pending' AND \(conditions))
-            ORDER BY id FOR UPDATE
+            SELECT id FROM action_responses
+            WHERE id IN (SELECT id FROM \(ResponseStates.view) WHERE \(ResponseStates.notPending) AND \(conditions))
+            ORDER BY id \(lock)
             """,
             values
         )
+    }
+
+    /// How many ids one re-queue statement takes (parameters 2…).
+    public static let requeueChunk = 500
+
+    /// Queues again `count` responses read by ``requeueable(_:lock:_:)`` in the same transaction;
+    /// parameters: at, then the ids. Run before ``requeueDeliveries(count:_:)`` for them.
+    public static func requeue(count: Int, _ dialect: SQLDialect) -> String {
+        let ids = (2..<(2 + max(1, count))).map(dialect.parameter).joined(separator: ", ")
+        return "UPDATE action_responses SET \(requeueSet(dialect.parameter(1))) WHERE id IN (\(ids))"
+    }
+
+    /// Queues again the endpoint deliveries of `count` responses just queued again (parameters:
+    /// at, then the ids), in two statements run in order: first, where a response has no dead
+    /// delivery, its delivered ones (a delivered response is replayed to every endpoint); then the
+    /// dead ones. One statement could not do both: SQLite reads a row's siblings as the statement
+    /// has already changed them, so a dead delivery queued first made its delivered sibling look
+    /// replayable.
+    public static func requeueDeliveries(count: Int, _ dialect: SQLDialect) -> [String] {
+        let at = dialect.parameter(1)
+        let ids = (2..<(2 + max(1, count))).map(dialect.parameter).joined(separator: ", ")
+        let reset = """
+            status = 'pending', attempts = 0, next_attempt_at = \(at), queued_at = \(at), lease_owner = NULL, lease_until = NULL,
+                delivered_at = NULL, last_error = NULL, expired_leases = 0
+            """
+        return [
+            """
+            UPDATE endpoint_deliveries SET \(reset)
+            WHERE status = 'delivered' AND response_id IN (\(ids)) AND NOT EXISTS (
+                SELECT 1 FROM endpoint_deliveries dead WHERE dead.response_id = endpoint_deliveries.response_id AND dead.status = 'dead')
+            """,
+            "UPDATE endpoint_deliveries SET \(reset) WHERE status = 'dead' AND response_id IN (\(ids))",
+        ]
     }
 
     /// The status of one response; parameter 1 is the id.
     public static func statusOf(_ dialect: SQLDialect) -> String {
         "SELECT status FROM \(ResponseStates.view) WHERE id = \(dialect.parameter(1))"
     }
-
-    /// How many responses are in each state (the status, then an integer count).
-    public static let countsByStatus = "SELECT status, CAST(COUNT(*) AS INTEGER) AS n FROM \(ResponseStates.view) GROUP BY status"
 
     /// The statements of schema version 3: when each response was queued, and an index for the
     /// operator's newest-first pages.

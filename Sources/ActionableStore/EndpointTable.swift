@@ -254,21 +254,6 @@ public enum EndpointTable {
         """
     }
 
-    /// Queues again the deliveries of the responses a re-queue takes (those not pending, chosen by
-    /// `responses`, a `SELECT id …` whose parameters start at 2): the dead ones, or every one when
-    /// none is dead (a delivered response is replayed to each endpoint). Parameter 1 is the time.
-    public static func requeueDeliveries(of responses: String, _ dialect: SQLDialect) -> String {
-        let at = dialect.parameter(1)
-        return """
-            UPDATE endpoint_deliveries SET status = 'pending', attempts = 0, next_attempt_at = \(at), queued_at = \(at),
-                lease_owner = NULL, lease_until = NULL, delivered_at = NULL, last_error = NULL, expired_leases = 0
-            WHERE status <> 'pending' AND response_id IN (\(responses))
-                AND (status = 'dead' OR NOT EXISTS (
-                    SELECT 1 FROM endpoint_deliveries dead
-                    WHERE dead.response_id = endpoint_deliveries.response_id AND dead.status = 'dead'))
-            """
-    }
-
     /// Decodes a row of ``columns``.
     public static func decode(_ row: some ActionRow) throws -> Endpoint {
         Endpoint(

@@ -142,7 +142,7 @@ extension InMemoryActionStore: EndpointStore {
     }
 
     /// Queues again the deliveries of response `id` that a re-queue takes (see
-    /// ``EndpointTable/requeueDeliveries(of:_:)``).
+    /// ``ActionTable/requeueDeliveries(count:_:)``).
     func requeueDeliveries(of id: String, at: Date) {
         guard let deliveries = endpointDeliveries[id] else { return }
         let anyDead = deliveries.values.contains { $0.delivery.status == .dead }

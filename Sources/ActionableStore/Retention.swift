@@ -108,7 +108,8 @@ extension ActionTable {
     /// (``ResponseStates``); parameters: responses before, now. A response's next attempt is never
     /// before it was received or queued again, so `next_attempt_at` bounds those, and the delivery
     /// index (`status, next_attempt_at`) finds the batch without reading a pending row; a response
-    /// routed to endpoints is read with its deliveries. `lock` is what the driver adds to the inner
+    /// routed to endpoints is read with its deliveries, and goes once none is pending and the last
+    /// any was due or delivered is before the cutoff. `lock` is what the driver adds to the inner
     /// `SELECT` (PostgreSQL: `FOR UPDATE SKIP LOCKED`, so that instances purging at once, or an
     /// operator queueing a row again, never wait on each other and a row queued again meanwhile is
     /// left alone).
@@ -126,7 +127,8 @@ extension ActionTable {
                     AND (r.answerable_until IS NULL OR r.answerable_until < \(now))
                     AND (r.status = 'routed' OR r.delivered_at IS NULL OR r.delivered_at < \(before))
                     AND (r.status <> 'routed' OR (
-                        EXISTS (\(deliveries(""))) AND NOT EXISTS (\(deliveries("d.status = 'pending'")))
+                        EXISTS (\(deliveries(""))) AND NOT EXISTS (\(deliveries("d.status = 'pending' AND d.status <> 'delivered'")))
+                        AND NOT EXISTS (\(deliveries("d.next_attempt_at >= \(before)")))
                         AND (EXISTS (\(deliveries("d.status <> 'delivered'")))
                             OR NOT EXISTS (\(deliveries("d.delivered_at >= \(before)"))))))
                 LIMIT \(limit) \(lock))

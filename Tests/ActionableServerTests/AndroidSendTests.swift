@@ -252,6 +252,18 @@ struct AndroidSendTests {
             // Removed by its token, by the app of its user.
             let removed = try await SendHarness.call("DELETE", "/v1/devices/\(longest)", port: port, bearer: jwt)
             #expect(removed.status == 204)
+
+            // An FCM token that happens to be all hexadecimal digits is removed as written, not
+            // read as an APNs token: alice's iOS device whose token is its lowercase stays.
+            let hexFCM = String(repeating: "AB12", count: 16)
+            #expect(try await SendHarness.registerAndroid(hexFCM, user: "alice", port: port) == 201)
+            #expect(try await SendHarness.register(hexFCM.lowercased(), user: "alice", port: port) == 201)
+            #expect(try await SendHarness.call("DELETE", "/v1/devices/\(hexFCM)", port: port, bearer: jwt).status == 204)
+            let left = try JSONDecoder().decode(DeviceList.self, from: try await SendHarness.call("GET", "/v1/devices/alice", port: port).body)
+            #expect(left.items.map(\.platform) == ["ios"] && left.items.map(\.token) == [hexFCM.lowercased()])
+            // The same text again now names the APNs token (stored lowercase, matched in any case).
+            #expect(try await SendHarness.call("DELETE", "/v1/devices/\(hexFCM)", port: port, bearer: jwt).status == 204)
+            #expect(try await SendHarness.call("DELETE", "/v1/devices/\(hexFCM)", port: port, bearer: jwt).status == 404)
         }
     }
 }

@@ -221,5 +221,121 @@ struct RoutedResponsesUpgradeTests {
             again.map { FinishedAttempt(responseID: $0.action.id, endpointID: "b", outcome: .delivered, at: OutboxWriteCountTests.at(5_001)) },
             owner: "w", breaker: OutboxWriteCountTests.breaker)
         #expect(try await upgraded.action(id: "r-dead")?.status == .delivered)  // read from its deliveries: the row was routed
+
+        // An instance of the older version, still running during a rolling upgrade, writes a
+        // status into a routed row (its summary, or pending at accept): it still reads right, and
+        // the next purge sets it back to routed.
+        let raw = "UPDATE action_responses SET status = 'pending', attempts = 9, last_error = 'stale' WHERE id = 'r-done'"
+        if let sqlite = upgraded as? SQLiteActionStore {
+            try await sqlite.pool.write { db in try db.execute(sql: raw) }
+        } else if let postgres = upgraded as? PostgresActionStore {
+            try await postgres.client.query(PostgresQuery(unsafeSQL: raw), logger: logger)
+        }
+        let stale = try #require(try await upgraded.action(id: "r-done"))
+        #expect(stale.status == .delivered && stale.attempts == 1 && stale.lastError == nil)
+        #expect(try await upgraded.pendingCount() == 1)  // the old row's "pending" counts until it is set back
+        _ = try await upgraded.purge(
+            PurgeCutoff(
+                responsesBefore: OutboxWriteCountTests.at(0), badgeEntriesBefore: OutboxWriteCountTests.at(0), now: OutboxWriteCountTests.at(0)),
+            limit: 10)
+        #expect(try await upgraded.pendingCount() == 0)
+        #expect(try await upgraded.deliveryCounts() == [.delivered: 3])
+    }
+}
+
+/// Responses routed to endpoints, on every driver: their state as operators see it — re-queued,
+/// counted and purged — is their deliveries', and one rule holds everywhere.
+struct RoutedResponseStateTests {
+    typealias Driver = StoreConformanceTests.Driver
+    static func at(_ seconds: TimeInterval) -> Date { Date(timeIntervalSince1970: seconds) }
+    static let breaker = OutboxWriteCountTests.breaker
+
+    /// Accepts `count` responses handed at accept to endpoints `a` and `b`.
+    static func routed(_ store: any ActionStore, count: Int, at time: TimeInterval = 1_000) async throws {
+        for id in ["a", "b"] {
+            _ = try await store.createEndpoint(
+                Endpoint(id: id, url: "https://\(id).example/", filter: ["invite.*"], secret: "whsec_one", createdAt: at(1)))
+        }
+        await store.fanOutAtAccept(AcceptFanOut())
+        for index in 0..<count {
+            _ = try await store.accept(StoreConformanceTests.action("n-\(index)", id: String(format: "r-%03d", index), at: time))
+        }
+    }
+
+    /// Claims every due delivery of `endpoint` at `time` and records `outcome` for each.
+    static func finishAll(_ store: any ActionStore, _ endpoint: String, _ outcome: DeliveryOutcome, at time: TimeInterval) async throws {
+        let claimed = try await store.claimDeliveries(endpointID: endpoint, now: at(time), limit: 1_000, lease: 60, owner: "w", breaker: breaker)
+        _ = try await store.finishDeliveries(
+            claimed.map { FinishedAttempt(responseID: $0.action.id, endpointID: endpoint, outcome: outcome, at: at(time)) }, owner: "w",
+            breaker: breaker)
+    }
+
+    @Test(arguments: Driver.available)
+    func requeueingADeadResponseReplaysOnlyItsDeadDeliveries(driver: Driver) async throws {
+        let (store, cleanup) = try await StoreConformanceTests.makeStore(driver)
+        defer { cleanup() }
+        try await Self.routed(store, count: 2)
+        // Dead on a (the endpoint sorted first), delivered on b.
+        try await Self.finishAll(store, "a", .rejected("HTTP 410"), at: 1_001)
+        try await Self.finishAll(store, "b", .delivered, at: 1_001)
+        #expect(try await store.deliveryCounts() == [.dead: 2])
+        #expect(try await store.requeue(id: "r-000", at: Self.at(2_000)) == .queued)
+        #expect(try await store.endpointDeliveries(responseID: "r-000").map(\.status) == [.pending, .delivered])
+        #expect(try await store.requeue(matching: DeliveryFilter(status: .dead), at: Self.at(2_000)) == 1)
+        #expect(try await store.endpointDeliveries(responseID: "r-001").map(\.status) == [.pending, .delivered])
+        #expect(try await store.deliveryCounts() == [.pending: 2])
+        #expect(try await store.deliveries(matching: DeliveryFilter(status: .pending), after: nil, limit: 10).items.map(\.id) == ["r-001", "r-000"])
+        #expect(try await store.deliveries(matching: DeliveryFilter(status: .dead), after: nil, limit: 10).items.isEmpty)
+        // Delivered on a too: the response is delivered, and a re-queue replays it to both.
+        try await Self.finishAll(store, "a", .delivered, at: 2_001)
+        #expect(try await store.deliveryCounts() == [.delivered: 2])
+        #expect(try await store.deliveries(matching: DeliveryFilter(status: .delivered), after: nil, limit: 10).items.count == 2)
+        #expect(try await store.requeue(matching: DeliveryFilter(status: .delivered), at: Self.at(3_000)) == 2)
+        #expect(try await store.endpointDeliveries(responseID: "r-000").map(\.status) == [.pending, .pending])
+        #expect(try await store.pendingCount() == 4)  // four deliveries wait
+    }
+
+    @Test(arguments: Driver.available)
+    func aRoutedResponseStaysUntilItsLastAttemptIsOld(driver: Driver) async throws {
+        let (store, cleanup) = try await StoreConformanceTests.makeStore(driver)
+        defer { cleanup() }
+        try await Self.routed(store, count: 1)
+        try await Self.finishAll(store, "b", .delivered, at: 1_001)
+        // a fails until 90 000 (its retries due later and later), then is rejected for good.
+        try await Self.finishAll(store, "a", .failed("HTTP 503", retryAt: Self.at(90_000)), at: 1_001)
+        try await Self.finishAll(store, "a", .rejected("HTTP 410"), at: 90_000)
+        let dead = try #require(try await store.action(id: "r-000"))
+        #expect(dead.status == .dead && dead.nextAttemptAt == Self.at(90_000) && dead.attempts == 2)
+        let early = PurgeCutoff(responsesBefore: Self.at(50_000), badgeEntriesBefore: Self.at(0), now: Self.at(100_000))
+        #expect(try await store.purge(early, limit: 100).responses == 0)  // received long before, but its last attempt is not old
+        let late = PurgeCutoff(responsesBefore: Self.at(95_000), badgeEntriesBefore: Self.at(0), now: Self.at(200_000))
+        #expect(try await store.purge(late, limit: 100).responses == 1)
+        #expect(try await store.action(id: "r-000") == nil)
+    }
+
+    @Test(arguments: Driver.available)
+    func routedResponsesQueuedByManyAtOnceAreQueuedOnce(driver: Driver) async throws {
+        let (store, cleanup) = try await StoreConformanceTests.makeStore(driver)
+        defer { cleanup() }
+        try await Self.routed(store, count: 30)
+        try await Self.finishAll(store, "a", .rejected("HTTP 410"), at: 1_001)
+        try await Self.finishAll(store, "b", .delivered, at: 1_001)
+        // Four bulk re-queues and ten of one response, at once: each response queued once.
+        let (bulk, single) = try await withThrowingTaskGroup(of: (Int, RequeueResult?).self) { group in
+            for _ in 0..<4 {
+                group.addTask { (try await store.requeue(matching: DeliveryFilter(status: .dead), at: Self.at(2_000)), nil) }
+            }
+            for _ in 0..<10 { group.addTask { (0, try await store.requeue(id: "r-007", at: Self.at(2_000))) } }
+            return try await group.reduce(into: (0, [RequeueResult]())) { total, result in
+                total.0 += result.0
+                if let single = result.1 { total.1.append(single) }
+            }
+        }
+        #expect(bulk + single.filter { $0 == .queued }.count == 30)
+        #expect(single.filter { $0 == .queued }.count <= 1)
+        #expect(try await store.deliveryCounts() == [.pending: 30])
+        for index in [0, 7, 29] {
+            #expect(try await store.endpointDeliveries(responseID: String(format: "r-%03d", index)).map(\.status) == [.pending, .delivered])
+        }
     }
 }

@@ -13,7 +13,7 @@ import JWTKit
 import Logging
 import NIOCore
 import NIOSSL
-import Synchronization
+import SendLoad
 
 let arguments = CommandLine.arguments
 guard arguments.count == 10, let connections = Int(arguments[7]), let count = Int(arguments[8]), let concurrency = Int(arguments[9])
@@ -68,38 +68,10 @@ default:
     exit(2)
 }
 
-let next = Atomic<Int>(0)
-let started = ContinuousClock.now
-let (latencies, failures) = await withTaskGroup(of: ([Double], Int).self) { group in
-    for _ in 0..<concurrency {
-        group.addTask {
-            var latencies: [Double] = []
-            var failures = 0
-            while true {
-                let index = next.wrappingAdd(1, ordering: .relaxed).oldValue
-                guard index < count else { break }
-                let start = ContinuousClock.now
-                if !(await send(index)) { failures += 1 }
-                let elapsed = ContinuousClock.now - start
-                latencies.append(Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15)
-            }
-            return (latencies, failures)
-        }
-    }
-    var all: [Double] = []
-    var failed = 0
-    for await (latencies, failures) in group {
-        all += latencies
-        failed += failures
-    }
-    return (all, failed)
-}
-let elapsed = ContinuousClock.now - started
-let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+let load = await SendLoad.run(count: count, concurrency: concurrency, send)
 try await shutdown()
-let sorted = latencies.sorted()
-func percentile(_ p: Double) -> Double { sorted.isEmpty ? 0 : sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))] }
 print(
     String(
         format: #"{"client":"%@","connections":%d,"sent":%d,"failed":%d,"seconds":%.3f,"rate":%.0f,"p50_ms":%.2f,"p99_ms":%.2f}"#,
-        mode, connections, count - failures, failures, seconds, Double(count) / seconds, percentile(0.5), percentile(0.99)))
+        mode, connections, count - load.failures, load.failures, load.seconds, Double(count) / load.seconds, load.percentile(0.5),
+        load.percentile(0.99)))

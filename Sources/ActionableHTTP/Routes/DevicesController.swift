@@ -33,10 +33,8 @@ struct DevicesController: Sendable {
         routes.delete("/v1/devices/:id") { _, context in
             // A segment that is not a device token names no device: 404, as for an unknown one.
             let segment = context.parameters.get("id") ?? ""
-            let token =
-                DevicePlatform.isAndroidToken(segment) && segment.contains(where: { !$0.isHexDigit })
-                ? segment : try? Self.token(segment, at: "/token")
-            guard let token else {
+            let candidates = Self.tokens(named: segment)
+            guard !candidates.isEmpty else {
                 throw Problem(.notFound, "no device of this user has that token")
             }
             let user: String?
@@ -45,9 +43,10 @@ struct DevicesController: Sendable {
             default: user = nil  // the backend removes any user's device
             }
             let removed = try await settings.storage(context, "the device registry cannot be reached") {
-                try await store.removeDevice(token: token, user: user)
+                for token in candidates where try await store.removeDevice(token: token, user: user) { return true }
+                return false
             }
-            guard removed else { throw Problem(.notFound, "no device \(token) of this user is registered") }
+            guard removed else { throw Problem(.notFound, "no device \(segment) of this user is registered") }
             return Response(status: .noContent)
         }
         routes.get("/v1/devices/:id") { _, context in
@@ -123,6 +122,16 @@ struct DevicesController: Sendable {
             // Kept as FCM wrote it: its tokens are case-sensitive.
             return (body.token, .android, .production)
         }
+    }
+
+    /// The stored tokens a path segment may name, in the order to try them: an FCM token exactly
+    /// as written (FCM's tokens are case-sensitive, and one may happen to be all hexadecimal
+    /// digits), then an APNs token as stored (lowercased). Empty: it is neither.
+    static func tokens(named segment: String) -> [String] {
+        var tokens: [String] = []
+        if DevicePlatform.isAndroidToken(segment) { tokens.append(segment) }
+        if let apns = try? token(segment, at: "/token"), !tokens.contains(apns) { tokens.append(apns) }
+        return tokens
     }
 
     /// A device token, lowercased, or a 400 naming `pointer`.

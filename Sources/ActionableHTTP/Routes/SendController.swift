@@ -89,22 +89,23 @@ struct SendController: Sendable {
         }
         let toAndroid = devices.contains { $0.platform == .android }
         let now = Date()
-        do {
-            // Checked before anything is recorded (with a badge, as it will be sent): the APNs
-            // payload, and the FCM message when an Android device gets it (a payload key FCM
-            // reserves refuses the send only then).
-            var checked = aps
-            if case .auto = body.badge { checked.badge = 0 }
-            _ = try builder.build(category: category, aps: checked, fields: plan.fields, pushType: plan.pushType)
-            if toAndroid {
-                _ = try builder.androidMessage(
-                    category: category, fields: plan.fields, actionToken: String(repeating: "t", count: 400),
-                    options: plan.fcmOptions(body, notificationID: notificationID, badge: checked.badge.map { _ in 99_999 }, now: now))
-            }
-        } catch {
-            throw Problem(error)
-        }
         if case .auto = body.badge {
+            // The badge is recorded before the payloads can be built (its count goes into them),
+            // so they are checked first, with a badge as large as any: the APNs payload, and the
+            // FCM message when an Android device gets it (a payload key FCM reserves refuses the
+            // send only then). Any other send is built once, below, before anything is recorded.
+            do {
+                var checked = aps
+                checked.badge = 99_999
+                _ = try builder.build(category: category, aps: checked, fields: plan.fields, pushType: plan.pushType)
+                if toAndroid {
+                    _ = try builder.androidMessage(
+                        category: category, fields: plan.fields, actionToken: String(repeating: "t", count: 400),
+                        options: plan.fcmOptions(body, notificationID: notificationID, badge: 99_999, now: now))
+                }
+            } catch {
+                throw Problem(error)
+            }
             let sent = SentNotification(notificationID: notificationID, user: body.user, category: body.category, sentAt: now)
             let result = try await settings.storage(context, "the badge ledger cannot be reached") {
                 try await store.recordSent(sent, countingSince: now.addingTimeInterval(-settings.badgeLifetime))
