@@ -19,7 +19,11 @@ public struct OutboxSettings: Sendable {
     public var jitter: @Sendable () -> Double
     public var logger: Logger
     /// Where the worker's metrics go; none when `nil`.
-    public var metricsFactory: (any MetricsFactory)?
+    public var metricsFactory: (any MetricsFactory)? {
+        didSet { counters = metricsFactory.map(CounterCache.init) }
+    }
+    /// The counters made so far, reused for every attempt (``CounterCache``).
+    var counters: CounterCache?
 
     /// Settings for a worker named `owner` in leases.
     public init(
@@ -33,5 +37,6 @@ public struct OutboxSettings: Sendable {
         self.jitter = jitter
         self.logger = logger
         self.metricsFactory = metricsFactory
+        self.counters = metricsFactory.map(CounterCache.init)
     }
 }

@@ -6,18 +6,20 @@ import Foundation
 /// `v1,<base64 HMAC-SHA256 of "id.timestamp.body">`, keyed with the base64-decoded part of a
 /// `whsec_` secret.
 public struct WebhookSigner: Sendable {
-    private let key: SymmetricKey
+    /// The HMAC with its key already absorbed: each signature starts from a copy of it instead of
+    /// hashing the key's padded blocks again (a hundredth of a delivered call's CPU, measured).
+    private let keyed: HMAC<SHA256>
 
     /// A signer for `secret` (`whsec_` followed by base64; the prefix may be left out).
     public init(secret: String) throws(WebhookSecretError) {
         guard let bytes = Endpoint.secretKey(secret) else { throw WebhookSecretError() }
-        key = SymmetricKey(data: bytes)
+        keyed = HMAC<SHA256>(key: SymmetricKey(data: bytes))
     }
 
     /// The `webhook-signature` value for message `id`, sent at `timestamp` (Unix seconds),
     /// with `body` as the exact bytes sent.
     public func signature(id: String, timestamp: Int, body: some DataProtocol) -> String {
-        var mac = HMAC<SHA256>(key: key)
+        var mac = keyed
         mac.update(data: Array("\(id).\(timestamp).".utf8))
         mac.update(data: body)
         return "v1," + Data(mac.finalize()).base64EncodedString()

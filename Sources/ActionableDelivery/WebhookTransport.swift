@@ -140,12 +140,8 @@ public struct WebhookTransport: Transport {
         case .held: label = "held"
         case .dead: label = "dead"
         }
-        if let metricsFactory = worker.metricsFactory {
-            Counter(
-                label: "actionable_endpoint_attempts_total", dimensions: [("endpoint", delivery.endpointID), ("outcome", label)],
-                factory: metricsFactory
-            ).increment()
-        }
+        worker.settings.counters?.counter("actionable_endpoint_attempts_total", [("endpoint", delivery.endpointID), ("outcome", label)])
+            .increment()
         switch fate {
         case .held:
             logger(for: delivery).warning(

@@ -128,7 +128,7 @@ public enum ActionTable {
     /// in-process handler or for routing, and deliveries waiting for their endpoint.
     public static let pendingCount = """
         SELECT CAST((SELECT COUNT(*) FROM action_responses WHERE status = 'pending')
-            + (SELECT COUNT(*) FROM endpoint_deliveries WHERE status = 'pending' AND status <> 'delivered') AS INTEGER)
+            + (SELECT COUNT(*) FROM endpoint_deliveries WHERE endpoint_id IN (SELECT id FROM endpoints) AND status = 'pending') AS INTEGER)
         """
 
     /// Decodes a row of ``columns``.

@@ -32,15 +32,17 @@ public enum ResponseStates {
         WHERE fanned_out = 1 AND status <> 'routed'
         """
 
-    /// The response ids with a delivery in `status` (one of pending and dead), read through the
-    /// partial index `endpoint_deliveries_open`.
-    static func open(_ status: String) -> String {
-        "SELECT response_id FROM endpoint_deliveries WHERE status = '\(status)' AND status <> 'delivered'"
+    /// The response ids with a delivery in `statuses` (pending, dead), read through the claim
+    /// index (`endpoint_id, status, …`) one endpoint at a time: no index of its own, so a finished
+    /// attempt writes no more index entries than its claim index's.
+    static func open(_ statuses: String...) -> String {
+        let list = statuses.map { "'\($0)'" }.joined(separator: ", ")
+        return "SELECT response_id FROM endpoint_deliveries WHERE endpoint_id IN (SELECT id FROM endpoints) AND status IN (\(list))"
     }
 
     /// The condition on a row of the view that its state, as operators see it, is `status`;
-    /// index-friendly: the routed rows' part reads the deliveries through `endpoint_deliveries_open`
-    /// once, not once per row.
+    /// index-friendly: the routed rows' part reads the deliveries through the claim index once,
+    /// not once per row.
     static func condition(_ status: DeliveryStatus) -> String {
         let routed: String
         switch status {
@@ -49,7 +51,7 @@ public enum ResponseStates {
         case .dead: routed = "id IN (\(open("dead"))) AND id NOT IN (\(open("pending")))"
         case .delivered:
             routed = """
-                id NOT IN (SELECT response_id FROM endpoint_deliveries WHERE status <> 'delivered')
+                id NOT IN (\(open("pending", "dead")))
                     AND EXISTS (SELECT 1 FROM endpoint_deliveries e WHERE e.response_id = id)
                 """
         }
@@ -108,13 +110,10 @@ public enum ResponseStates {
 
     /// The statements of schema version 14: responses handed to endpoints stop carrying a summary
     /// of their deliveries (each was rewritten with every finished attempt) and are read through
-    /// the view; a partial index of the deliveries still open (pending or dead: what the state
-    /// filters, counts, the queue depth and retention ask about), and one of routed rows an older
-    /// version wrote a status into (empty but during a rolling upgrade). Each statement may run
-    /// again.
+    /// the view; and a partial index of routed rows an older version wrote a status into (empty
+    /// but during a rolling upgrade). Each statement may run again.
     public static func version14(_ dialect: SQLDialect) -> [String] {
         [
-            "CREATE INDEX IF NOT EXISTS endpoint_deliveries_open ON endpoint_deliveries (status, response_id) WHERE status <> 'delivered'",
             "CREATE INDEX IF NOT EXISTS action_responses_unrouted ON action_responses (id) WHERE fanned_out = 1 AND status <> 'routed'",
             normalize,
             createView(dialect),
@@ -122,18 +121,18 @@ public enum ResponseStates {
     }
 
     /// How many responses are in each state, as operators see them: the rows by their own status
-    /// (one pass over the status index), the routed ones split by their open deliveries
-    /// (`endpoint_deliveries_open`); `routed` rows neither pending nor dead are delivered.
+    /// (one pass over the status index), the routed ones split by their pending and dead
+    /// deliveries (the claim index); `routed` rows neither pending nor dead are delivered.
     public static let countsByStoredStatus = "SELECT status, CAST(COUNT(*) AS INTEGER) AS n FROM action_responses GROUP BY status"
 
     /// The routed responses with a pending delivery (an integer column).
     public static let routedPendingCount =
-        "SELECT CAST(COUNT(DISTINCT response_id) AS INTEGER) FROM endpoint_deliveries WHERE status = 'pending' AND status <> 'delivered'"
+        "SELECT CAST(COUNT(DISTINCT response_id) AS INTEGER) FROM (\(open("pending"))) AS open"
 
     /// The routed responses with a dead delivery and none pending (an integer column).
     public static let routedDeadCount = """
-        SELECT CAST(COUNT(DISTINCT response_id) AS INTEGER) FROM endpoint_deliveries
-        WHERE status = 'dead' AND status <> 'delivered' AND response_id NOT IN (\(open("pending")))
+        SELECT CAST(COUNT(DISTINCT response_id) AS INTEGER) FROM (\(open("dead"))) AS open
+        WHERE response_id NOT IN (\(open("pending")))
         """
 
     /// The counts operators see, from ``countsByStoredStatus``'s rows and the two routed counts.

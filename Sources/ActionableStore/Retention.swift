@@ -127,7 +127,7 @@ extension ActionTable {
                     AND (r.answerable_until IS NULL OR r.answerable_until < \(now))
                     AND (r.status = 'routed' OR r.delivered_at IS NULL OR r.delivered_at < \(before))
                     AND (r.status <> 'routed' OR (
-                        EXISTS (\(deliveries(""))) AND NOT EXISTS (\(deliveries("d.status = 'pending' AND d.status <> 'delivered'")))
+                        EXISTS (\(deliveries(""))) AND NOT EXISTS (\(deliveries("d.status = 'pending'")))
                         AND NOT EXISTS (\(deliveries("d.next_attempt_at >= \(before)")))
                         AND (EXISTS (\(deliveries("d.status <> 'delivered'")))
                             OR NOT EXISTS (\(deliveries("d.delivered_at >= \(before)"))))))

@@ -51,6 +51,20 @@ struct OutboxLoopTests {
         func record(_ items: [(Int, String)]) async {
             if recordsHeld { await withCheckedContinuation { heldRecords.append($0) } }
             recorded += items.map { (id: $0.0, answer: $0.1) }
+            recordWaiters.removeAll { waiter in
+                guard recorded.count >= waiter.0 else { return false }
+                waiter.1.resume()
+                return true
+            }
+        }
+        private var recordWaiters: [(Int, CheckedContinuation<Void, Never>)] = []
+
+        func untilRecorded(_ count: Int) async throws {
+            try await within("\(count) attempts recorded") { await self.parkUntilRecorded(count) }
+        }
+        private func parkUntilRecorded(_ count: Int) async {
+            if recorded.count >= count { return }
+            await withCheckedContinuation { recordWaiters.append((count, $0)) }
         }
 
         /// Records wait until ``releaseRecords()``.
@@ -128,18 +142,21 @@ struct OutboxLoopTests {
         #expect(recorded.allSatisfy { $0.answer == "delivered" })
     }
 
-    /// A window of eight is refilled two slots at a time (a claim is a write): one attempt ending
-    /// claims nothing yet, the second claims two; the six still in flight are never held up.
-    @Test func aWideWindowIsRefilledAQuarterAtATime() async throws {
+    /// A window of eight is refilled four slots at a time (a claim is a write): three attempts
+    /// ending claim nothing yet, the fourth claims four; the four still in flight are never held
+    /// up.
+    @Test func aWideWindowIsRefilledHalfAtATime() async throws {
         let queue = Queue((0..<12).map { (id: $0, expiredLeases: 0) })
         let loop = OutboxLoop(transport: Numbers(queue: queue), concurrency: 8, logger: Self.logger)
         let drain = Task { await loop.drain() }
         try await queue.untilStarted(8)
         #expect(await queue.claimLimits == [8])
-        await queue.release(0)
-        await queue.release(1)
-        try await queue.untilStarted(10)
-        #expect(await queue.claimLimits == [8, 2])
+        for id in 0..<3 { await queue.release(id) }
+        try await queue.untilRecorded(3)
+        #expect(await queue.claimLimits == [8])  // three free slots: no claim yet
+        await queue.release(3)
+        try await queue.untilStarted(12)
+        #expect(await queue.claimLimits == [8, 4])
         await queue.openAll()
         #expect(await drain.value == 12)
         #expect(await queue.mostInFlight == 8)
