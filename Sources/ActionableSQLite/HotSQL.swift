@@ -6,7 +6,7 @@ import ActionableStore
 enum HotSQL {
     static let claimDeliveries = EndpointTable.claim(.sqlite)
     static let selectDelivery = EndpointTable.selectDelivery(.sqlite)
-    static let finishDelivery = EndpointTable.finishDelivery(.sqlite)
+    static let finishLeased = EndpointTable.finishLeased(.sqlite)
     static let selectEndpoint = EndpointTable.selectOne(.sqlite)
     static let updateEndpoint = EndpointTable.update(.sqlite)
     static let releaseEndpoint = EndpointTable.release(.sqlite)

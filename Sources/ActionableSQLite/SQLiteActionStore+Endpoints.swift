@@ -125,24 +125,25 @@ extension SQLiteActionStore {
     }
 
     /// Records one attempt's outcome on `endpoint` (as this batch has it so far): its delivery's
-    /// row, and the endpoint's held deliveries let go if its breaker closed. Returns the fate
-    /// (`nil` when the delivery is no longer this owner's, or no longer pending) and the endpoint
-    /// as it now is, for the caller to write.
+    /// row, in one statement that applies only while this owner holds it pending, and the
+    /// endpoint's held deliveries let go if its breaker closed. Returns the fate (`nil` when the
+    /// delivery is no longer this owner's, or no longer pending) and the endpoint as it now is,
+    /// for the caller to write.
     private static func finish(
         responseID: String, endpoint: Endpoint, owner: String, outcome: DeliveryOutcome, breaker: BreakerSettings, at: Date,
         in db: Database
     ) throws -> (EndpointGate.Fate?, Endpoint) {
-        let mine = try db.decodeOne(HotSQL.selectDelivery, [responseID, endpoint.id]) { row -> EndpointDelivery? in
-            guard row["lease_owner"] as String? == owner else { return nil }
-            return try EndpointTable.decodeDelivery(SQLiteRow(row: row))
-        }
-        guard let delivery = mine ?? nil, delivery.status == .pending else { return (nil, endpoint) }
         let (changed, fate) = EndpointGate.finish(endpoint, outcome: outcome, breaker: breaker, now: at)
+        try db.run(
+            HotSQL.finishLeased,
+            arguments(
+                EndpointTable.finishLeasedValues(
+                    responseID: responseID, endpointID: endpoint.id, owner: owner, fate: fate, error: outcome.error, now: at)))
+        guard db.changesCount == 1 else { return (nil, endpoint) }
         if endpoint.openUntil != nil && changed.openUntil == nil {
-            // Before this outcome is written, which keeps its own.
+            // After this outcome is written (delivered or dead: no longer pending, so not let go).
             try db.run(HotSQL.releaseEndpoint, [at.timeIntervalSince1970, endpoint.id])
         }
-        try db.run(HotSQL.finishDelivery, arguments(EndpointTable.finishValues(delivery, fate: fate, error: outcome.error, now: at)))
         // The response's own row is not written: operators read its state from its deliveries.
         return (fate, changed)
     }

@@ -218,6 +218,52 @@ public enum EndpointTable {
             """
     }
 
+    /// Writes an attempt's outcome on a delivery `owner` still holds, pending, and frees its lease,
+    /// in one statement: no read of the row first (the outcome needs none of it but its attempts,
+    /// which a held outcome gives back in place). `changes` tells whether it applied. Parameters:
+    /// status, give back an attempt (1 or 0), next attempt at (`NULL`: unchanged), last error,
+    /// delivered at, response id, endpoint id, owner.
+    public static func finishLeased(_ dialect: SQLDialect) -> String {
+        let p = (1...8).map(dialect.parameter)
+        return """
+            UPDATE endpoint_deliveries SET status = \(p[0]),
+                attempts = CASE WHEN \(p[1]) = 1 AND attempts > 0 THEN attempts - 1 ELSE attempts END,
+                next_attempt_at = COALESCE(\(p[2]), next_attempt_at), last_error = \(p[3]), delivered_at = \(p[4]),
+                lease_owner = NULL, lease_until = NULL
+            WHERE response_id = \(p[5]) AND endpoint_id = \(p[6]) AND lease_owner = \(p[7]) AND status = 'pending'
+            """
+    }
+
+    /// The values of ``finishLeased(_:)``: what ``finishValues(_:fate:error:now:)`` writes, from the
+    /// fate alone.
+    public static func finishLeasedValues(
+        responseID: String, endpointID: String, owner: String, fate: EndpointGate.Fate, error: String?, now: Date
+    ) -> [SQLValue] {
+        var status = DeliveryStatus.pending
+        var giveBack = 0
+        var next: Date?
+        var lastError = error
+        var deliveredAt: Double?
+        switch fate {
+        case .delivered:
+            status = .delivered
+            lastError = nil
+            deliveredAt = now.timeIntervalSince1970
+        case .retry(let at):
+            next = at
+        case .held:
+            giveBack = 1  // held deliveries do not burn retries
+            next = now
+        case .dead(let reason):
+            status = .dead
+            lastError = reason
+        }
+        return [
+            .text(status.rawValue), .integer(giveBack), .optionalReal(next?.timeIntervalSince1970), .optionalText(lastError),
+            .optionalReal(deliveredAt), .text(responseID), .text(endpointID), .text(owner),
+        ]
+    }
+
     /// The values of ``finishDelivery(_:)`` for `delivery` after `fate` at `now`.
     public static func finishValues(_ delivery: EndpointDelivery, fate: EndpointGate.Fate, error: String?, now: Date) -> [SQLValue] {
         var status = DeliveryStatus.pending
