@@ -121,7 +121,7 @@ extension PostgresActionStore {
 
     /// A batch of outcomes in a few statements, whatever its size: the deliveries are read and
     /// written with one statement each (the rows travel as one JSON parameter), not six round
-    /// trips per attempt; the responses' rows are not written (``ResponseStates``).
+    /// trips per attempt; the responses' rows are not written (`ResponseStates`).
     ///
     /// One lock order for every transaction, so that two instances recording at once never wait on
     /// each other in a cycle: first the endpoints the batch may change (by id; successes on a
