@@ -239,56 +239,51 @@ public enum EndpointTable {
     public static func finishLeasedValues(
         responseID: String, endpointID: String, owner: String, fate: EndpointGate.Fate, error: String?, now: Date
     ) -> [SQLValue] {
-        var status = DeliveryStatus.pending
-        var giveBack = 0
-        var next: Date?
-        var lastError = error
-        var deliveredAt: Double?
-        switch fate {
-        case .delivered:
-            status = .delivered
-            lastError = nil
-            deliveredAt = now.timeIntervalSince1970
-        case .retry(let at):
-            next = at
-        case .held:
-            giveBack = 1  // held deliveries do not burn retries
-            next = now
-        case .dead(let reason):
-            status = .dead
-            lastError = reason
-        }
+        let written = Written(fate, error: error, now: now)
         return [
-            .text(status.rawValue), .integer(giveBack), .optionalReal(next?.timeIntervalSince1970), .optionalText(lastError),
-            .optionalReal(deliveredAt), .text(responseID), .text(endpointID), .text(owner),
+            .text(written.status.rawValue), .integer(written.givesBackAttempt ? 1 : 0), .optionalReal(written.next?.timeIntervalSince1970),
+            .optionalText(written.lastError), .optionalReal(written.deliveredAt?.timeIntervalSince1970), .text(responseID),
+            .text(endpointID), .text(owner),
         ]
     }
 
     /// The values of ``finishDelivery(_:)`` for `delivery` after `fate` at `now`.
     public static func finishValues(_ delivery: EndpointDelivery, fate: EndpointGate.Fate, error: String?, now: Date) -> [SQLValue] {
-        var status = DeliveryStatus.pending
-        var attempts = delivery.attempts
-        var next = delivery.nextAttemptAt
-        var lastError = error
-        var deliveredAt: Double?
-        switch fate {
-        case .delivered:
-            status = .delivered
-            lastError = nil
-            deliveredAt = now.timeIntervalSince1970
-        case .retry(let at):
-            next = at
-        case .held:
-            attempts = max(0, attempts - 1)  // the attempt is given back: held deliveries do not burn retries
-            next = now
-        case .dead(let reason):
-            status = .dead
-            lastError = reason
-        }
+        let written = Written(fate, error: error, now: now)
         return [
-            .text(status.rawValue), .integer(attempts), .real(next.timeIntervalSince1970), .optionalText(lastError),
-            .optionalReal(deliveredAt), .text(delivery.responseID), .text(delivery.endpointID),
+            .text(written.status.rawValue), .integer(written.givesBackAttempt ? max(0, delivery.attempts - 1) : delivery.attempts),
+            .real((written.next ?? delivery.nextAttemptAt).timeIntervalSince1970), .optionalText(written.lastError),
+            .optionalReal(written.deliveredAt?.timeIntervalSince1970), .text(delivery.responseID), .text(delivery.endpointID),
         ]
+    }
+
+    /// What a delivery's row gets after an attempt's `fate` at `now`, whichever statement writes it.
+    struct Written {
+        var status = DeliveryStatus.pending
+        /// Held deliveries do not burn retries: the attempt the claim counted is given back.
+        var givesBackAttempt = false
+        /// The next attempt; `nil`: unchanged.
+        var next: Date?
+        var lastError: String?
+        var deliveredAt: Date?
+
+        init(_ fate: EndpointGate.Fate, error: String?, now: Date) {
+            lastError = error
+            switch fate {
+            case .delivered:
+                status = .delivered
+                lastError = nil
+                deliveredAt = now
+            case .retry(let at):
+                next = at
+            case .held:
+                givesBackAttempt = true
+                next = now
+            case .dead(let reason):
+                status = .dead
+                lastError = reason
+            }
+        }
     }
 
     /// Lets an endpoint's held deliveries go: due now, with a fresh retry window; parameters: now,
