@@ -5,7 +5,6 @@ import ActionableStore
 /// connection's statement cache then prepares each once.
 enum HotSQL {
     static let claimDeliveries = EndpointTable.claim(.sqlite)
-    static let selectDelivery = EndpointTable.selectDelivery(.sqlite)
     static let finishLeased = EndpointTable.finishLeased(.sqlite)
     static let selectEndpoint = EndpointTable.selectOne(.sqlite)
     static let updateEndpoint = EndpointTable.update(.sqlite)

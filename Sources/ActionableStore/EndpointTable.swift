@@ -194,28 +194,9 @@ public enum EndpointTable {
     public static let deliveryColumns =
         "response_id, endpoint_id, status, attempts, next_attempt_at, queued_at, last_error, delivered_at, lease_owner, expired_leases"
 
-    /// One delivery; parameters: response id, endpoint id.
-    public static func selectDelivery(_ dialect: SQLDialect, lock: String = "") -> String {
-        """
-        SELECT \(deliveryColumns) FROM endpoint_deliveries
-        WHERE response_id = \(dialect.parameter(1)) AND endpoint_id = \(dialect.parameter(2)) \(lock)
-        """
-    }
-
     /// A response's deliveries; parameter 1 is the response id.
     public static func selectDeliveries(_ dialect: SQLDialect) -> String {
         "SELECT \(deliveryColumns) FROM endpoint_deliveries WHERE response_id = \(dialect.parameter(1)) ORDER BY endpoint_id"
-    }
-
-    /// Writes a leased delivery's outcome and frees its lease; parameters: status, attempts, next
-    /// attempt at, last error, delivered at, response id, endpoint id.
-    public static func finishDelivery(_ dialect: SQLDialect) -> String {
-        let p = (1...7).map(dialect.parameter)
-        return """
-            UPDATE endpoint_deliveries SET status = \(p[0]), attempts = \(p[1]), next_attempt_at = \(p[2]), last_error = \(p[3]),
-                delivered_at = \(p[4]), lease_owner = NULL, lease_until = NULL
-            WHERE response_id = \(p[5]) AND endpoint_id = \(p[6])
-            """
     }
 
     /// Writes an attempt's outcome on a delivery `owner` still holds, pending, and frees its lease,
@@ -247,7 +228,9 @@ public enum EndpointTable {
         ]
     }
 
-    /// The values of ``finishDelivery(_:)`` for `delivery` after `fate` at `now`.
+    /// What a delivery's row gets after `fate` at `now` (PostgreSQL writes a batch of these in one
+    /// statement): status, attempts, next attempt at, last error, delivered at, response id,
+    /// endpoint id.
     public static func finishValues(_ delivery: EndpointDelivery, fate: EndpointGate.Fate, error: String?, now: Date) -> [SQLValue] {
         let written = Written(fate, error: error, now: now)
         return [
