@@ -26,7 +26,7 @@ final class PostgresAcceptBatcher: Sendable {
         var running = 0
     }
 
-    private let client: PostgresClient
+    private let client: DeadlineClient
     private let logger: Logger
     private let state = Mutex(State())
     /// How accepted responses are handed to their endpoints in their own statement; `nil` leaves
@@ -40,7 +40,7 @@ final class PostgresAcceptBatcher: Sendable {
     /// How many batches may be in flight at once.
     static let maximumConcurrentBatches = 2
 
-    init(client: PostgresClient, logger: Logger) {
+    init(client: DeadlineClient, logger: Logger) {
         self.client = client
         self.logger = logger
     }

@@ -66,7 +66,7 @@ extension PostgresActionStore {
 
     /// Runs `body` in a transaction holding the advisory lock of `user`.
     private func userTransaction<Result: Sendable>(
-        _ user: String, _ body: @Sendable (PostgresConnection, Logger) async throws -> Result
+        _ user: String, _ body: @escaping @Sendable (PostgresConnection, Logger) async throws -> Result
     ) async throws -> Result {
         let logger = self.logger
         do {

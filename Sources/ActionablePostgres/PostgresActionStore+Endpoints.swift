@@ -273,7 +273,7 @@ extension PostgresActionStore {
     /// A crash may forget the last of them — a lease then runs out, an outcome is attempted again
     /// under the same `webhook-id` — never an accepted response, whose commit stays durable.
     func transaction<T: Sendable>(
-        retryingDeadlocks retries: Int = 0, relaxed: Bool = false, _ body: @Sendable (PostgresConnection, Logger) async throws -> T
+        retryingDeadlocks retries: Int = 0, relaxed: Bool = false, _ body: @escaping @Sendable (PostgresConnection, Logger) async throws -> T
     ) async throws -> T {
         let logger = self.logger
         var left = retries
@@ -283,7 +283,7 @@ extension PostgresActionStore {
                     if relaxed { try await connection.query("SET LOCAL synchronous_commit TO OFF", logger: logger) }
                     return try await body(connection, logger)
                 }
-            } catch let error as PSQLError where error.serverInfo?[.sqlState] == "40P01" && left > 0 {
+            } catch  where Self.sqlState(of: error) == "40P01" && left > 0 {
                 left -= 1
                 logger.debug("a deadlock was resolved by PostgreSQL; the transaction runs again")
             } catch {

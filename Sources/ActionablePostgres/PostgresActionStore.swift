@@ -9,7 +9,17 @@ import PostgresNIO
 /// database; the unique notification id settles concurrent accepts across them, and delivery
 /// claims use `FOR UPDATE SKIP LOCKED` with a lease, so a killed instance's claims are taken over.
 public final class PostgresActionStore: ActionStore {
-    let client: PostgresClient
+    /// The pool, every call bounded by ``callDeadline`` (``DeadlineClient``).
+    let client: DeadlineClient
+    /// The pool for the calls that may take long by design — a retention batch, the migrations —
+    /// bounded by ``slowCallDeadline``.
+    let slowClient: DeadlineClient
+    /// How long a call may take, waiting for a connection included: past it, a request answers
+    /// 503 with `Retry-After` and the outbox tries again, instead of waiting for a database that
+    /// is down.
+    public static let callDeadline: Duration = .seconds(5)
+    /// How long a retention batch or a migration may take.
+    public static let slowCallDeadline: Duration = .seconds(120)
     private let runner: Task<Void, Never>
     let logger: Logger
     let batcher: PostgresAcceptBatcher
@@ -35,17 +45,19 @@ public final class PostgresActionStore: ActionStore {
         // readiness itself.
         var backgroundLogger = logger
         backgroundLogger.logLevel = max(logger.logLevel, .error)
-        let client = PostgresClient(configuration: configuration, backgroundLogger: backgroundLogger)
+        let pool = PostgresClient(configuration: configuration, backgroundLogger: backgroundLogger)
+        let client = DeadlineClient(pool: pool, deadline: Self.callDeadline)
         self.client = client
+        self.slowClient = DeadlineClient(pool: pool, deadline: Self.slowCallDeadline)
         self.logger = logger
         // Detached: the pool must not inherit a service group's graceful shutdown from the task
         // that opened the store (PostgresClient.run stops on it). The store's owner decides when
         // the pool stops (``shutdown()``, or deinit), after the deliveries in flight recorded their outcome.
-        self.runner = Task.detached { await client.run() }
+        self.runner = Task.detached { await pool.run() }
         self.batcher = PostgresAcceptBatcher(client: client, logger: logger)
         do {
             if let schema {
-                try await client.query(PostgresQuery(unsafeSQL: "CREATE SCHEMA IF NOT EXISTS \(schema)"), logger: logger)
+                try await slowClient.query(PostgresQuery(unsafeSQL: "CREATE SCHEMA IF NOT EXISTS \(schema)"), logger: logger)
             }
             try await migrate()
         } catch {
@@ -75,6 +87,10 @@ public final class PostgresActionStore: ActionStore {
     /// PSQLError hides everything behind a generic description; this keeps the server's own
     /// message and the error code, or why the connection failed (never the credentials).
     static func readable(_ error: any Error) -> any Error {
+        // A transaction's error wraps what failed in it: its body, its COMMIT or its BEGIN.
+        if let failed = error as? PostgresTransactionError {
+            return readable(failed.closureError ?? failed.commitError ?? failed.beginError ?? error)
+        }
         guard let error = error as? PSQLError else { return error }
         if let message = error.serverInfo?[.message] {
             let code = error.serverInfo?[.sqlState].map { " (SQLSTATE \($0))" } ?? ""
@@ -84,6 +100,14 @@ public final class PostgresActionStore: ActionStore {
             return StoreError("PostgreSQL: cannot connect: \(underlying)")
         }
         return StoreError("PostgreSQL: \(error.code)")
+    }
+
+    /// The SQLSTATE of `error` (a transaction's error: of what failed in it), if PostgreSQL sent one.
+    static func sqlState(of error: any Error) -> String? {
+        if let failed = error as? PostgresTransactionError {
+            return (failed.closureError ?? failed.commitError ?? failed.beginError).flatMap(sqlState(of:))
+        }
+        return (error as? PSQLError)?.serverInfo?[.sqlState]
     }
 
     /// Stops the connection pool.
@@ -173,9 +197,12 @@ public final class PostgresActionStore: ActionStore {
     public static func redacted(_ url: String) -> String { StorageURL.redacted(url) }
 
     /// Versioned migrations, applied once under an advisory lock so that instances starting
-    /// together do not race.
+    /// together do not race. Each migration is one transaction with the row that records it
+    /// (PostgreSQL's DDL is transactional): a start killed at any point leaves a migration either
+    /// whole or not begun, and the next start completes the schema.
     private func migrate() async throws {
-        try await client.withConnection { connection in
+        let logger = self.logger
+        try await slowClient.withConnection { connection in
             try await connection.query("SELECT pg_advisory_lock(7306312)", logger: logger)
             do {
                 try await connection.query(
@@ -188,9 +215,16 @@ public final class PostgresActionStore: ActionStore {
                     logger: logger
                 ).decode(Int.self) { applied.insert(version) }
                 for (version, name, statements) in Self.migrations where !applied.contains(version) {
-                    for sql in statements { try await connection.query(PostgresQuery(unsafeSQL: sql), logger: logger) }
-                    try await connection.query(
-                        "INSERT INTO actionable_migrations (version, name) VALUES (\(version), \(name))", logger: logger)
+                    try await connection.query("BEGIN", logger: logger)
+                    do {
+                        for sql in statements { try await connection.query(PostgresQuery(unsafeSQL: sql), logger: logger) }
+                        try await connection.query(
+                            "INSERT INTO actionable_migrations (version, name) VALUES (\(version), \(name))", logger: logger)
+                        try await connection.query("COMMIT", logger: logger)
+                    } catch {
+                        _ = try? await connection.query("ROLLBACK", logger: logger)
+                        throw error
+                    }
                 }
             } catch {
                 _ = try? await connection.query("SELECT pg_advisory_unlock(7306312)", logger: logger)
@@ -199,7 +233,7 @@ public final class PostgresActionStore: ActionStore {
             try await connection.query("SELECT pg_advisory_unlock(7306312)", logger: logger)
         }
         // Routed rows an instance of an older version wrote a status into (a rolling upgrade).
-        try await client.query(PostgresQuery(unsafeSQL: ResponseStates.normalize), logger: logger)
+        try await slowClient.query(PostgresQuery(unsafeSQL: ResponseStates.normalize), logger: logger)
     }
 
     /// Each migration is a list of single statements (the extended protocol takes one at a time).
@@ -289,8 +323,9 @@ public final class PostgresActionStore: ActionStore {
         return 0
     }
 
+    /// `SELECT 1` within 2 s: `/readyz` says 503 soon after the database goes away.
     public func checkReachable() async throws {
-        try await client.query("SELECT 1", logger: logger)
+        try await DeadlineClient(pool: client.pool, deadline: .seconds(2)).query("SELECT 1", logger: logger)
     }
 
     private static let selectByID = ActionTable.selectByID(.postgres)

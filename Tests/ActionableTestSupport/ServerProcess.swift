@@ -99,6 +99,9 @@ public final class ServerProcess: Sendable {
 
     public var processIdentifier: Int32 { process.processIdentifier }
 
+    /// Everything the process printed so far.
+    public var log: String { state.withLock { String(decoding: $0.output, as: UTF8.self) } }
+
     /// How often `text` occurs in `output`.
     static func count(of text: String, in output: String) -> Int {
         output.components(separatedBy: text).count - 1
