@@ -66,6 +66,7 @@ public struct EndpointWorker: Sendable {
         var endpoints: [Endpoint] = []
         var readAt: ContinuousClock.Instant?
         var woken: Set<OutboxSignal.Key>?  // nil: everything
+        var unsignable: Set<String> = []  // endpoints already logged as ones this instance cannot sign for
         while !Task.isCancelled {
             if readAt.map({ clock.now - $0 >= idle }) ?? true {
                 do {
@@ -76,7 +77,17 @@ public struct EndpointWorker: Sendable {
                 readAt = clock.now
             }
             let now = Date()
-            for endpoint in endpoints where !endpoint.paused && Self.wakes(endpoint, for: woken, now: now) && busy.take(endpoint.id) {
+            // An endpoint this instance cannot sign for is left to the instances that can: its
+            // deliveries are not claimed here, and its breaker never moves for a local fault.
+            let deliverable = endpoints.filter { endpoint in
+                guard canSign(for: endpoint) else {
+                    if unsignable.insert(endpoint.id).inserted { logCannotSign(endpoint) }
+                    return false
+                }
+                unsignable.remove(endpoint.id)
+                return true
+            }
+            for endpoint in deliverable where !endpoint.paused && Self.wakes(endpoint, for: woken, now: now) && busy.take(endpoint.id) {
                 // Not a child task: the loop's cancellation must not cut an attempt short.
                 Task {
                     repeat {
@@ -118,6 +129,20 @@ public struct EndpointWorker: Sendable {
         guard let keys else { return true }
         if let openUntil = endpoint.openUntil, openUntil > now { return false }
         return keys.contains { endpoint.takes(category: $0.category, action: $0.action) }
+    }
+
+    /// Whether this instance can sign `endpoint`'s calls: it has a secret of its own, or this
+    /// instance has `--forward-secret`.
+    public func canSign(for endpoint: Endpoint) -> Bool { (try? signers(of: endpoint)) != nil }
+
+    /// Says, at error level, that `endpoint`'s deliveries are left to other instances.
+    func logCannotSign(_ endpoint: Endpoint) {
+        settings.logger.error(
+            """
+            endpoint \(endpoint.id) has no usable secret of its own and this instance has no --forward-secret: this \
+            instance does not deliver to it (other instances that can sign do; its breaker is not touched). Start \
+            with --forward-secret, or give the endpoint a secret through /v1/endpoints
+            """)
     }
 
     /// The signers of `endpoint`: its secret (or the default) first, then the one it replaced.

@@ -35,10 +35,19 @@ public struct WebhookTransport: Transport {
         // Read again per claim, before it: a change through the API (a new URL or secret) takes
         // effect at once, and a failed read claims nothing (it is no sign the endpoint is gone).
         guard let endpoint = try await worker.store.endpoint(id: endpointID) else { return [] }
+        // Signers first: an instance that cannot sign for the endpoint (no secret of its own, no
+        // --forward-secret here) claims nothing, so that a local misconfiguration never fails an
+        // attempt and never opens the breaker every instance shares.
+        let signers: [WebhookSigner]
+        do {
+            signers = try worker.signers(of: endpoint)
+        } catch {
+            return []
+        }
         let claimed = try await worker.store.claimDeliveries(
             endpointID: endpointID, now: now, limit: limit, lease: worker.lease, owner: worker.owner, breaker: worker.breaker)
         guard !claimed.isEmpty else { return [] }
-        let forwarder = Result { worker.forwarder(endpoint.url, try worker.signers(of: endpoint)) }
+        let forwarder = Result<Forwarder, any Error>.success(worker.forwarder(endpoint.url, signers))
         return claimed.map { Work(delivery: $0, endpoint: endpoint, forwarder: forwarder) }
     }
 

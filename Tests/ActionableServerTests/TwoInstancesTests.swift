@@ -109,4 +109,44 @@ struct TwoInstancesTests {
         try await upstream.arrived(1)
         #expect(upstream.arrivals.allSatisfy { $0.hasPrefix(id) })
     }
+
+    /// An instance started without `--forward-secret`, beside one that has it, while the seeded
+    /// endpoint has no secret of its own: it cannot sign, so it claims none of the endpoint's
+    /// deliveries and never moves its breaker — taps it accepts are delivered by the other
+    /// instance at the first attempt, and it says why at start.
+    @Test(.timeLimit(.minutes(1)))
+    func anInstanceThatCannotSignLeavesTheEndpointToTheOthersAndNeverOpensItsBreaker() async throws {
+        let url = TakeoverTests.isolated(try #require(ProcessInfo.processInfo.environment["ACTIONABLE_TEST_POSTGRES_URL"]))
+        let upstream = try HostileUpstream { _, _ in .answer(204) }
+        defer { upstream.stop() }
+        let directory = try CommandLineRunner.temporaryDirectory([:], exampleCategories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let admin = DeliveriesProcessTests.admin
+        let ports = try [ServeProcessTests.freePort(), ServeProcessTests.freePort()]
+        let signing = try await ServerProcess.serve(
+            in: directory, port: ports[0],
+            extra: [
+                "--storage", url, "--admin-token", admin, "--forward", "invite.*=http://127.0.0.1:\(upstream.port)/rsvp",
+                "--forward-secret", "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw",
+            ])
+        defer { signing.signal() }
+        let unsigned = try await ServerProcess.serve(in: directory, port: ports[1], extra: ["--storage", url, "--admin-token", admin])
+        defer { unsigned.signal() }
+        _ = try await unsigned.output(containing: "this instance does not deliver to it")
+
+        // Every tap through the instance that cannot sign: its own wake would have it claim first.
+        var ids: [String] = []
+        for index in 0..<12 { ids.append(try await DeliveriesProcessTests.tap("n-unsigned-\(index)-\(UUID())", in: directory, port: ports[1])) }
+        try await upstream.arrived(ids.count)
+        #expect(Set(upstream.arrivals) == Set(ids))
+        for id in ids {
+            let item = try await DeliveriesProcessTests.item(id, port: ports[1])
+            #expect(item["attempts"] as? Int == 1, "\(item)")
+            #expect(item["lastError"] == nil || item["lastError"] is NSNull, "\(item)")
+        }
+        let listed = try await LoopbackCall.send("/v1/endpoints", port: ports[1], bearer: admin).json
+        let endpoint = try #require((listed["items"] as? [[String: Any]])?.first)
+        #expect(endpoint["failureStreak"] as? Int == 0, "\(endpoint)")
+        #expect(endpoint["nextProbeAt"] == nil || endpoint["nextProbeAt"] is NSNull, "\(endpoint)")
+    }
 }
