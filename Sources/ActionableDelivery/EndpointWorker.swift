@@ -34,6 +34,8 @@ public struct EndpointWorker: Sendable {
     public let defaultSigner: WebhookSigner?
     /// Told of each delivery that went dead (the `delivery.dead` event, ``OpsNotifier``).
     public var onDead: (@Sendable (DeadDelivery) async -> Void)?
+    /// The earliest time a retry this worker scheduled comes due (``WebhookTransport`` notes it).
+    let due = DueTime()
     /// Makes the forwarder of an endpoint (a test may give its own client or clock).
     public var forwarder: @Sendable (_ url: String, _ signers: [WebhookSigner]) -> Forwarder = { Forwarder(url: $0, signers: $1) }
 
@@ -77,6 +79,8 @@ public struct EndpointWorker: Sendable {
                 readAt = clock.now
             }
             let now = Date()
+            // A retry this worker scheduled, or a breaker's probe, came due: every endpoint.
+            if due.passed(now) { woken = nil }
             // An endpoint this instance cannot sign for is left to the instances that can: its
             // deliveries are not claimed here, and its breaker never moves for a local fault.
             let deliverable = endpoints.filter { endpoint in
@@ -95,10 +99,17 @@ public struct EndpointWorker: Sendable {
                     } while busy.release(endpoint.id)  // woken while it was ending: once more
                 }
             }
+            // Until the next wake-up, at most `idle`, and no later than the next retry this worker
+            // scheduled or the next probe of an open breaker (with a poll of seconds, they would
+            // otherwise wait for it).
+            let probe = endpoints.compactMap(\.openUntil).filter { $0 > now }.min()
+            let next = [due.earliest, probe].compactMap { $0 }.min()
+            let wait = next.map { min(idle, .milliseconds(max(1, Int64($0.timeIntervalSince(Date()) * 1000) + 1))) } ?? idle
+            if let next, next <= Date().addingTimeInterval(idle.timeInterval) { due.note(next) }
             if let wake {
-                woken = await wake(idle)
+                woken = await wake(wait)
             } else {
-                do { try await Task.sleep(for: idle) } catch { break }
+                do { try await Task.sleep(for: wait) } catch { break }
                 woken = nil
             }
         }
@@ -235,6 +246,27 @@ final class BusyEndpoints: Sendable {
                 return false
             }
             if done { continuation.resume() }
+        }
+    }
+}
+
+/// The earliest time something a worker scheduled comes due: noted when an outcome is recorded,
+/// taken when the worker's loop passes it.
+final class DueTime: Sendable {
+    private let earliestTime = Mutex<Date?>(nil)
+
+    /// Notes `date`, kept when it is earlier than the one noted.
+    func note(_ date: Date) { earliestTime.withLock { $0 = min($0 ?? date, date) } }
+
+    /// The earliest time noted.
+    var earliest: Date? { earliestTime.withLock { $0 } }
+
+    /// Whether the earliest time noted is `now` or past; it is forgotten then.
+    func passed(_ now: Date) -> Bool {
+        earliestTime.withLock { earliest in
+            guard let time = earliest, time <= now else { return false }
+            earliest = nil
+            return true
         }
     }
 }

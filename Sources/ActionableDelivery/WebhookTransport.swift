@@ -137,6 +137,7 @@ public struct WebhookTransport: Transport {
         }
         for (attempt, fate) in zip(finished, fates) {
             guard let fate else { continue }
+            if case .retry(let at) = fate { worker.due.note(at) }
             await report(fate, of: attempt.work.delivery, attempt.answer)
         }
     }

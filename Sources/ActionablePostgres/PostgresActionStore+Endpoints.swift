@@ -2,9 +2,11 @@ import ActionableStore
 import Foundation
 import PostgresNIO
 
-/// Endpoints and their deliveries on PostgreSQL: a claim or an outcome locks its endpoint's row
-/// (`FOR UPDATE`) for its transaction, so instances share one breaker, one failure streak and one
-/// rate; deliveries are claimed with `FOR UPDATE SKIP LOCKED` under a lease.
+/// Endpoints and their deliveries on PostgreSQL: a claim or an outcome that may move its
+/// endpoint (a probe, a rate slot, a failure) locks the endpoint's row (`FOR UPDATE`) for its
+/// transaction, so instances share one breaker, one failure streak and one rate; claims and
+/// successes on a healthy endpoint without a rate limit read it without a lock. Deliveries are
+/// claimed with `FOR UPDATE SKIP LOCKED` under a lease.
 extension PostgresActionStore {
     public func endpoints() async throws -> [Endpoint] {
         do {
@@ -24,6 +26,7 @@ extension PostgresActionStore {
                 EndpointTable.insert(.postgres) + " RETURNING id", EndpointTable.insertValues(endpoint), connection, logger)
             guard !created.isEmpty else { return false }
             try await Self.run(EndpointTable.releaseHeld(.postgres), [.real(endpoint.createdAt.timeIntervalSince1970)], connection, logger)
+            try await self.notifyOutbox(connection, logger)
             return true
         }
     }
@@ -43,6 +46,7 @@ extension PostgresActionStore {
                 EndpointTable.resumePausedByMissingFlag(.postgres) + " RETURNING id", [.text(id)], connection, logger)
             guard !resumed.isEmpty else { return false }
             try await Self.run(EndpointTable.release(.postgres), [.real(at.timeIntervalSince1970), .text(id)], connection, logger)
+            try await self.notifyOutbox(connection, logger)
             return true
         }
     }
@@ -74,22 +78,26 @@ extension PostgresActionStore {
             }
             if change.paused != nil { try await Self.run(EndpointTable.clearPausedByMissingFlag(.postgres), [.text(id)], connection, logger) }
             try await Self.run(EndpointTable.releaseHeld(.postgres), [.real(at.timeIntervalSince1970)], connection, logger)
+            try await self.notifyOutbox(connection, logger)
             return changed
         }
     }
 
     public func fanOut(_ routes: [FanOut], owner: String, at: Date) async throws {
         try await transaction { connection, logger in
+            var handed = false
             for route in routes {
                 let marked = try await Self.rows(
                     EndpointTable.markFannedOut(.postgres), [.text(route.responseID), .text(owner)], connection, logger)
                 guard !marked.isEmpty else { continue }
+                handed = handed || !route.endpointIDs.isEmpty
                 for endpointID in route.endpointIDs {
                     try await Self.run(
                         EndpointTable.insertDelivery(.postgres), [.text(route.responseID), .text(endpointID), .real(at.timeIntervalSince1970)],
                         connection, logger)
                 }
             }
+            if handed { try await self.notifyOutbox(connection, logger) }
         }
     }
 
@@ -98,7 +106,19 @@ extension PostgresActionStore {
     ) async throws -> [ClaimedDelivery] {
         let time = now.timeIntervalSince1970
         return try await transaction(relaxed: true) { connection, logger in
-            guard var endpoint = try await Self.lockedEndpoint(endpointID, connection: connection, logger: logger) else { return [] }
+            // Read without a lock: a healthy endpoint without a rate limit is not written by a
+            // claim, so the fleet's claims to it run side by side (each takes its own deliveries,
+            // SKIP LOCKED). Only a claim that may move the endpoint — a probe of an open breaker,
+            // a rate limit's next slot — locks its row, and plans again from the locked read.
+            guard
+                let unlocked = try await Self.rows(EndpointTable.selectOne(.postgres), [.text(endpointID)], connection, logger).first
+                    .map({ try EndpointTable.decode($0) })
+            else { return [] }
+            let movesEndpoint = unlocked.openUntil != nil || (unlocked.rateLimit ?? 0) > 0
+            guard
+                var endpoint = movesEndpoint
+                    ? try await Self.lockedEndpoint(endpointID, connection: connection, logger: logger) : unlocked
+            else { return [] }
             let plan = EndpointGate.plan(endpoint, now: now, limit: limit, breaker: breaker)
             guard plan.limit > 0 else { return [] }
             let deliveries = try await Self.rows(

@@ -35,6 +35,7 @@ extension PostgresActionStore {
             for statement in ActionTable.requeueDeliveries(count: 1, .postgres) {
                 try await connection.query(PostgresQuery(unsafeSQL: statement, binds: try Self.sqlBindings(values)), logger: logger)
             }
+            try await self.notifyOutbox(connection, logger)
             return true
         }
         if queued { return .queued }
@@ -74,6 +75,7 @@ extension PostgresActionStore {
                     try await connection.query(PostgresQuery(unsafeSQL: statement, binds: binds), logger: logger)
                 }
             }
+            if !ids.isEmpty { try await self.notifyOutbox(connection, logger) }
             return ids.count
         }
     }

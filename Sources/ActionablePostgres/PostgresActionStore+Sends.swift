@@ -33,6 +33,7 @@ extension PostgresActionStore {
                                 notification.notificationID, device.token, device.platform.rawValue, device.environment.rawValue,
                                 notification.createdAt.timeIntervalSince1970)), logger: logger)
                 }
+                if !devices.isEmpty { try await self.notifyOutbox(connection, logger) }
                 return .recorded(devices: devices.count)
             }
         } catch {

@@ -23,6 +23,10 @@ public final class PostgresActionStore: ActionStore {
     private let runner: Task<Void, Never>
     let logger: Logger
     let batcher: PostgresAcceptBatcher
+    /// The LISTEN/NOTIFY channel instances wake each other on (``wakeUps``).
+    let channel: String
+    let wakeUpStream: AsyncStream<Void>
+    private let listener: Task<Void, Never>
 
     /// Connects to `url` (`postgres://user:password@host:port/database`) and applies the schema
     /// migrations.
@@ -55,12 +59,18 @@ public final class PostgresActionStore: ActionStore {
         // the pool stops (``shutdown()``, or deinit), after the deliveries in flight recorded their outcome.
         self.runner = Task.detached { await pool.run() }
         self.batcher = PostgresAcceptBatcher(client: client, logger: logger)
+        let channel = Self.channel(schema: schema)
+        self.channel = channel
+        let (wakeUps, wake) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        self.wakeUpStream = wakeUps
+        self.listener = Task.detached { await Self.listen(pool: pool, channel: channel, into: wake, logger: backgroundLogger) }
         do {
             if let schema {
                 try await slowClient.query(PostgresQuery(unsafeSQL: "CREATE SCHEMA IF NOT EXISTS \(schema)"), logger: logger)
             }
             try await migrate()
         } catch {
+            listener.cancel()
             runner.cancel()
             throw Self.readable(error)
         }
@@ -112,10 +122,14 @@ public final class PostgresActionStore: ActionStore {
 
     /// Stops the connection pool.
     public func shutdown() {
+        listener.cancel()
         runner.cancel()
     }
 
-    deinit { runner.cancel() }
+    deinit {
+        listener.cancel()
+        runner.cancel()
+    }
 
     /// Checks `url` without connecting: its form, `sslmode` and `schema`.
     public static func validate(url: String) throws {
@@ -256,8 +270,13 @@ public final class PostgresActionStore: ActionStore {
 
     /// Stores `action` once: batched with the accepts arriving meanwhile (see
     /// `PostgresAcceptBatcher`).
+    ///
+    /// The deadline counts from here, the wait for a batch in flight included: a tap is answered
+    /// (503 past it) within ``callDeadline`` however many batches are queued before it. One that
+    /// commits after its answer is a duplicate when the client sends it again.
     public func accept(_ action: NewResponse) async throws -> AcceptResult {
-        try await batcher.submit(action)
+        let batcher = self.batcher
+        return try await DeadlineClient.within(Self.callDeadline, "an accept") { try await batcher.submit(action) }
     }
 
     public func action(id: String) async throws -> AcceptedResponse? {

@@ -248,19 +248,39 @@ public struct ActionableService: Service {
                         "the provider token could not be shared through storage; sending with this instance's own", metadata: ["error": "\(error)"])
                 })
         }
+        // How often the workers look for due work with nothing waking them: 200 ms on storage one
+        // instance owns; seconds on PostgreSQL, where instances wake each other (LISTEN/NOTIFY).
+        let idle = store.pollFallback
+        let handlerSignal = OutboxSignal()
+        let hasRoutes = deliveries != nil
         await withDiscardingTaskGroup { group in
+            if let wakeUps = store.wakeUps {
+                // Another instance made work due here: every worker claims at once.
+                let signals = [deliverySignal, handlerSignal] + [sender?.signal, fcmSending?.signal].compactMap { $0 }
+                group.addTask {
+                    await cancelWhenGracefulShutdown {
+                        for await _ in wakeUps { for signal in signals { signal.signal() } }
+                    }
+                }
+            }
             // Retention stops between two batches on graceful shutdown.
             group.addTask { await cancelWhenGracefulShutdown { await retention.run() } }
             // On graceful shutdown the workers claim nothing more; deliveries in flight finish
             // (each within the forwarder's timeout) and are recorded.
-            group.addTask { await cancelWhenGracefulShutdown { await worker.run() } }
+            group.addTask {
+                await cancelWhenGracefulShutdown { await worker.run(wake: { limit in await handlerSignal.wait(upTo: limit) }, idle: idle) }
+            }
             group.addTask {
                 let signal = deliverySignal
                 await cancelWhenGracefulShutdown {
-                    await endpointWorker.run(wake: { limit in
-                        await signal.wait(upTo: limit)
-                        return signal.takeKeys()
-                    })
+                    await endpointWorker.run(
+                        wake: { limit in
+                            await signal.wait(upTo: limit)
+                            let keys = signal.takeKeys()
+                            // An in-process handler may take what was accepted.
+                            if hasRoutes { handlerSignal.signal() }
+                            return keys
+                        }, idle: idle)
                 }
                 ops?.finish()  // the last dead deliveries are reported, within the shutdown grace
             }
@@ -270,7 +290,9 @@ public struct ActionableService: Service {
                 // and are recorded, then the connections close.
                 group.addTask {
                     let signal = sender.signal
-                    await cancelWhenGracefulShutdown { await sender.worker.run(wake: { limit in await signal.wait(upTo: limit) }) }
+                    await cancelWhenGracefulShutdown {
+                        await sender.worker.run(wake: { limit in await signal.wait(upTo: limit) }, idle: max(idle, .milliseconds(500)))
+                    }
                     try? await sender.worker.client.shutdown()
                 }
             }
@@ -279,7 +301,9 @@ public struct ActionableService: Service {
                 let transport = fcmTransport(over: store, client: fcmSending.client)
                 group.addTask {
                     let signal = fcmSending.signal
-                    await cancelWhenGracefulShutdown { await transport.run(wake: { limit in await signal.wait(upTo: limit) }) }
+                    await cancelWhenGracefulShutdown {
+                        await transport.run(wake: { limit in await signal.wait(upTo: limit) }, idle: max(idle, .milliseconds(500)))
+                    }
                     try? await fcmSending.client.shutdown()
                 }
             }

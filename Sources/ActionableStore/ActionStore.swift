@@ -5,7 +5,12 @@ import Foundation
 /// protocols below, which every driver implements together and the conformance suite checks
 /// one by one (`Tests/ActionableStoreTests`). A part of the server that needs one of them takes
 /// just that one.
-public protocol ActionStore: ActionQueue, DeliveryAdministration, BadgeLedger, DeviceRegistry, SendQueue, EndpointStore {}
+public protocol ActionStore: ActionQueue, DeliveryAdministration, BadgeLedger, DeviceRegistry, SendQueue, EndpointStore {
+    /// Wake-ups from other instances sharing this storage (see the default implementation).
+    var wakeUps: AsyncStream<Void>? { get }
+    /// How often the outbox's workers look for due work with no wake-up (see the default).
+    var pollFallback: Duration { get }
+}
 
 /// Accepted responses and their delivery: what the accept route and the delivery worker use.
 ///
@@ -104,4 +109,17 @@ extension ActionQueue {
             }
         }
     }
+}
+
+extension ActionStore {
+    /// Wake-ups from other instances sharing this storage: one element each time another instance
+    /// made outbox work due here (an endpoint created, changed or resumed, held responses let go,
+    /// a re-queue, a send recorded), and one each time the listening connection is made again
+    /// (a wake-up may have been missed meanwhile). `nil` (the default) for storage one instance
+    /// owns: its own workers are woken in-process, and ``pollFallback`` stays short.
+    public var wakeUps: AsyncStream<Void>? { nil }
+
+    /// How often the outbox's workers look for due work with no wake-up: a fallback, for work no
+    /// wake-up announces. Short (200 ms) without ``wakeUps``; storage with wake-ups says its own.
+    public var pollFallback: Duration { .milliseconds(200) }
 }
