@@ -70,7 +70,9 @@ public struct EndpointWorker: Sendable {
         var woken: Set<OutboxSignal.Key>?  // nil: everything
         var unsignable: Set<String> = []  // endpoints already logged as ones this instance cannot sign for
         while !Task.isCancelled {
-            if readAt.map({ clock.now - $0 >= idle }) ?? true {
+            // Read again every `idle`, and on every wake for everything (a poll, a retry or probe come
+            // due, another instance's change): an endpoint resumed, or its breaker moved, elsewhere.
+            if woken == nil || readAt.map({ clock.now - $0 >= idle }) ?? true {
                 do {
                     endpoints = try await store.endpoints()
                 } catch {
