@@ -41,7 +41,6 @@ public struct HandlerTransport: Transport {
     /// ``claim(limit:now:)``, and how many responses the claim took in all (held and handed to
     /// endpoints included).
     func claimCounting(limit: Int, now: Date) async throws -> (work: [Work], count: Int) {
-        let known = try await worker.endpoints?.endpoints() ?? []
         if let metricsFactory = worker.metricsFactory, worker.queueDepth.isDue() {
             Gauge(label: "actionable_delivery_queue_depth", factory: metricsFactory).record(try await worker.store.pendingCount())
         }
@@ -49,6 +48,8 @@ public struct HandlerTransport: Transport {
         // nothing takes is claimed to be set aside as held, visibly.
         guard worker.router != nil || worker.endpoints != nil else { return ([], 0) }
         let claimed = try await worker.store.claimDue(now: now, limit: limit, lease: worker.lease, owner: worker.owner)
+        // The endpoints only when something was claimed: an idle round reads nothing more.
+        let known = claimed.isEmpty ? [] : try await worker.endpoints?.endpoints() ?? []
         var work: [Work] = []
         var fanOuts: [FanOut] = []
         var held: [HeldResponse] = []

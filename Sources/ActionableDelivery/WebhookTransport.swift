@@ -125,15 +125,24 @@ public struct WebhookTransport: Transport {
         return logger
     }
 
+    /// How many times a batch of outcomes is written before its leases are left to run out.
+    static let recordTries = 5
+
     /// Records the outcomes in one transaction, then counts and reports each.
     public func record(_ finished: [Finished<Work, FinishedAttempt>]) async {
-        let fates: [EndpointGate.Fate?]
-        do {
-            fates = try await worker.store.finishDeliveries(finished.map(\.answer), owner: worker.owner, breaker: worker.breaker)
-        } catch {
-            // The leases run out and another round (or instance) takes the deliveries over.
-            worker.logger.error("could not record delivery outcomes", metadata: ["error": "\(error)", "count": "\(finished.count)"])
-            return
+        var fates: [EndpointGate.Fate?] = []
+        // Written again while the storage recovers (a connection cut, a database restarting): the
+        // outcomes are known here, and a delivery whose outcome is lost waits for its lease to run
+        // out before it is attempted again. Given up after five tries; then the leases run out.
+        for attempt in 1...Self.recordTries {
+            do {
+                fates = try await worker.store.finishDeliveries(finished.map(\.answer), owner: worker.owner, breaker: worker.breaker)
+                break
+            } catch {
+                worker.logger.error(
+                    "could not record delivery outcomes", metadata: ["error": "\(error)", "count": "\(finished.count)", "try": "\(attempt)"])
+                guard attempt < Self.recordTries, (try? await Task.sleep(for: .seconds(1))) != nil else { return }
+            }
         }
         for (attempt, fate) in zip(finished, fates) {
             guard let fate else { continue }

@@ -17,7 +17,10 @@ public final class PostgresActionStore: ActionStore {
     /// How long a call may take, waiting for a connection included: past it, a request answers
     /// 503 with `Retry-After` and the outbox tries again, instead of waiting for a database that
     /// is down.
-    public static let callDeadline: Duration = .seconds(5)
+    public static let callDeadline: Duration = .seconds(10)
+    /// How long an accept may take, its wait for a batch in flight included: a tap is answered
+    /// within it, 503 with `Retry-After` past it.
+    public static let acceptDeadline: Duration = .seconds(5)
     /// How long a retention batch or a migration may take.
     public static let slowCallDeadline: Duration = .seconds(120)
     private let runner: Task<Void, Never>
@@ -49,6 +52,10 @@ public final class PostgresActionStore: ActionStore {
         // readiness itself.
         var backgroundLogger = logger
         backgroundLogger.logLevel = max(logger.logLevel, .error)
+        // No keep-alive query on idle connections (a commit each, every 30 s per connection): a
+        // connection that died is found by the call that uses it, which its deadline bounds, and
+        // the pool makes another.
+        configuration.options.keepAliveBehavior = nil
         let pool = PostgresClient(configuration: configuration, backgroundLogger: backgroundLogger)
         let client = DeadlineClient(pool: pool, deadline: Self.callDeadline)
         self.client = client
@@ -272,11 +279,11 @@ public final class PostgresActionStore: ActionStore {
     /// `PostgresAcceptBatcher`).
     ///
     /// The deadline counts from here, the wait for a batch in flight included: a tap is answered
-    /// (503 past it) within ``callDeadline`` however many batches are queued before it. One that
+    /// (503 past it) within ``acceptDeadline`` however many batches are queued before it. One that
     /// commits after its answer is a duplicate when the client sends it again.
     public func accept(_ action: NewResponse) async throws -> AcceptResult {
         let batcher = self.batcher
-        return try await DeadlineClient.within(Self.callDeadline, "an accept") { try await batcher.submit(action) }
+        return try await DeadlineClient.within(Self.acceptDeadline, "an accept") { try await batcher.submit(action) }
     }
 
     public func action(id: String) async throws -> AcceptedResponse? {
