@@ -66,6 +66,7 @@ public struct EndpointWorker: Sendable {
         let busy = BusyEndpoints()
         let clock = ContinuousClock()
         var endpoints: [Endpoint] = []
+        var deliverable: [Endpoint] = []  // the endpoints this instance can sign for
         var readAt: ContinuousClock.Instant?
         var woken: Set<OutboxSignal.Key>?  // nil: everything
         var unsignable: Set<String> = []  // endpoints already logged as ones this instance cannot sign for
@@ -79,20 +80,21 @@ public struct EndpointWorker: Sendable {
                     settings.logger.error("could not read the endpoints", metadata: ["error": "\(error)"])
                 }
                 readAt = clock.now
+                // An endpoint this instance cannot sign for is left to the instances that can: its
+                // deliveries are not claimed here, and its breaker never moves for a local fault.
+                // Decided once per read, not on every wake (each check keys an HMAC).
+                deliverable = endpoints.filter { endpoint in
+                    guard canSign(for: endpoint) else {
+                        if unsignable.insert(endpoint.id).inserted { logCannotSign(endpoint) }
+                        return false
+                    }
+                    unsignable.remove(endpoint.id)
+                    return true
+                }
             }
             let now = Date()
             // A retry this worker scheduled, or a breaker's probe, came due: every endpoint.
             if due.passed(now) { woken = nil }
-            // An endpoint this instance cannot sign for is left to the instances that can: its
-            // deliveries are not claimed here, and its breaker never moves for a local fault.
-            let deliverable = endpoints.filter { endpoint in
-                guard canSign(for: endpoint) else {
-                    if unsignable.insert(endpoint.id).inserted { logCannotSign(endpoint) }
-                    return false
-                }
-                unsignable.remove(endpoint.id)
-                return true
-            }
             for endpoint in deliverable where !endpoint.paused && Self.wakes(endpoint, for: woken, now: now) && busy.take(endpoint.id) {
                 // Not a child task: the loop's cancellation must not cut an attempt short.
                 Task {
