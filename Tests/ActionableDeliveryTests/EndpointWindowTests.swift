@@ -41,6 +41,8 @@ struct EndpointWindowTests {
         // Five answered while r-0 still stalls in its slot (a batch of two would wait for it).
         try await upstream.arrived(6)
         #expect(Set(upstream.arrivals) == Set((0..<6).map { "r-\($0)" }))
+        // Every answer written before the upstream stops (stopping it cuts an answer in flight).
+        try await upstream.answered(6)
         let statuses = await (1..<6).asyncMap { try? await store.action(id: "r-\($0)")?.status }
         #expect(statuses.allSatisfy { $0 == .delivered || $0 == .pending })  // the last may still be recording
         upstream.stop()  // the stalled answer ends: a failed attempt, retried later

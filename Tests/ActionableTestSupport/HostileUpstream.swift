@@ -41,9 +41,23 @@ public final class HostileUpstream: @unchecked Sendable {
     private let script: @Sendable (_ webhookID: String, _ seen: Int) -> Behavior
     private struct State {
         var arrivals: [String] = []
+        /// The `webhook-id`s whose scripted bytes were all written (a stall's head included).
+        var answered: [String] = []
         var open: [Int32] = []
         var stopped = false
-        var waiters: [(count: Int, id: String?, continuation: CheckedContinuation<Void, Never>)] = []
+        var waiters: [(count: Int, id: String?, answered: Bool, continuation: CheckedContinuation<Void, Never>)] = []
+
+        /// Resumes the waiters whose count is reached.
+        mutating func resumeReady() {
+            let arrivals = arrivals
+            let answered = answered
+            waiters.removeAll { waiter in
+                let seen = waiter.answered ? answered : arrivals
+                guard seen.filter({ waiter.id == nil || $0 == waiter.id }).count >= waiter.count else { return false }
+                waiter.continuation.resume()
+                return true
+            }
+        }
     }
     private let state = Mutex(State())
 
@@ -90,17 +104,36 @@ public final class HostileUpstream: @unchecked Sendable {
     /// Returns once `count` requests arrived (with `webhook-id` `id`, when given); throws if they
     /// never do (``within(_:limit:_:)``).
     public func arrived(_ count: Int, id: String? = nil) async throws {
-        try await within("\(count) requests\(id.map { " with webhook-id \($0)" } ?? "")") { await self.parkUntilArrived(count, id: id) }
+        try await within("\(count) requests\(id.map { " with webhook-id \($0)" } ?? "")") {
+            await self.park(until: count, id: id, answered: false)
+        }
     }
 
-    private func parkUntilArrived(_ count: Int, id: String?) async {
+    /// Returns once `count` requests were answered, every byte of their scripted answer written
+    /// (a request is counted by ``arrived(_:id:)`` before its answer is written, so stopping the
+    /// upstream after `arrived` may cut an answer short).
+    public func answered(_ count: Int, id: String? = nil) async throws {
+        try await within("\(count) answers\(id.map { " to webhook-id \($0)" } ?? "")") {
+            await self.park(until: count, id: id, answered: true)
+        }
+    }
+
+    private func park(until count: Int, id: String?, answered: Bool) async {
         await withCheckedContinuation { continuation in
             let ready = state.withLock { state -> Bool in
-                if state.arrivals.filter({ id == nil || $0 == id }).count >= count { return true }
-                state.waiters.append((count, id, continuation))
+                let seen = answered ? state.answered : state.arrivals
+                if seen.filter({ id == nil || $0 == id }).count >= count { return true }
+                state.waiters.append((count, id, answered, continuation))
                 return false
             }
             if ready { continuation.resume() }
+        }
+    }
+
+    private func recordAnswered(_ webhookID: String) {
+        state.withLock { state in
+            state.answered.append(webhookID)
+            state.resumeReady()
         }
     }
 
@@ -133,19 +166,14 @@ public final class HostileUpstream: @unchecked Sendable {
         let seen = state.withLock { state -> Int in
             let seen = state.arrivals.filter { $0 == webhookID }.count
             state.arrivals.append(webhookID)
-            let arrivals = state.arrivals
-            state.waiters.removeAll { waiter in
-                guard arrivals.filter({ waiter.id == nil || $0 == waiter.id }).count >= waiter.count else { return false }
-                waiter.continuation.resume()
-                return true
-            }
+            state.resumeReady()
             return seen
         }
         switch script(webhookID, seen) {
         case .bytes(let bytes):
-            write(connection, bytes)
+            if write(connection, bytes) { recordAnswered(webhookID) }
         case .stall(let bytes):
-            write(connection, bytes)
+            if write(connection, bytes) { recordAnswered(webhookID) }
             // Held open, sending nothing, until the peer goes away or the upstream stops.
             var byte: UInt8 = 0
             while recv(connection, &byte, 1, 0) > 0 {}
