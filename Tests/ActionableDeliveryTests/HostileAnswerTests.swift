@@ -107,3 +107,31 @@ struct HostileAnswerTests {
         #expect((try? failing.get()) == .retry(after: nil))
     }
 }
+
+/// An upstream that writes a second answer nobody asked for, after the answer to a request, on a
+/// connection kept alive: the next request on that connection must get its own answer, never
+/// the stray one (a stray 200 would record a delivery the upstream never answered).
+struct StrayAnswerTests {
+    @Test(.timeLimit(.minutes(1)))
+    func anAnswerNobodyAskedForIsNeverTakenForTheNextRequests() async throws {
+        let twoAnswers = Array(
+            ("HTTP/1.1 204 First\r\nContent-Length: 0\r\n\r\n" + "HTTP/1.1 200 Stray\r\nContent-Length: 0\r\n\r\n").utf8)
+        let refused = Array("HTTP/1.1 500 Own\r\nContent-Length: 0\r\n\r\n".utf8)
+        // r-1 is answered 204 and then a stray 200; every later request is answered 500.
+        let upstream = try HostileUpstream { id, _ in id == "r-1" ? .keepOpen(twoAnswers) : .keepOpen(refused) }
+        defer { upstream.stop() }
+        let forwarder = Forwarder(
+            url: "http://127.0.0.1:\(upstream.port)/hook", signer: try WebhookSigner(secret: HostileAnswerTests.secret),
+            timeout: .seconds(10))
+        let first = try await forwarder.forward(
+            HostileAnswerTests.response, id: "r-1", receivedAt: HostileAnswerTests.receivedAt, logger: HostileAnswerTests.logger)
+        #expect(first == .delivered)
+        try await upstream.answered(1)
+        for index in 2...4 {
+            let outcome = try? await forwarder.forward(
+                HostileAnswerTests.response, id: "r-\(index)", receivedAt: HostileAnswerTests.receivedAt,
+                logger: HostileAnswerTests.logger)
+            #expect(outcome != .delivered, "r-\(index) was taken for delivered on an answer to r-1")
+        }
+    }
+}

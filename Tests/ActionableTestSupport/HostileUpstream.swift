@@ -26,6 +26,9 @@ public final class HostileUpstream: @unchecked Sendable {
         /// Write this head, then one body byte every `interval` seconds until the peer goes away:
         /// each read gets something, so only an overall deadline ends it.
         case trickle(head: [UInt8], interval: Double)
+        /// Write these bytes, then keep the connection for the next request (keep-alive): an
+        /// answer followed by a second one nobody asked for, say.
+        case keepOpen([UInt8])
 
         /// A well-formed answer of `status` with `headers` and no body, then close.
         public static func answer(_ status: Int, headers: [(String, String)] = []) -> Behavior {
@@ -162,7 +165,13 @@ public final class HostileUpstream: @unchecked Sendable {
             state.withLock { state in state.open.removeAll { $0 == connection } }
             close(connection)
         }
-        guard let webhookID = readRequest(connection) else { return }
+        while let webhookID = readRequest(connection) {
+            guard answer(webhookID, on: connection) else { return }
+        }
+    }
+
+    /// Answers one request as scripted; `true` when the connection takes another request.
+    private func answer(_ webhookID: String, on connection: Int32) -> Bool {
         let seen = state.withLock { state -> Int in
             let seen = state.arrivals.filter { $0 == webhookID }.count
             state.arrivals.append(webhookID)
@@ -178,20 +187,25 @@ public final class HostileUpstream: @unchecked Sendable {
             var byte: UInt8 = 0
             while recv(connection, &byte, 1, 0) > 0 {}
         case .endless(let head):
-            guard write(connection, head) else { return }
+            guard write(connection, head) else { return false }
             let chunk = [UInt8](repeating: UInt8(ascii: "x"), count: 16 * 1024)
             while write(connection, chunk) {}
         case .trickle(let head, let interval):
-            guard write(connection, head) else { return }
+            guard write(connection, head) else { return false }
             while state.withLock({ !$0.stopped }) {
                 Thread.sleep(forTimeInterval: interval)  // the upstream's pace, not a test's synchronisation
-                guard write(connection, [UInt8(ascii: " ")]) else { return }
+                guard write(connection, [UInt8(ascii: " ")]) else { return false }
             }
         case .reset(let bytes):
             write(connection, bytes)
             var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
             setsockopt(connection, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
+        case .keepOpen(let bytes):
+            guard write(connection, bytes) else { return false }
+            recordAnswered(webhookID)
+            return true
         }
+        return false
     }
 
     @discardableResult
