@@ -33,9 +33,9 @@ struct TakeoverTests {
             if ids.count == 1 && !released { await withCheckedContinuation { held.append($0) } }
         }
 
-        /// Returns once `count` deliveries arrived.
-        func waitFor(_ count: Int) async throws {
-            try await within("\(count) deliveries") { await self.park(count) }
+        /// Returns once `count` deliveries arrived; throws past `limit`.
+        func waitFor(_ count: Int, limit: Duration = .seconds(180)) async throws {
+            try await within("\(count) deliveries", limit: limit) { await self.park(count) }
         }
         private func park(_ count: Int) async {
             if ids.count >= count { return }
@@ -107,6 +107,67 @@ struct TakeoverTests {
             let stored = try #require(try await store.action(id: id))
             #expect(stored.status == .delivered)
             #expect(stored.attempts == 2)
+        }
+    }
+
+    /// Two instances; the first is killed with SIGKILL while its attempt of the first tap is held
+    /// by the upstream. New taps to the same endpoint, through the instance left, reach the
+    /// upstream at once: only the row the dead instance held waits for its lease (40 s), and it
+    /// is delivered after it.
+    @Test(.timeLimit(.minutes(2)))
+    func aKilledInstanceStallsOnlyTheRowsItHeld() async throws {
+        let url = Self.isolated(try #require(ProcessInfo.processInfo.environment["ACTIONABLE_TEST_POSTGRES_URL"]))
+        let upstream = Upstream()
+        let router = Router()
+        router.post("/rsvp") { request, _ -> Response in
+            _ = try await request.body.collect(upTo: 1 << 20)
+            await upstream.arrive(request.headers[HTTPField.Name("webhook-id")!] ?? "")
+            return Response(status: .noContent)
+        }
+        let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
+        try await app.test(.live) { client in
+            let upstreamPort = try #require(client.port)
+            let directory = try CommandLineRunner.temporaryDirectory([:], exampleCategories: true)
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let key = try DevelopmentKey.loadOrCreate(directory: directory.appendingPathComponent(".actionable").path).key
+            func tap(to port: Int) async throws -> String {
+                let token = try await ActionTokens(keys: [key]).mint(
+                    user: "eve", notificationID: "n-\(UUID())", category: "invite", payload: ActionsEndpointTests.inviteDigest("9"))
+                let (status, json) = try await ServeProcessTests.post(
+                    #"{"category":"invite","action":"maybe","actionToken":"\#(token)","payload":{"inviteId":"9"}}"#, port: port)
+                #expect(status == 202)
+                return try #require(json["id"] as? String)
+            }
+            let extra = [
+                "--storage", url, "--forward", "invite.*=http://127.0.0.1:\(upstreamPort)/rsvp",
+                "--forward-secret", "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw", "--delivery-lease", "40", "--forward-timeout", "30s",
+                "--shutdown-grace", "35s",
+            ]
+            let firstPort = try ServeProcessTests.freePort()
+            let first = try await ServerProcess.serve(in: directory, port: firstPort, extra: extra)
+            defer { first.signal(SIGKILL) }
+            let held = try await tap(to: firstPort)
+            try await upstream.waitFor(1)  // the first instance's attempt, held by the upstream
+            let secondPort = try ServeProcessTests.freePort()
+            let second = try await ServerProcess.serve(in: directory, port: secondPort, extra: extra)
+            defer { second.signal() }
+            first.signal(SIGKILL)
+            await first.exit()
+
+            var fresh: [String] = []
+            for _ in 0..<5 { fresh.append(try await tap(to: secondPort)) }
+            do {
+                // Five new taps through the instance left, long before the dead one's lease ends.
+                try await upstream.waitFor(6, limit: .seconds(20))
+                #expect(Set(await upstream.ids.dropFirst()) == Set(fresh.map(Forwarded.webhookID)))
+                try await upstream.waitFor(7)  // the held row, once its lease ran out
+            } catch {
+                await upstream.release()
+                throw error
+            }
+            await upstream.release()
+            #expect(await upstream.ids.last == Forwarded.webhookID(held))
+            #expect(await second.stop() == 0)
         }
     }
 
