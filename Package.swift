@@ -328,6 +328,7 @@ let package = Package(
                 .product(name: "HummingbirdTesting", package: "hummingbird", condition: server),
                 .product(name: "HTTPTypes", package: "swift-http-types", condition: server),
                 .product(name: "Prometheus", package: "swift-prometheus", condition: server),
+                .product(name: "GRDB", package: "GRDB.swift", condition: server),
             ]
         ),
         .testTarget(
