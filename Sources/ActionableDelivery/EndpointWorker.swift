@@ -61,7 +61,8 @@ public struct EndpointWorker: Sendable {
     ///
     /// `wake` returns what the accepted responses were (`category.action`), or `nil` for
     /// everything: a wake starts only the endpoints whose filter takes one of them and whose
-    /// breaker is not open; the poll every `idle` starts every endpoint.
+    /// breaker is not open; the poll every `idle` starts every endpoint the read finds a due
+    /// delivery for (``EndpointStore/polledEndpoints(at:)``: an idle poll is one read).
     public func run(wake: (@Sendable (Duration) async -> Set<OutboxSignal.Key>?)? = nil, idle: Duration = .milliseconds(200)) async {
         let busy = BusyEndpoints()
         let clock = ContinuousClock()
@@ -71,11 +72,16 @@ public struct EndpointWorker: Sendable {
         var woken: Set<OutboxSignal.Key>?  // nil: everything
         var unsignable: Set<String> = []  // endpoints already logged as ones this instance cannot sign for
         while !Task.isCancelled {
+            // The endpoints this round's read found work for (`nil`: not read this round, or the
+            // driver cannot say): a poll claims only for those, so an idle poll writes nothing.
+            var withWork: Set<String>?
             // Read again every `idle`, and on every wake for everything (a poll, a retry or probe come
             // due, another instance's change): an endpoint resumed, or its breaker moved, elsewhere.
             if woken == nil || readAt.map({ clock.now - $0 >= idle }) ?? true {
                 do {
-                    endpoints = try await store.endpoints()
+                    let polled = try await store.polledEndpoints(at: Date())
+                    endpoints = polled.map(\.endpoint)
+                    withWork = Set(polled.filter(\.hasDueDeliveries).map(\.endpoint.id))
                 } catch {
                     settings.logger.error("could not read the endpoints", metadata: ["error": "\(error)"])
                 }
@@ -94,8 +100,15 @@ public struct EndpointWorker: Sendable {
             }
             let now = Date()
             // A retry this worker scheduled, or a breaker's probe, came due: every endpoint.
-            if due.passed(now) { woken = nil }
-            for endpoint in deliverable where !endpoint.paused && Self.wakes(endpoint, for: woken, now: now) && busy.take(endpoint.id) {
+            let retryDue = due.passed(now)
+            if retryDue { woken = nil }
+            // A poll, or a wake for everything, starts the endpoints the read found work for; an
+            // accept's wake, or a retry come due, starts those it names whatever the read said.
+            let starts = woken == nil && !retryDue ? withWork : nil
+            for endpoint in deliverable
+            where !endpoint.paused && Self.wakes(endpoint, for: woken, now: now) && starts.map({ $0.contains(endpoint.id) }) ?? true
+                && busy.take(endpoint.id)
+            {
                 // Not a child task: the loop's cancellation must not cut an attempt short.
                 Task {
                     repeat {

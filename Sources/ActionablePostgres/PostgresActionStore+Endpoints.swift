@@ -8,6 +8,25 @@ import PostgresNIO
 /// successes on a healthy endpoint without a rate limit read it without a lock. Deliveries are
 /// claimed with `FOR UPDATE SKIP LOCKED` under a lease.
 extension PostgresActionStore {
+    /// One statement: the endpoints and whether each has a due delivery (an idle poll claims
+    /// nothing, so it commits nothing more).
+    public func polledEndpoints(at now: Date) async throws -> [PolledEndpoint] {
+        do {
+            let rows = try await client.query(
+                PostgresQuery(unsafeSQL: Self.selectAllWithDueSQL, binds: try Self.sqlBindings([.real(now.timeIntervalSince1970)])),
+                logger: logger)
+            var polled: [PolledEndpoint] = []
+            for try await row in rows {
+                let columns = PostgresActionRow(columns: row.makeRandomAccess())
+                polled.append(PolledEndpoint(endpoint: try EndpointTable.decode(columns), hasDueDeliveries: try columns.int("due") != 0))
+            }
+            return polled
+        } catch {
+            throw Self.readable(error)
+        }
+    }
+    private static let selectAllWithDueSQL = EndpointTable.selectAllWithDue(.postgres)
+
     public func endpoints() async throws -> [Endpoint] {
         do {
             let rows = try await client.query(PostgresQuery(unsafeSQL: EndpointTable.selectAll), logger: logger)

@@ -11,6 +11,16 @@ extension SQLiteActionStore {
         try await pool.read { db in try db.decodeAll(EndpointTable.selectAll) { try Self.decodeEndpoint($0) } }
     }
 
+    /// One read: the endpoints and whether each has a due delivery (an idle poll starts no claim).
+    public func polledEndpoints(at now: Date) async throws -> [PolledEndpoint] {
+        try await pool.read { db in
+            try db.decodeAll(Self.selectAllWithDueSQL, [now.timeIntervalSince1970]) { row in
+                PolledEndpoint(endpoint: try Self.decodeEndpoint(row), hasDueDeliveries: (row["due"] as Int? ?? 1) != 0)
+            }
+        }
+    }
+    private static let selectAllWithDueSQL = EndpointTable.selectAllWithDue(.sqlite)
+
     public func createEndpoint(_ endpoint: Endpoint) async throws -> Bool {
         try await pool.write { db in
             try db.execute(sql: EndpointTable.insert(.sqlite), arguments: Self.arguments(EndpointTable.insertValues(endpoint)))

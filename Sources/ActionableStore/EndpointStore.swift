@@ -7,6 +7,12 @@ public protocol EndpointStore: Sendable {
     /// Every endpoint, by id.
     func endpoints() async throws -> [Endpoint]
 
+    /// Every endpoint, by id, each with whether one of its deliveries is due at `now` (pending,
+    /// due, its lease free or run out): what the endpoint worker's poll reads, so that an idle
+    /// poll is one statement and starts no claim. A driver without it says every endpoint may
+    /// have work (the claim finds out).
+    func polledEndpoints(at now: Date) async throws -> [PolledEndpoint]
+
     /// Stores a new endpoint; `false` when its id is taken. Held responses (``DeliveryStatus/held``)
     /// are let go in the same transaction, so that the new endpoint receives those it takes.
     func createEndpoint(_ endpoint: Endpoint) async throws -> Bool
@@ -66,6 +72,23 @@ extension EndpointStore {
     /// The endpoint with `id`.
     public func endpoint(id: String) async throws -> Endpoint? {
         try await endpoints().first { $0.id == id }
+    }
+
+    /// Every endpoint, each said to have work: the claim finds out.
+    public func polledEndpoints(at now: Date) async throws -> [PolledEndpoint] {
+        try await endpoints().map { PolledEndpoint(endpoint: $0, hasDueDeliveries: true) }
+    }
+}
+
+/// An endpoint as a poll reads it: the endpoint, and whether a delivery of it is due.
+public struct PolledEndpoint: Hashable, Sendable {
+    public var endpoint: Endpoint
+    /// A delivery of it is pending, due, and not held by a live lease (or the driver cannot say).
+    public var hasDueDeliveries: Bool
+
+    public init(endpoint: Endpoint, hasDueDeliveries: Bool) {
+        self.endpoint = endpoint
+        self.hasDueDeliveries = hasDueDeliveries
     }
 }
 

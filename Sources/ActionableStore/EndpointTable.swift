@@ -54,6 +54,19 @@ public enum EndpointTable {
     /// Every endpoint, by id.
     public static let selectAll = "SELECT \(columns) FROM endpoints ORDER BY id"
 
+    /// Every endpoint, by id, with `due` (1 or 0): whether a delivery of it is due at parameter 1
+    /// as ``claim(_:lock:)`` would take it (pending, due, its lease free or run out).
+    public static func selectAllWithDue(_ dialect: SQLDialect) -> String {
+        let now = dialect.parameter(1)
+        return """
+            SELECT \(columns), CASE WHEN EXISTS (
+                SELECT 1 FROM endpoint_deliveries d
+                WHERE d.endpoint_id = endpoints.id AND d.status = 'pending' AND d.next_attempt_at <= \(now)
+                    AND (d.lease_until IS NULL OR d.lease_until < \(now))) THEN 1 ELSE 0 END AS due
+            FROM endpoints ORDER BY id
+            """
+    }
+
     /// One endpoint; parameter 1 is its id; `lock` is appended (`FOR UPDATE` on PostgreSQL).
     public static func selectOne(_ dialect: SQLDialect, lock: String = "") -> String {
         "SELECT \(columns) FROM endpoints WHERE id = \(dialect.parameter(1)) \(lock)"

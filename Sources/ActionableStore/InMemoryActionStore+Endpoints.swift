@@ -10,6 +10,17 @@ struct EndpointDeliveryRow {
 extension InMemoryActionStore: EndpointStore {
     public func endpoints() -> [Endpoint] { endpointTable.values.sorted { $0.id < $1.id } }
 
+    public func polledEndpoints(at now: Date) -> [PolledEndpoint] {
+        endpoints().map { endpoint in
+            PolledEndpoint(
+                endpoint: endpoint,
+                hasDueDeliveries: endpointDeliveries.values.contains { deliveries in
+                    guard let row = deliveries[endpoint.id] else { return false }
+                    return row.delivery.status == .pending && row.delivery.nextAttemptAt <= now && (row.leaseUntil.map { $0 < now } ?? true)
+                })
+        }
+    }
+
     public func createEndpoint(_ endpoint: Endpoint) -> Bool {
         guard endpointTable[endpoint.id] == nil else { return false }
         endpointTable[endpoint.id] = endpoint

@@ -50,6 +50,29 @@ struct EndpointStoreConformanceTests {
         #expect(unlimited?.rateLimit == nil)
     }
 
+    /// A poll says which endpoints have a delivery a claim would take: due, pending, its lease free
+    /// or run out; not one leased, delivered or due later.
+    @Test(arguments: Driver.available)
+    func aPollSaysWhichEndpointsHaveDueDeliveries(driver: Driver) async throws {
+        let (store, cleanup) = try await StoreConformanceTests.makeStore(driver)
+        defer { cleanup() }
+        for id in ["a", "b", "c"] { _ = try await store.createEndpoint(Self.endpoint(id)) }
+        func due(at time: TimeInterval) async throws -> [String] {
+            try await store.polledEndpoints(at: Self.at(time)).filter(\.hasDueDeliveries).map(\.endpoint.id)
+        }
+        #expect(try await store.polledEndpoints(at: Self.at(999)).map(\.endpoint.id) == ["a", "b", "c"])
+        #expect(try await due(at: 999) == [])
+        _ = try await Self.fanned(store, count: 1, to: ["a", "b"], at: 1_000)
+        #expect(try await due(at: 999) == [])  // not due yet
+        #expect(try await due(at: 1_000) == ["a", "b"])
+        _ = try await store.claimDeliveries(endpointID: "a", now: Self.at(1_000), limit: 10, lease: 60, owner: "w", breaker: Self.breaker)
+        #expect(try await due(at: 1_001) == ["b"])  // a's is leased
+        #expect(try await due(at: 1_061) == ["a", "b"])  // its lease ran out
+        _ = try await store.finishDelivery(
+            responseID: "r-0", endpointID: "a", owner: "w", outcome: .delivered, breaker: Self.breaker, at: Self.at(1_002))
+        #expect(try await due(at: 1_100) == ["b"])  // delivered
+    }
+
     @Test(arguments: Driver.available)
     func eachEndpointGetsItsOwnDeliveryAndTheResponseSummarizesThem(driver: Driver) async throws {
         let (store, cleanup) = try await StoreConformanceTests.makeStore(driver)
