@@ -12,7 +12,8 @@
 # delivered tap (`pg_stat_database`). Then per N the median, and N's delivered rate ÷ N × one
 # instance's.
 #
-# Usage: [ACTIONABLE_BINARY=PATH] Benchmarks/scale-out.sh [SECONDS] [ROUNDS]   (defaults: 10 2)
+# Usage: [ACTIONABLE_BINARY=PATH] [ACTIONABLE_SCALE_COUNTS="1 2 4"] Benchmarks/scale-out.sh [SECONDS] [ROUNDS]
+#        (defaults: 10 2; the fleet of 1 instance must be among the counts, as the others are divided by it)
 # Needs root (the cgroup v1 `cpu` and `cpuacct` controllers under /sys/fs/cgroup), wrk, nginx
 # (nginx-light) and PostgreSQL's server binaries.
 set -euo pipefail
@@ -23,6 +24,7 @@ root="$(dirname "$here")"
 source "$here/lib/serve.sh"
 duration="${1:-10}"
 rounds="${2:-2}"
+counts="${ACTIONABLE_SCALE_COUNTS:-1 2 4}"  # the fleets measured (each of 1 to 4 instances)
 connections=64
 needs wrk nginx psql
 cgroups=/sys/fs/cgroup
@@ -69,6 +71,12 @@ for index in 1 2 3 4; do mkgroup "instance-$index" 20000; done
 # PostgreSQL starts inside its group: the postmaster and every backend it forks stay in it.
 eval "$(in_group postgres "$root/scripts/postgres-test-cluster" start)"
 database="$ACTIONABLE_TEST_POSTGRES_URL"
+# pg_stat_statements, to say which statements PostgreSQL's time per tap goes to: loaded at a
+# restart (in the group again: a subshell, as in_group replaces the shell it runs in).
+psql "$database" -qc "alter system set shared_preload_libraries = 'pg_stat_statements'"
+"$root/scripts/postgres-test-cluster" halt "$ACTIONABLE_TEST_POSTGRES_DIR"
+(in_group postgres "$root/scripts/postgres-test-cluster" resume "$ACTIONABLE_TEST_POSTGRES_DIR")
+psql "$database" -qc "create extension if not exists pg_stat_statements"
 
 # Taps: more than four instances could take in a run (each line is used once).
 bodies=$((duration * 2500))
@@ -113,6 +121,7 @@ run() {
     for index in $(seq 1 "$count"); do groups+=("instance-$index"); done
     for group in "${groups[@]}"; do before_usage+=("$(usage_ns "$group") $(throttled "$group")"); done
     local before_stats; before_stats="$(stats)"
+    psql "$database" -qAt -c "select pg_stat_statements_reset()" >/dev/null
     local started; started="$(date +%s.%N)"
     for index in $(seq 0 $((count - 1))); do
         wrk -t1 -c$((connections / count)) -d"${duration}s" --latency -s "$here/wrk/post-bodies.lua" \
@@ -128,6 +137,10 @@ run() {
     local after_usage=()
     for group in "${groups[@]}"; do after_usage+=("$(usage_ns "$group") $(throttled "$group")"); done
     local after_stats; after_stats="$(stats)"
+    # The statements of the run: calls and execution time per delivered tap, the costliest first.
+    psql "$database" -qAt -F'|' -c "select calls, total_exec_time, rows, regexp_replace(case when length(query) > 150 then left(query, 80) || ' … ' || right(query, 60) else query end, '\s+', ' ', 'g')
+        from pg_stat_statements where dbid = (select oid from pg_database where datname = current_database())
+        order by total_exec_time desc limit 14" >"$work/statements-$label.txt"
     python3 - "$work/nginx/logs/calls.log" "$before_calls" "$started" "$label" "$count" "$rps" "$accepted" "$refused" \
         "$before_stats" "$after_stats" "${#groups[@]}" "${before_usage[@]}" "${after_usage[@]}" >>"$work/runs.txt" <<'EOF'
 import sys
@@ -158,7 +171,21 @@ EOF
 
 : >"$work/runs.txt"
 for round in $(seq 1 "$rounds"); do
-    for count in 1 2 4; do run "n$count-r$round" "$count"; done
+    for count in $counts; do run "n$count-r$round" "$count"; done
+done
+
+for count in $counts; do
+    python3 - "$work/statements-n$count-r$rounds.txt" "$(grep "^n$count-r$rounds " "$work/runs.txt" | awk '{print $5}')" "$count" <<'EOF'
+import sys
+calls_total = int(sys.argv[2]) or 1
+print(f"\nPostgreSQL's statements with {sys.argv[3]} instance(s), last round, per delivered tap ({calls_total} taps; execution time only, not parsing, planning or the protocol):\n")
+print("| statement | calls / tap | rows / call | execution µs / tap |")
+print("| --- | ---: | ---: | ---: |")
+for line in open(sys.argv[1]):
+    calls, total, rows, query = line.rstrip("\n").split("|", 3)
+    calls, total, rows = int(calls), float(total), int(rows)
+    print(f"| `{query.strip()}` | {calls / calls_total:.2f} | {rows / calls if calls else 0:.1f} | {total * 1000 / calls_total:.0f} |")
+EOF
 done
 
 python3 - "$work/runs.txt" "$(nproc)" <<'EOF'
@@ -173,7 +200,7 @@ median = lambda n, column: statistics.median(float(r[column]) for r in rows if r
 one = median(1, 3)
 print("\n| instances | median delivered /s | ÷ (N × one instance) | instance CPU µs / tap | PostgreSQL CPU µs / tap | PostgreSQL throttled | commits / tap |")
 print("| ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
-for n in (1, 2, 4):
+for n in sorted({int(r[1]) for r in rows}):
     delivered = median(n, 3)
     print(f"| {n} | {delivered:.0f} | {delivered / (n * one):.2f} | {median(n, 7):.0f} | {median(n, 8):.0f} | {median(n, 9):.0f}% | {median(n, 11):.2f} |")
 EOF

@@ -275,8 +275,7 @@ public struct ActionableService: Service {
                 await cancelWhenGracefulShutdown {
                     await endpointWorker.run(
                         wake: { limit in
-                            await signal.wait(upTo: limit)
-                            let keys = signal.takeKeys()
+                            let keys = await signal.wake(upTo: limit)
                             // An in-process handler may take what was accepted.
                             if hasRoutes { handlerSignal.signal() }
                             return keys

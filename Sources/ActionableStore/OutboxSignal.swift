@@ -26,6 +26,8 @@ public final class OutboxSignal: Sendable {
         /// The last wait whose time ran out (or was cancelled) before it was registered.
         var expired: UInt64 = 0
         var lastID: UInt64 = 0
+        /// Whether the last wait ended on a signal (not on its timeout or a cancellation).
+        var signalled = false
     }
     private let state = Mutex(State())
 
@@ -50,25 +52,37 @@ public final class OutboxSignal: Sendable {
                 return nil
             }
             state.waiter = nil
+            state.signalled = true
             return waiter.continuation
         }
         waiter?.resume()
     }
 
-    /// Takes what the signals since the last take named: `nil` when one named nothing (or none
-    /// came: a timeout wakes for everything).
+    /// Takes what the signals since the last take named: `nil` when one named nothing; empty when
+    /// none came since (their keys were taken by the wake before).
     public func takeKeys() -> Set<Key>? {
         state.withLock { state in
             defer { state.keys = [] }
-            return state.keys.flatMap { $0.isEmpty ? nil : $0 }
+            return state.keys
         }
+    }
+
+    /// Waits as ``wait(upTo:)`` does, then says what woke it: the keys signalled since the last
+    /// wake (empty when a signal came whose keys the wake before took already: nothing new), or
+    /// `nil` for everything — a signal that named nothing, or the timeout (a poll).
+    public func wake(upTo timeout: Duration) async -> Set<Key>? {
+        let signalled = await wait(upTo: timeout)
+        let keys = takeKeys()
+        return signalled ? keys : nil
     }
 
     /// Returns once signalled (at once when a signal is pending), after `timeout`, or when the
     /// task is cancelled.
-    public func wait(upTo timeout: Duration) async {
+    @discardableResult
+    public func wait(upTo timeout: Duration) async -> Bool {
         let id = state.withLock { state -> UInt64 in
             state.lastID += 1
+            state.signalled = false
             return state.lastID
         }
         await withTaskGroup(of: Void.self) { group in
@@ -81,6 +95,7 @@ public final class OutboxSignal: Sendable {
                 let ready = state.withLock { state -> Bool in
                     if state.pending {
                         state.pending = false
+                        state.signalled = true
                         return true
                     }
                     if state.expired == id { return true }
@@ -91,6 +106,7 @@ public final class OutboxSignal: Sendable {
             }
             group.cancelAll()
         }
+        return state.withLock { $0.signalled }
     }
 
     /// Ends wait `id`, unless a signal ended it already.

@@ -89,10 +89,7 @@ struct EndpointWakeTests {
         // A poll every ten minutes: only the wake can bring r-1 out within the test's limit.
         let running = Task {
             await worker.run(
-                wake: { limit in
-                    await signal.wait(upTo: limit)
-                    return signal.takeKeys()
-                }, idle: .seconds(600))
+                wake: { limit in await signal.wake(upTo: limit) }, idle: .seconds(600))
         }
         try await upstream.arrived(1)
         // r-0's drain has nothing more to claim once r-0 is recorded, and ends.

@@ -33,11 +33,26 @@ struct OutboxSignalTests {
         signal.signal(.init(category: "message", action: "reply"))
         await signal.wait(upTo: .seconds(3600))
         #expect(signal.takeKeys() == [.init(category: "invite", action: "accept"), .init(category: "message", action: "reply")])
-        #expect(signal.takeKeys() == nil)  // taken: the next wake (a timeout) is for everything
+        #expect(signal.takeKeys() == [])  // taken: nothing new
         signal.signal(.init(category: "invite", action: "accept"))
         signal.signal()
         await signal.wait(upTo: .seconds(3600))
         #expect(signal.takeKeys() == nil)
+    }
+
+    /// A signal whose key the wake before took (given between that wake and its take) wakes for
+    /// nothing new, not for everything; a timeout wakes for everything (the poll).
+    @Test func aWakeForKeysAlreadyTakenIsForNothingAndATimeoutForEverything() async {
+        let signal = OutboxSignal()
+        let invite = OutboxSignal.Key(category: "invite", action: "accept")
+        signal.signal(invite)
+        #expect(await signal.wait(upTo: .seconds(3600)))
+        signal.signal(invite)  // after the wake, before its take
+        #expect(signal.takeKeys() == [invite])
+        #expect(await signal.wake(upTo: .seconds(3600)) == [])  // the pending signal: nothing new
+        #expect(await signal.wake(upTo: .milliseconds(1)) == nil)  // a timeout: everything
+        signal.signal(invite)
+        #expect(await signal.wake(upTo: .seconds(3600)) == [invite])
     }
 
     @Test func theWaitEndsAfterItsTimeout() async {
