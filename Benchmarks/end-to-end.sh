@@ -8,8 +8,9 @@
 #
 # Beside it, in the same run, the same build accepting with no endpoint (the accept rate). Runs:
 # SQLite with 1 and 3 endpoints (each tap delivered three times), and — with
-# ACTIONABLE_E2E_POSTGRES_URL set (scripts/postgres-test-cluster start prints one) — PostgreSQL with
-# 1 instance and with 2 (each taking half the connections). Then the tap → upstream latency
+# ACTIONABLE_E2E_POSTGRES_URL set (scripts/postgres-test-cluster start prints one) — PostgreSQL
+# accepting with no endpoint (its own accept rate), with 1 instance and with 2 (each taking half the
+# connections). Then the tap → upstream latency
 # (the sink's arrival time less the server's receivedAt) at about half the measured one-endpoint
 # SQLite rate: wrk with a pause before each request (Benchmarks/wrk/post-bodies-paced.lua).
 #
@@ -120,6 +121,7 @@ for round in $(seq 1 "$rounds"); do
     e2e "sqlite-1-$round" "sqlite:$work/b$round.sqlite" 1 1
     e2e "sqlite-3-$round" "sqlite:$work/c$round.sqlite" 3 1
     if [ -n "${ACTIONABLE_E2E_POSTGRES_URL:-}" ]; then
+        e2e "postgres-accept-only-$round" "$ACTIONABLE_E2E_POSTGRES_URL?schema=${schema_prefix}0r$round" 0 1
         e2e "postgres-1x1-$round" "$ACTIONABLE_E2E_POSTGRES_URL?schema=${schema_prefix}1r$round" 1 1
         e2e "postgres-1x2-$round" "$ACTIONABLE_E2E_POSTGRES_URL?schema=${schema_prefix}2r$round" 1 2
     fi
@@ -166,15 +168,19 @@ print("| run | accepted/s | end to end /s | calls | distinct (webhook-id, endpoi
 print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
 for r in rows:
     label, rps, e2e, calls, taps, span, distinct, refused = r
-    share = f"{float(e2e) / accept * 100:.0f}%" if not label.startswith("accept-only") else "—"
+    share = f"{float(e2e) / accept * 100:.0f}%" if "accept-only" not in label else "—"
     print(f"| {label} | {rps} | {e2e} | {calls} | {distinct} | {taps} | {refused} | {span} | {share} |")
-print("\n| configuration | median end to end /s | ÷ median accept rate |")
-print("| --- | ---: | ---: |")
+postgres_accept = runs("postgres-accept-only")
+postgres_accept = statistics.median(float(r[1]) for r in postgres_accept) if postgres_accept else None
+if postgres_accept: print(f"\naccept rate with no endpoint on PostgreSQL (median): {postgres_accept:.0f} taps/s")
+print("\n| configuration | median end to end /s | ÷ median accept rate (SQLite) | ÷ median accept rate on the same storage |")
+print("| --- | ---: | ---: | ---: |")
 for prefix in ["sqlite-1", "sqlite-3", "postgres-1x1", "postgres-1x2"]:
     chosen = runs(prefix)
     if chosen:
         median = statistics.median(float(r[2]) for r in chosen)
-        print(f"| {prefix} | {median:.0f} | {median / accept * 100:.0f}% |")
+        same = accept if prefix.startswith("sqlite") else postgres_accept
+        print(f"| {prefix} | {median:.0f} | {median / accept * 100:.0f}% | {median / same * 100:.0f}% |")
 rate, count, p50, p99 = open(sys.argv[2]).read().split()
 print(f"\ntap → upstream at {rate} taps/s (half the one-endpoint end-to-end rate, SQLite): {count} taps, p50 {p50} ms, p99 {p99} ms")
 EOF
