@@ -119,6 +119,8 @@ let package = Package(
             dependencies: [
                 "ActionableCore", "ActionableStore", .product(name: "PostgresNIO", package: "postgres-nio", condition: server),
                 .product(name: "NIOSSL", package: "swift-nio-ssl", condition: server),
+                .product(name: "NIOCore", package: "swift-nio", condition: server),
+                .product(name: "NIOPosix", package: "swift-nio", condition: server),
                 .product(name: "Logging", package: "swift-log", condition: server),
             ]
         ),

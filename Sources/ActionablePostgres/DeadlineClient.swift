@@ -1,5 +1,7 @@
 import ActionableStore
 import Logging
+import NIOCore
+import NIOPosix
 import PostgresNIO
 import Synchronization
 
@@ -49,12 +51,18 @@ struct DeadlineClient: Sendable {
             try await withCheckedThrowingContinuation { continuation in
                 guard race.start(continuation) else { return }
                 let worker = Task { race.finish(await Result(catching: work)) }
-                let timer = Task {
-                    guard (try? await Task.sleep(for: deadline)) != nil else { return }
+                // The timer is an event loop's scheduled task, not a second Swift task sleeping:
+                // one allocation and no cancellation to run on every call.
+                let timer = MultiThreadedEventLoopGroup.singleton.any().scheduleTask(
+                    in: .nanoseconds(Int64(deadline.components.seconds) * 1_000_000_000 + deadline.components.attoseconds / 1_000_000_000)
+                ) {
                     let summary = what.split(separator: "\n").first.map { String($0.prefix(60)) } ?? what
                     race.finish(.failure(StoreError("PostgreSQL did not answer within \(deadline.components.seconds) s (\(summary))")))
                 }
-                race.add([worker, timer])
+                race.add {
+                    worker.cancel()
+                    timer.cancel()
+                }
             }
         } onCancel: {
             race.finish(.failure(CancellationError()))
@@ -68,7 +76,7 @@ private final class Race<T: Sendable>: Sendable {
     private struct State {
         var continuation: CheckedContinuation<T, any Error>?
         var early: Result<T, any Error>?
-        var tasks: [Task<Void, Never>] = []
+        var cancel: (@Sendable () -> Void)?
         var done = false
     }
     private let state = Mutex(State())
@@ -87,28 +95,29 @@ private final class Race<T: Sendable>: Sendable {
         return false
     }
 
-    func add(_ tasks: [Task<Void, Never>]) {
-        let cancel = state.withLock { state -> Bool in
+    /// What ends the race's worker and timer once it is decided.
+    func add(_ cancel: @escaping @Sendable () -> Void) {
+        let done = state.withLock { state -> Bool in
             guard !state.done else { return true }
-            state.tasks += tasks
+            state.cancel = cancel
             return false
         }
-        if cancel { for task in tasks { task.cancel() } }
+        if done { cancel() }
     }
 
     /// Ends the call with `result`, unless it has ended already.
     func finish(_ result: Result<T, any Error>) {
-        let (continuation, tasks) = state.withLock { state -> (CheckedContinuation<T, any Error>?, [Task<Void, Never>]) in
-            guard !state.done else { return (nil, []) }
+        let (continuation, cancel) = state.withLock { state -> (CheckedContinuation<T, any Error>?, (@Sendable () -> Void)?) in
+            guard !state.done else { return (nil, nil) }
             state.done = true
             if state.continuation == nil { state.early = result }
             defer {
                 state.continuation = nil
-                state.tasks = []
+                state.cancel = nil
             }
-            return (state.continuation, state.tasks)
+            return (state.continuation, state.cancel)
         }
-        for task in tasks { task.cancel() }
+        cancel?()
         continuation?.resume(with: result)
     }
 }
