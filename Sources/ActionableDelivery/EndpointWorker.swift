@@ -62,7 +62,7 @@ public struct EndpointWorker: Sendable {
     /// `wake` returns what the accepted responses were (`category.action`), or `nil` for
     /// everything: a wake starts only the endpoints whose filter takes one of them and whose
     /// breaker is not open; the poll every `idle` starts every endpoint the read finds a due
-    /// delivery for (``EndpointStore/polledEndpoints(at:)``: an idle poll is one read).
+    /// delivery for (`EndpointStore.polledEndpoints(at:)`: an idle poll is one read).
     public func run(wake: (@Sendable (Duration) async -> Set<OutboxSignal.Key>?)? = nil, idle: Duration = .milliseconds(200)) async {
         let busy = BusyEndpoints()
         let clock = ContinuousClock()
