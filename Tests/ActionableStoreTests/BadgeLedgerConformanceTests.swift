@@ -105,7 +105,7 @@ struct BadgeLedgerConformanceTests {
             for index in 0..<200 {
                 group.addTask { _ = try await store.recordSent(Self.sent("n-\(index)"), countingSince: Self.epoch) }
                 if index < 120 {
-                    for _ in 0..<3 { group.addTask { _ = try await store.accept(Self.tap("n-\(index)")) } }
+                    for _ in 0..<3 { group.addTask { _ = try await Self.acceptResending(Self.tap("n-\(index)"), to: store) } }
                 } else if index < 160 {
                     for _ in 0..<2 {
                         group.addTask {
@@ -119,6 +119,23 @@ struct BadgeLedgerConformanceTests {
         // A read that ran before its record finds nothing to read: read them again now.
         let late = (120..<160).map { "n-\($0)" }
         #expect(try await store.markRead(user: "alice", notificationIDs: late, at: Self.epoch, countingSince: Self.epoch) == 40)
+    }
+}
+
+extension BadgeLedgerConformanceTests {
+    /// Accepts `response`, sending it again while the store answers "past its deadline" (a 503 to a
+    /// client, which sends the same tap again): on a loaded machine 360 accepts on one user's
+    /// ledger may queue past PostgreSQL's 5 s, and one that committed after all must still count
+    /// once.
+    static func acceptResending(_ response: NewResponse, to store: any ActionStore) async throws -> AcceptResult {
+        for _ in 0..<5 {
+            do {
+                return try await store.accept(response)
+            } catch let error as StoreError where error.description.contains("did not answer within") {
+                continue
+            }
+        }
+        return try await store.accept(response)
     }
 }
 
