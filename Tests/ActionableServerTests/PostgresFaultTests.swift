@@ -68,18 +68,11 @@ struct PostgresFaultTests {
             load.stop()
             await clients.value
 
-            let answers = load.answers
-            let wrong = answers.filter { !((200..<300).contains($0.status) || ($0.status == 503 && $0.retryAfter)) }
-            #expect(wrong.isEmpty, "answers that are neither 2xx nor 503 with Retry-After: \(wrong.prefix(5))")
-            let slow = answers.filter { $0.seconds > 10 }
-            #expect(slow.isEmpty, "answers that took more than 10 s: \(slow.prefix(5))")
-            if fault == .outage { #expect(answers.contains { $0.status == 503 }, "no tap was refused while the database was down") }
+            load.expectEveryAnswerIsA2xxOrA503WithinTenSeconds()
+            if fault == .outage { #expect(load.answers.contains { $0.status == 503 }, "no tap was refused while the database was down") }
 
             // Every tap answered 2xx reaches the endpoint.
-            let accepted = Set(load.accepted)
-            try await within("every accepted tap delivered", limit: .seconds(90)) {
-                while !accepted.isSubset(of: Set(upstream.arrivals)) { try await Task.sleep(for: .milliseconds(100)) }
-            }
+            try await load.everyAcceptedTapArrived(at: upstream)
             for instance in instances { #expect(instance.terminationReason == nil, "an instance exited") }
         } catch {
             for (index, instance) in instances.enumerated() {

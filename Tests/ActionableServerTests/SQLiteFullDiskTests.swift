@@ -58,15 +58,8 @@ struct SQLiteFullDiskTests {
             load.stop()
             await clients.value
 
-            let answers = load.answers
-            let wrong = answers.filter { !((200..<300).contains($0.status) || ($0.status == 503 && $0.retryAfter)) }
-            #expect(wrong.isEmpty, "answers that are neither 2xx nor 503 with Retry-After: \(wrong.prefix(5))")
-            let slow = answers.filter { $0.seconds > 10 }
-            #expect(slow.isEmpty, "answers that took more than 10 s: \(slow.prefix(5))")
-            let accepted = Set(load.accepted)
-            try await within("every accepted tap delivered", limit: .seconds(90)) {
-                while !accepted.isSubset(of: Set(upstream.arrivals)) { try await Task.sleep(for: .milliseconds(100)) }
-            }
+            load.expectEveryAnswerIsA2xxOrA503WithinTenSeconds()
+            try await load.everyAcceptedTapArrived(at: upstream)
             #expect(instance.terminationReason == nil, "serve exited")
         } catch {
             print("serve printed (last 6,000 characters):\n\(instance.log.suffix(6000))")

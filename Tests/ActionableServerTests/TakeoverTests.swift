@@ -54,13 +54,7 @@ struct TakeoverTests {
         let url = Self.isolated(try #require(ProcessInfo.processInfo.environment["ACTIONABLE_TEST_POSTGRES_URL"]))
         let secret = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
         let upstream = Upstream()
-        let router = Router()
-        router.post("/rsvp") { request, _ -> Response in
-            _ = try await request.body.collect(upTo: 1 << 20)
-            await upstream.arrive(request.headers[HTTPField.Name("webhook-id")!] ?? "")
-            return Response(status: .noContent)
-        }
-        let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
+        let app = Self.application(recordingIn: upstream)
         try await app.test(.live) { client in
             let upstreamPort = try #require(client.port)
             let directory = try CommandLineRunner.temporaryDirectory([:], exampleCategories: true)
@@ -118,13 +112,7 @@ struct TakeoverTests {
     func aKilledInstanceStallsOnlyTheRowsItHeld() async throws {
         let url = Self.isolated(try #require(ProcessInfo.processInfo.environment["ACTIONABLE_TEST_POSTGRES_URL"]))
         let upstream = Upstream()
-        let router = Router()
-        router.post("/rsvp") { request, _ -> Response in
-            _ = try await request.body.collect(upTo: 1 << 20)
-            await upstream.arrive(request.headers[HTTPField.Name("webhook-id")!] ?? "")
-            return Response(status: .noContent)
-        }
-        let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
+        let app = Self.application(recordingIn: upstream)
         try await app.test(.live) { client in
             let upstreamPort = try #require(client.port)
             let directory = try CommandLineRunner.temporaryDirectory([:], exampleCategories: true)
@@ -169,6 +157,18 @@ struct TakeoverTests {
             #expect(await upstream.ids.last == Forwarded.webhookID(held))
             #expect(await second.stop() == 0)
         }
+    }
+
+    /// The upstream's server: `POST /rsvp` records the call's `webhook-id` in `upstream` (which
+    /// holds the first) and answers 204.
+    static func application(recordingIn upstream: Upstream) -> some ApplicationProtocol {
+        let router = Router()
+        router.post("/rsvp") { request, _ -> Response in
+            _ = try await request.body.collect(upTo: 1 << 20)
+            await upstream.arrive(request.headers[HTTPField.Name("webhook-id")!] ?? "")
+            return Response(status: .noContent)
+        }
+        return Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
     }
 
     /// The test database with a schema of its own, so that instances of other tests never claim

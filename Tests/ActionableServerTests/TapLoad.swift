@@ -2,6 +2,7 @@ import ActionableTestSupport
 import ActionableTokens
 import Foundation
 import Synchronization
+import Testing
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -61,6 +62,24 @@ final class TapLoad: Sendable {
             while self.accepted.count < after + count {
                 try await Task.sleep(for: .milliseconds(50))  // polling the load's own counter
             }
+        }
+    }
+
+    /// Expects every answer so far to be 2xx, or 503 with `Retry-After`, within 10 s: none a 500,
+    /// none hung.
+    func expectEveryAnswerIsA2xxOrA503WithinTenSeconds(sourceLocation: SourceLocation = #_sourceLocation) {
+        let answers = self.answers
+        let wrong = answers.filter { !((200..<300).contains($0.status) || ($0.status == 503 && $0.retryAfter)) }
+        #expect(wrong.isEmpty, "answers that are neither 2xx nor 503 with Retry-After: \(wrong.prefix(5))", sourceLocation: sourceLocation)
+        let slow = answers.filter { $0.seconds > 10 }
+        #expect(slow.isEmpty, "answers that took more than 10 s: \(slow.prefix(5))", sourceLocation: sourceLocation)
+    }
+
+    /// Returns once every tap answered 2xx arrived at `upstream`; throws if one does not within 90 s.
+    func everyAcceptedTapArrived(at upstream: HostileUpstream) async throws {
+        let accepted = Set(self.accepted)
+        try await within("every accepted tap delivered", limit: .seconds(90)) {
+            while !accepted.isSubset(of: Set(upstream.arrivals)) { try await Task.sleep(for: .milliseconds(100)) }
         }
     }
 
