@@ -103,13 +103,20 @@ struct BadgeLedgerConformanceTests {
         // 200 sends; 120 of them tapped, each tap sent three times, and reads of 40 (twice), all at once.
         try await withThrowingTaskGroup(of: Void.self) { group in
             for index in 0..<200 {
-                group.addTask { _ = try await store.recordSent(Self.sent("n-\(index)"), countingSince: Self.epoch) }
+                group.addTask { _ = try await Self.resending { try await store.recordSent(Self.sent("n-\(index)"), countingSince: Self.epoch) } }
                 if index < 120 {
-                    for _ in 0..<3 { group.addTask { _ = try await Self.acceptResending(Self.tap("n-\(index)"), to: store) } }
+                    for _ in 0..<3 {
+                        group.addTask {
+                            let tap = Self.tap("n-\(index)")
+                            _ = try await Self.resending { try await store.accept(tap) }
+                        }
+                    }
                 } else if index < 160 {
                     for _ in 0..<2 {
                         group.addTask {
-                            _ = try await store.markRead(user: "alice", notificationIDs: ["n-\(index)"], at: Self.epoch, countingSince: Self.epoch)
+                            _ = try await Self.resending {
+                                try await store.markRead(user: "alice", notificationIDs: ["n-\(index)"], at: Self.epoch, countingSince: Self.epoch)
+                            }
                         }
                     }
                 }
@@ -123,19 +130,19 @@ struct BadgeLedgerConformanceTests {
 }
 
 extension BadgeLedgerConformanceTests {
-    /// Accepts `response`, sending it again while the store answers "past its deadline" (a 503 to a
-    /// client, which sends the same tap again): on a loaded machine 360 accepts on one user's
-    /// ledger may queue past PostgreSQL's 5 s, and one that committed after all must still count
-    /// once.
-    static func acceptResending(_ response: NewResponse, to store: any ActionStore) async throws -> AcceptResult {
+    /// Runs `operation`, again while the store answers "past its deadline" (a 503 to a client,
+    /// which sends the same request again): on a loaded machine 640 calls on one user's ledger may
+    /// queue past PostgreSQL's deadlines, and every call here is idempotent — a send recorded, a
+    /// tap accepted or a read marked that committed after its deadline must still count once.
+    static func resending<Result: Sendable>(_ operation: @Sendable () async throws -> Result) async throws -> Result {
         for _ in 0..<5 {
             do {
-                return try await store.accept(response)
+                return try await operation()
             } catch let error as StoreError where error.description.contains("did not answer within") {
                 continue
             }
         }
-        return try await store.accept(response)
+        return try await operation()
     }
 }
 
