@@ -3,6 +3,7 @@ import ActionableStore
 import CoreMetrics
 import Foundation
 import Logging
+import Synchronization
 
 /// The outbox's transport to one webhook endpoint: claims the endpoint's due deliveries (what
 /// its pause, breaker and rate limit allow), POSTs each signed (``Forwarder``), and records the
@@ -32,23 +33,22 @@ public struct WebhookTransport: Transport {
     }
 
     public func claim(limit: Int, now: Date) async throws -> [Work] {
-        // Read again per claim, before it: a change through the API (a new URL or secret) takes
-        // effect at once, and a failed read claims nothing (it is no sign the endpoint is gone).
-        guard let endpoint = try await worker.store.endpoint(id: endpointID) else { return [] }
-        // Signers first: an instance that cannot sign for the endpoint (no secret of its own, no
-        // --forward-secret here) claims nothing, so that a local misconfiguration never fails an
-        // attempt and never opens the breaker every instance shares.
-        let signers: [WebhookSigner]
-        do {
-            signers = try worker.signers(of: endpoint)
-        } catch {
-            return []
+        // The endpoint as the claim reads it, in the claim's own transaction: a change through the
+        // API (a new URL or secret) takes effect at once, with no read of its own. Signers first:
+        // an instance that cannot sign for the endpoint (no secret of its own, no --forward-secret
+        // here) claims nothing, so that a local misconfiguration never fails an attempt and never
+        // opens the breaker every instance shares.
+        let signed = Mutex<[WebhookSigner]?>(nil)
+        let claim = try await worker.store.claimDeliveries(
+            endpointID: endpointID, now: now, limit: limit, lease: worker.lease, owner: worker.owner, breaker: worker.breaker
+        ) { endpoint in
+            guard let signers = try? worker.signers(of: endpoint) else { return false }
+            signed.withLock { $0 = signers }
+            return true
         }
-        let claimed = try await worker.store.claimDeliveries(
-            endpointID: endpointID, now: now, limit: limit, lease: worker.lease, owner: worker.owner, breaker: worker.breaker)
-        guard !claimed.isEmpty else { return [] }
+        guard let endpoint = claim.endpoint, !claim.deliveries.isEmpty, let signers = signed.withLock({ $0 }) else { return [] }
         let forwarder = Result<Forwarder, any Error>.success(worker.forwarder(endpoint.url, signers))
-        return claimed.map { Work(delivery: $0, endpoint: endpoint, forwarder: forwarder) }
+        return claim.deliveries.map { Work(delivery: $0, endpoint: endpoint, forwarder: forwarder) }
     }
 
     public func expiredLeases(of work: Work) -> Int { work.delivery.action.expiredLeases }

@@ -121,8 +121,9 @@ extension PostgresActionStore {
     }
 
     public func claimDeliveries(
-        endpointID: String, now: Date, limit: Int, lease: TimeInterval, owner: String, breaker: BreakerSettings
-    ) async throws -> [ClaimedDelivery] {
+        endpointID: String, now: Date, limit: Int, lease: TimeInterval, owner: String, breaker: BreakerSettings,
+        if claimable: @escaping @Sendable (Endpoint) -> Bool
+    ) async throws -> EndpointClaim {
         let time = now.timeIntervalSince1970
         return try await transaction(relaxed: true) { connection, logger in
             // Read without a lock: a healthy endpoint without a rate limit is not written by a
@@ -132,20 +133,23 @@ extension PostgresActionStore {
             guard
                 let unlocked = try await Self.rows(EndpointTable.selectOne(.postgres), [.text(endpointID)], connection, logger).first
                     .map({ try EndpointTable.decode($0) })
-            else { return [] }
+            else { return EndpointClaim(endpoint: nil, deliveries: []) }
+            guard claimable(unlocked) else { return EndpointClaim(endpoint: unlocked, deliveries: []) }
             let movesEndpoint = unlocked.openUntil != nil || (unlocked.rateLimit ?? 0) > 0
             guard
                 var endpoint = movesEndpoint
                     ? try await Self.lockedEndpoint(endpointID, connection: connection, logger: logger) : unlocked
-            else { return [] }
+            else { return EndpointClaim(endpoint: nil, deliveries: []) }
+            let none = EndpointClaim(endpoint: endpoint, deliveries: [])
+            guard endpoint == unlocked || claimable(endpoint) else { return none }
             let plan = EndpointGate.plan(endpoint, now: now, limit: limit, breaker: breaker)
-            guard plan.limit > 0 else { return [] }
+            guard plan.limit > 0 else { return none }
             let deliveries = try await Self.rows(
                 EndpointTable.claim(.postgres, lock: "FOR UPDATE SKIP LOCKED"),
                 [.text(owner), .real(time + lease), .text(endpointID), .real(time), .integer(plan.limit)], connection, logger
             ).map { try EndpointTable.decodeDelivery($0) }
                 .sorted { ($0.nextAttemptAt, $0.responseID) < ($1.nextAttemptAt, $1.responseID) }
-            guard !deliveries.isEmpty else { return [] }
+            guard !deliveries.isEmpty else { return none }
             let read = endpoint
             if let probeUntil = plan.probeUntil { endpoint.openUntil = probeUntil }
             if let next = plan.nextSlot(after: deliveries.count) { endpoint.nextSlotAt = next }
@@ -154,7 +158,7 @@ extension PostgresActionStore {
             let responses = try await Self.rows(
                 ActionTable.selectByIDs(.postgres, count: deliveries.count), deliveries.map { .text($0.responseID) }, connection, logger
             ).map { try ActionTable.decode($0) }
-            return EndpointTable.claimed(deliveries, responses: responses, plan: plan)
+            return EndpointClaim(endpoint: endpoint, deliveries: EndpointTable.claimed(deliveries, responses: responses, plan: plan))
         }
     }
 

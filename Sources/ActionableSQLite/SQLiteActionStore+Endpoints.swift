@@ -85,18 +85,21 @@ extension SQLiteActionStore {
     }
 
     public func claimDeliveries(
-        endpointID: String, now: Date, limit: Int, lease: TimeInterval, owner: String, breaker: BreakerSettings
-    ) async throws -> [ClaimedDelivery] {
+        endpointID: String, now: Date, limit: Int, lease: TimeInterval, owner: String, breaker: BreakerSettings,
+        if claimable: @escaping @Sendable (Endpoint) -> Bool
+    ) async throws -> EndpointClaim {
         let time = now.timeIntervalSince1970
         return try await relaxedWrite { db in
-            guard var endpoint = try Self.endpoint(endpointID, in: db) else { return [] }
+            guard var endpoint = try Self.endpoint(endpointID, in: db) else { return EndpointClaim(endpoint: nil, deliveries: []) }
+            let none = EndpointClaim(endpoint: endpoint, deliveries: [])
+            guard claimable(endpoint) else { return none }
             let plan = EndpointGate.plan(endpoint, now: now, limit: limit, breaker: breaker)
-            guard plan.limit > 0 else { return [] }
+            guard plan.limit > 0 else { return none }
             let deliveries = try db.decodeAll(
                 HotSQL.claimDeliveries, [owner, time + lease, endpointID, time, plan.limit]
             ) { try EndpointTable.decodeDelivery(SQLiteRow(row: $0)) }
             .sorted { ($0.nextAttemptAt, $0.responseID) < ($1.nextAttemptAt, $1.responseID) }
-            guard !deliveries.isEmpty else { return [] }
+            guard !deliveries.isEmpty else { return none }
             let read = endpoint
             if let probeUntil = plan.probeUntil { endpoint.openUntil = probeUntil }
             if let next = plan.nextSlot(after: deliveries.count) { endpoint.nextSlotAt = next }
@@ -104,7 +107,7 @@ extension SQLiteActionStore {
             if endpoint != read { try db.run(HotSQL.updateEndpoint, Self.arguments(EndpointTable.updateValues(endpoint))) }
             let responses = try db.decodeAll(
                 HotSQL.selectResponses(count: deliveries.count), Self.arguments(deliveries.map { .text($0.responseID) }), Self.decode)
-            return EndpointTable.claimed(deliveries, responses: responses, plan: plan)
+            return EndpointClaim(endpoint: endpoint, deliveries: EndpointTable.claimed(deliveries, responses: responses, plan: plan))
         }
     }
 

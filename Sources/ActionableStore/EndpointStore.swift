@@ -42,10 +42,14 @@ public protocol EndpointStore: Sendable {
     func fanOut(_ routes: [FanOut], owner: String, at: Date) async throws
 
     /// Claims endpoint `endpointID`'s due deliveries, as many as its pause, breaker and rate limit
-    /// allow (``EndpointGate/plan(_:now:limit:breaker:)``), each under a lease for `owner`.
+    /// allow (``EndpointGate/plan(_:now:limit:breaker:)``), each under a lease for `owner` — only
+    /// when `claimable` says yes of the endpoint as the claim reads it (an instance that cannot sign
+    /// for it claims nothing). Returns that endpoint with the deliveries: the claim's one read of
+    /// it, so that a worker needs no read of its own.
     func claimDeliveries(
-        endpointID: String, now: Date, limit: Int, lease: TimeInterval, owner: String, breaker: BreakerSettings
-    ) async throws -> [ClaimedDelivery]
+        endpointID: String, now: Date, limit: Int, lease: TimeInterval, owner: String, breaker: BreakerSettings,
+        if claimable: @escaping @Sendable (Endpoint) -> Bool
+    ) async throws -> EndpointClaim
 
     /// Records attempts' outcomes (``EndpointGate/finish(_:outcome:breaker:now:)``), in order, on
     /// each delivery and its endpoint's breaker, all in one transaction: one write per attempt
@@ -59,6 +63,14 @@ public protocol EndpointStore: Sendable {
 }
 
 extension EndpointStore {
+    /// Claims endpoint `endpointID`'s due deliveries whatever the endpoint
+    /// (``claimDeliveries(endpointID:now:limit:lease:owner:breaker:if:)``).
+    public func claimDeliveries(
+        endpointID: String, now: Date, limit: Int, lease: TimeInterval, owner: String, breaker: BreakerSettings
+    ) async throws -> [ClaimedDelivery] {
+        try await claimDeliveries(endpointID: endpointID, now: now, limit: limit, lease: lease, owner: owner, breaker: breaker, if: { _ in true })
+            .deliveries
+    }
 
     /// Records one attempt's outcome (``finishDeliveries(_:owner:breaker:)``).
     public func finishDelivery(
@@ -178,6 +190,20 @@ public struct EndpointDelivery: Hashable, Sendable {
 }
 
 /// A claimed delivery: the response, the delivery, and when to send it (its rate-limit slot).
+/// What a claim of one endpoint's deliveries came to
+/// (``EndpointStore/claimDeliveries(endpointID:now:limit:lease:owner:breaker:if:)``).
+public struct EndpointClaim: Sendable {
+    /// The endpoint as the claim read it; `nil` when it does not exist.
+    public var endpoint: Endpoint?
+    /// The deliveries claimed, in claim order; none when the endpoint was not claimable.
+    public var deliveries: [ClaimedDelivery]
+
+    public init(endpoint: Endpoint?, deliveries: [ClaimedDelivery]) {
+        self.endpoint = endpoint
+        self.deliveries = deliveries
+    }
+}
+
 public struct ClaimedDelivery: Hashable, Sendable {
     /// The response, with this delivery's attempts and retry window.
     public var action: AcceptedResponse

@@ -82,11 +82,13 @@ extension InMemoryActionStore: EndpointStore {
     }
 
     public func claimDeliveries(
-        endpointID: String, now: Date, limit: Int, lease: TimeInterval, owner: String, breaker: BreakerSettings
-    ) -> [ClaimedDelivery] {
-        guard var endpoint = endpointTable[endpointID] else { return [] }
+        endpointID: String, now: Date, limit: Int, lease: TimeInterval, owner: String, breaker: BreakerSettings,
+        if claimable: @escaping @Sendable (Endpoint) -> Bool
+    ) -> EndpointClaim {
+        guard var endpoint = endpointTable[endpointID] else { return EndpointClaim(endpoint: nil, deliveries: []) }
+        guard claimable(endpoint) else { return EndpointClaim(endpoint: endpoint, deliveries: []) }
         let plan = EndpointGate.plan(endpoint, now: now, limit: limit, breaker: breaker)
-        guard plan.limit > 0 else { return [] }
+        guard plan.limit > 0 else { return EndpointClaim(endpoint: endpoint, deliveries: []) }
         let due = endpointDeliveries.values.compactMap { $0[endpointID] }.filter { row in
             row.delivery.status == .pending && row.delivery.nextAttemptAt <= now && (row.leaseUntil.map { $0 < now } ?? true)
         }.sorted { ($0.delivery.nextAttemptAt, $0.delivery.responseID) < ($1.delivery.nextAttemptAt, $1.delivery.responseID) }
@@ -107,7 +109,7 @@ extension InMemoryActionStore: EndpointStore {
             if let next = plan.nextSlot(after: claimed.count) { endpoint.nextSlotAt = next }
             endpointTable[endpointID] = endpoint
         }
-        return claimed
+        return EndpointClaim(endpoint: endpoint, deliveries: claimed)
     }
 
     public func finishDeliveries(_ attempts: [FinishedAttempt], owner: String, breaker: BreakerSettings) -> [EndpointGate.Fate?] {

@@ -273,8 +273,9 @@ struct ActionsEndpointTests {
         func fanOutAtAccept(_ fanOut: AcceptFanOut) async {}
         func resumeIfPausedByMissingFlag(id: String, at: Date) async throws -> Bool { throw Down() }
         func claimDeliveries(
-            endpointID: String, now: Date, limit: Int, lease: TimeInterval, owner: String, breaker: BreakerSettings
-        ) async throws -> [ClaimedDelivery] { throw Down() }
+            endpointID: String, now: Date, limit: Int, lease: TimeInterval, owner: String, breaker: BreakerSettings,
+            if claimable: @escaping @Sendable (Endpoint) -> Bool
+        ) async throws -> EndpointClaim { throw Down() }
         func finishDeliveries(_ attempts: [FinishedAttempt], owner: String, breaker: BreakerSettings) async throws -> [EndpointGate.Fate?] {
             throw Down()
         }

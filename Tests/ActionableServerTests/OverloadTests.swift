@@ -65,9 +65,10 @@ struct OverloadTests {
             await inner.resumeIfPausedByMissingFlag(id: id, at: at)
         }
         func claimDeliveries(
-            endpointID: String, now: Date, limit: Int, lease: TimeInterval, owner: String, breaker: BreakerSettings
-        ) async throws -> [ClaimedDelivery] {
-            await inner.claimDeliveries(endpointID: endpointID, now: now, limit: limit, lease: lease, owner: owner, breaker: breaker)
+            endpointID: String, now: Date, limit: Int, lease: TimeInterval, owner: String, breaker: BreakerSettings,
+            if claimable: @escaping @Sendable (Endpoint) -> Bool
+        ) async throws -> EndpointClaim {
+            await inner.claimDeliveries(endpointID: endpointID, now: now, limit: limit, lease: lease, owner: owner, breaker: breaker, if: claimable)
         }
         func finishDeliveries(_ attempts: [FinishedAttempt], owner: String, breaker: BreakerSettings) async throws -> [EndpointGate.Fate?] {
             await inner.finishDeliveries(attempts, owner: owner, breaker: breaker)

@@ -1,5 +1,6 @@
 import ActionableCore
 import Foundation
+import Synchronization
 import Testing
 
 @testable import ActionableStore
@@ -218,6 +219,36 @@ struct EndpointStoreConformanceTests {
         #expect(try await store.finishDeliveries([attempt("r-0", "up", .rejected("late"), 1_004)], owner: "w", breaker: Self.breaker) == [nil])
         #expect(try await store.finishDeliveries([attempt("r-0", "down", .delivered, 1_004)], owner: "x", breaker: Self.breaker) == [nil])
         #expect(try await store.endpointDeliveries(responseID: "r-0").map(\.status) == [.pending, .delivered])
+    }
+
+    /// A claim reads the endpoint in its own transaction and gives it back with the deliveries;
+    /// an endpoint the caller cannot take (an instance that cannot sign for it) is claimed
+    /// nothing from: no lease, no attempt spent, no write.
+    @Test(arguments: Driver.available)
+    func aClaimReturnsTheEndpointItReadAndClaimsNothingFromOneItMayNotTake(driver: Driver) async throws {
+        let (store, cleanup) = try await StoreConformanceTests.makeStore(driver)
+        defer { cleanup() }
+        _ = try await store.createEndpoint(Self.endpoint("s"))
+        _ = try await Self.fanned(store, count: 2, to: ["s"])
+        _ = try await store.updateEndpoint(id: "s", EndpointChange(secret: "whsec_two"), at: Self.at(900))
+        let refused = try await store.claimDeliveries(
+            endpointID: "s", now: Self.at(1_000), limit: 10, lease: 60, owner: "w", breaker: Self.breaker, if: { _ in false })
+        #expect(refused.endpoint?.secret == "whsec_two" && refused.deliveries.isEmpty)
+        #expect(try await store.endpointDeliveries(responseID: "r-0").map(\.attempts) == [0])
+        #expect(try await store.polledEndpoints(at: Self.at(1_000)).filter(\.hasDueDeliveries).map(\.endpoint.id) == ["s"])
+        let seen = Mutex<[String]>([])
+        let taken = try await store.claimDeliveries(
+            endpointID: "s", now: Self.at(1_000), limit: 10, lease: 60, owner: "w", breaker: Self.breaker,
+            if: { endpoint in
+                seen.withLock { $0.append(endpoint.secret ?? "") }
+                return true
+            })
+        #expect(taken.endpoint?.secret == "whsec_two" && taken.endpoint?.previousSecret == "whsec_one")
+        #expect(taken.deliveries.map(\.action.id) == ["r-0", "r-1"] && taken.deliveries.allSatisfy { $0.action.attempts == 1 })
+        #expect(seen.withLock { $0 } == ["whsec_two"])
+        let missing = try await store.claimDeliveries(
+            endpointID: "gone", now: Self.at(1_000), limit: 10, lease: 60, owner: "w", breaker: Self.breaker, if: { _ in true })
+        #expect(missing.endpoint == nil && missing.deliveries.isEmpty)
     }
 
     @Test(arguments: Driver.available)
