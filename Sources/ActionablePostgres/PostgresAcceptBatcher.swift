@@ -92,6 +92,17 @@ final class PostgresAcceptBatcher: Sendable {
         }
     }
 
+    /// Whether endpoint row `endpoint` takes the category and action of row `response`, in SQL, as
+    /// `Endpoint.takes(category:action:)` does: its filter (a JSON array of strings, as
+    /// `EndpointTable` writes it) lists `*`, `category.*` or `category.action`. A pattern is
+    /// looked for with its quotes in the array's text — exact for the patterns an endpoint can
+    /// hold (category and action names have no quote or backslash) — so that no row, however
+    /// written, can make an accept fail to parse it.
+    static func takes(_ endpoint: String, _ response: String) -> String {
+        let quoted = { (pattern: String) in "strpos(\(endpoint).filter, '\"' || \(pattern) || '\"') > 0" }
+        return "(\(quoted("'*'")) OR \(quoted("\(response).category || '.*'")) OR \(quoted("\(response).category || '.' || \(response).action")))"
+    }
+
     private func write(_ batch: [Entry]) async throws -> [Result<AcceptResult, any Error>] {
         let ids = batch.map(\.action.id)
         let notifications = batch.map(\.action.response.notificationID)
@@ -102,19 +113,15 @@ final class PostgresAcceptBatcher: Sendable {
         let answerable = batch.map { $0.action.answerableUntil?.timeIntervalSince1970 ?? 0 }
         // "" stands for no trace context (tracing off): the column is then NULL.
         let traces = batch.map { $0.action.traceParent ?? "" }
-        // Each response's endpoints, read before the statement: the ones a response is inserted
-        // with get their deliveries in the same statement (no second claim stage).
-        var plan: [[String]] = batch.map { _ in [] }
-        if let fanOut = acceptFanOut.withLock({ $0 }) {
-            var endpoints: [Endpoint] = []
-            let rows = try await client.query(PostgresQuery(unsafeSQL: EndpointTable.selectAll), logger: logger)
-            for try await row in rows { endpoints.append(try EndpointTable.decode(PostgresActionRow(columns: row.makeRandomAccess()))) }
-            plan = fanOut.plan(
-                batch.map { ($0.action.response.category.rawValue, $0.action.response.action.rawValue) }, endpoints: endpoints)
+        // Whether the endpoints may take each response (an in-process handler takes precedence):
+        // the endpoints whose filter takes it are found by the statement itself, which inserts
+        // their deliveries with the response (no read of the endpoints before, no second claim
+        // stage), as `AcceptFanOut.plan` would — the filter's patterns are `*`, `category.*` and
+        // `category.action` (`Endpoint.takes(category:action:)`).
+        let fanOut = acceptFanOut.withLock { $0 }
+        let fannable = batch.map { entry in
+            fanOut.map { !$0.handledInProcess(entry.action.response.category.rawValue, entry.action.response.action.rawValue) } ?? false
         }
-        let fanned = plan.map { $0.isEmpty ? 0 : 1 }
-        let fanIDs = zip(batch, plan).flatMap { entry, endpoints in endpoints.map { _ in entry.action.id } }
-        let fanEndpoints = plan.flatMap { $0 }
         // One statement: the responses that went in also leave their users' badges (marked read,
         // or recorded read if the backend has not recorded them yet), atomically.
         let rows = try await client.query(
@@ -123,21 +130,24 @@ final class PostgresAcceptBatcher: Sendable {
                 INSERT INTO action_responses (id, notification_id, category, action, user_id, user_text, payload,
                     received_at, next_attempt_at, answerable_until, trace_parent, fanned_out, status)
                 SELECT id, notification_id, category, action, user_id, CASE WHEN has_text THEN user_text END, payload,
-                    received_at, received_at, CASE WHEN answerable > 0 THEN answerable END, NULLIF(trace, ''), fanned,
-                    CASE WHEN fanned = 1 THEN 'routed' ELSE 'pending' END
-                FROM unnest(\(ids)::text[], \(notifications)::text[], \(batch.map(\.action.response.category.rawValue))::text[],
-                    \(batch.map(\.action.response.action.rawValue))::text[], \(batch.map(\.action.response.user))::text[],
-                    \(texts)::text[], \(hasText)::bool[], \(batch.map(\.payload))::text[], \(received)::float8[],
-                    \(answerable)::float8[], \(traces)::text[], \(fanned)::int[])
-                    AS new(id, notification_id, category, action, user_id, user_text, has_text, payload, received_at, answerable, trace,
-                        fanned)
+                    received_at, received_at, CASE WHEN answerable > 0 THEN answerable END, NULLIF(trace, ''), taken,
+                    CASE WHEN taken = 1 THEN 'routed' ELSE 'pending' END
+                FROM (
+                    SELECT new.*, CASE WHEN fannable AND EXISTS (
+                        SELECT 1 FROM endpoints e WHERE \(unescaped: Self.takes("e", "new"))) THEN 1 ELSE 0 END AS taken
+                    FROM unnest(\(ids)::text[], \(notifications)::text[], \(batch.map(\.action.response.category.rawValue))::text[],
+                        \(batch.map(\.action.response.action.rawValue))::text[], \(batch.map(\.action.response.user))::text[],
+                        \(texts)::text[], \(hasText)::bool[], \(batch.map(\.payload))::text[], \(received)::float8[],
+                        \(answerable)::float8[], \(traces)::text[], \(fannable)::bool[])
+                        AS new(id, notification_id, category, action, user_id, user_text, has_text, payload, received_at, answerable, trace,
+                            fannable)
+                ) AS planned
                 ON CONFLICT (notification_id) DO NOTHING
-                RETURNING id, notification_id, user_id, category, received_at
+                RETURNING id, notification_id, user_id, category, action, received_at, fanned_out
             ), handed AS (
                 INSERT INTO endpoint_deliveries (response_id, endpoint_id, next_attempt_at, queued_at)
-                SELECT f.response_id, f.endpoint_id, s.received_at, s.received_at
-                FROM unnest(\(fanIDs)::text[], \(fanEndpoints)::text[]) AS f(response_id, endpoint_id)
-                JOIN stored s ON s.id = f.response_id
+                SELECT s.id, e.id, s.received_at, s.received_at
+                FROM stored s JOIN endpoints e ON s.fanned_out = 1 AND \(unescaped: Self.takes("e", "s"))
                 ON CONFLICT (response_id, endpoint_id) DO NOTHING
             ), read AS (
                 INSERT INTO badge_entries (notification_id, user_id, category, sent_at, read_at)

@@ -385,7 +385,11 @@ struct EndpointStoreConformanceTests {
     func deliveriesAreWrittenInTheAcceptsCommit(driver: Driver) async throws {
         let (store, cleanup) = try await StoreConformanceTests.makeStore(driver)
         defer { cleanup() }
-        for (id, filter) in [("all", ["*"]), ("accepts", ["invite.accept"]), ("others", ["message.*"])] {
+        let filters = [
+            ("all", ["*"]), ("accepts", ["invite.accept"]), ("others", ["message.*"]), ("invites", ["invite.*"]),
+            ("prefix", ["inv.*", "invite.acc", "invite.accept.*"]), ("declines", ["message.*", "invite.decline"]),
+        ]
+        for (id, filter) in filters {
             _ = try await store.createEndpoint(
                 Endpoint(id: id, url: "https://\(id).example/", filter: filter, secret: "whsec_one", createdAt: Self.at(1)))
         }
@@ -395,8 +399,8 @@ struct EndpointStoreConformanceTests {
         var local = StoreConformanceTests.action("n-3", id: "r-local", at: 1_000)
         local.response.category = "local"
         _ = try await store.accept(local)
-        #expect(try await store.endpointDeliveries(responseID: "r-accept").map(\.endpointID) == ["accepts", "all"])
-        #expect(try await store.endpointDeliveries(responseID: "r-decline").map(\.endpointID) == ["all"])
+        #expect(try await store.endpointDeliveries(responseID: "r-accept").map(\.endpointID) == ["accepts", "all", "invites"])
+        #expect(try await store.endpointDeliveries(responseID: "r-decline").map(\.endpointID) == ["all", "declines", "invites"])
         #expect(try await store.endpointDeliveries(responseID: "r-local").isEmpty)
         // The delivery worker's claim finds only what no endpoint took.
         #expect(try await store.claimDue(now: Self.at(2_000), limit: 10, lease: 60, owner: "router").map(\.id) == ["r-local"])
