@@ -145,8 +145,8 @@ extension PostgresActionStore {
             let plan = EndpointGate.plan(endpoint, now: now, limit: limit, breaker: breaker)
             guard plan.limit > 0 else { return none }
             let deliveries = try await Self.rows(
-                EndpointTable.claim(.postgres, lock: "FOR UPDATE SKIP LOCKED"),
-                [.text(owner), .real(time + lease), .text(endpointID), .real(time), .integer(plan.limit)], connection, logger
+                Self.claimDeliveriesSQL, [.text(owner), .real(time + lease), .real(time), .integer(plan.limit), .text(endpointID)], connection,
+                logger
             ).map { try EndpointTable.decodeDelivery($0) }
                 .sorted { ($0.nextAttemptAt, $0.responseID) < ($1.nextAttemptAt, $1.responseID) }
             guard !deliveries.isEmpty else { return none }

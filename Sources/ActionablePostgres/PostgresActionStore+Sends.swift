@@ -50,8 +50,8 @@ extension PostgresActionStore {
             return try await client.withTransaction(logger: logger) { connection in
                 let rows = try await connection.query(
                     PostgresQuery(
-                        unsafeSQL: SendTable.claim(.postgres, lock: "FOR UPDATE SKIP LOCKED"),
-                        binds: try Self.bindings(owner, time + lease, platform.rawValue, time, time, limit)), logger: logger)
+                        unsafeSQL: Self.claimSendsSQL, binds: try Self.bindings(owner, time + lease, time, limit, platform.rawValue)),
+                    logger: logger)
                 var copies: [(String, String, String, String, Int, Int)] = []
                 for try await copy in rows.decode((String, String, String, String, Int, Int).self) { copies.append(copy) }
                 var notifications: [String: NewNotification] = [:]

@@ -297,16 +297,9 @@ public final class PostgresActionStore: ActionStore {
     public func claimDue(now: Date, limit: Int, lease: TimeInterval, owner: String) async throws -> [AcceptedResponse] {
         let time = now.timeIntervalSince1970
         let rows = try await client.query(
-            """
-            UPDATE action_responses SET lease_owner = \(owner), lease_until = \(time + lease), attempts = attempts + 1,
-                \(unescaped: ActionTable.countExpiredLease)
-            WHERE id IN (
-                SELECT id FROM action_responses
-                WHERE status = 'pending' AND fanned_out = 0 AND next_attempt_at <= \(time) AND (lease_until IS NULL OR lease_until < \(time))
-                ORDER BY next_attempt_at LIMIT \(limit)
-                FOR UPDATE SKIP LOCKED)
-            RETURNING \(unescaped: ActionTable.columns)
-            """, logger: logger)
+            PostgresQuery(
+                unsafeSQL: Self.claimResponsesSQL, binds: try Self.sqlBindings([.text(owner), .real(time + lease), .real(time), .integer(limit)])),
+            logger: logger)
         var claimed: [AcceptedResponse] = []
         for try await row in rows { claimed.append(try Self.decode(row)) }
         return claimed.sorted { $0.nextAttemptAt < $1.nextAttemptAt }
@@ -355,6 +348,11 @@ public final class PostgresActionStore: ActionStore {
     }
 
     private static let selectByID = ActionTable.selectByID(.postgres)
+    /// The queues' claims (``QueueTable``), each row locked as it is taken and rows another claim
+    /// holds skipped.
+    static let claimResponsesSQL = QueueTable.responses.claim(.postgres, lock: "FOR UPDATE SKIP LOCKED")
+    static let claimDeliveriesSQL = QueueTable.deliveries.claim(.postgres, lock: "FOR UPDATE SKIP LOCKED")
+    static let claimSendsSQL = QueueTable.sends.claim(.postgres, lock: "FOR UPDATE SKIP LOCKED")
     private static let markDeliveredSQL = ActionTable.markDelivered(.postgres)
     private static let rescheduleSQL = ActionTable.reschedule(.postgres)
     private static let markDeadSQL = ActionTable.markDead(.postgres)

@@ -4,7 +4,9 @@ import ActionableStore
 /// call, which cost an eighth of recording an endpoint's outcomes (measured with `perf`). The
 /// connection's statement cache then prepares each once.
 enum HotSQL {
-    static let claimDeliveries = EndpointTable.claim(.sqlite)
+    static let claimDeliveries = QueueTable.deliveries.claim(.sqlite)
+    static let claimResponses = QueueTable.responses.claim(.sqlite)
+    static let claimSends = QueueTable.sends.claim(.sqlite)
     static let finishLeased = EndpointTable.finishLeased(.sqlite)
     static let selectEndpoint = EndpointTable.selectOne(.sqlite)
     static let updateEndpoint = EndpointTable.update(.sqlite)

@@ -96,7 +96,7 @@ extension SQLiteActionStore {
             let plan = EndpointGate.plan(endpoint, now: now, limit: limit, breaker: breaker)
             guard plan.limit > 0 else { return none }
             let deliveries = try db.decodeAll(
-                HotSQL.claimDeliveries, [owner, time + lease, endpointID, time, plan.limit]
+                HotSQL.claimDeliveries, [owner, time + lease, time, plan.limit, endpointID]
             ) { try EndpointTable.decodeDelivery(SQLiteRow(row: $0)) }
             .sorted { ($0.nextAttemptAt, $0.responseID) < ($1.nextAttemptAt, $1.responseID) }
             guard !deliveries.isEmpty else { return none }

@@ -34,7 +34,7 @@ extension SQLiteActionStore {
         let time = now.timeIntervalSince1970
         return try await pool.write { db in
             let rows = try Row.fetchAll(
-                db, sql: SendTable.claim(.sqlite), arguments: [owner, time + lease, platform.rawValue, time, time, limit])
+                db, sql: HotSQL.claimSends, arguments: [owner, time + lease, time, limit, platform.rawValue])
             var notifications: [String: NewNotification] = [:]
             var claimed: [ClaimedSend] = []
             for row in rows {

@@ -125,19 +125,10 @@ public final class SQLiteActionStore: ActionStore {
     public func claimDue(now: Date, limit: Int, lease: TimeInterval, owner: String) async throws -> [AcceptedResponse] {
         let time = now.timeIntervalSince1970
         let claimed = try await relaxedWrite { db in
-            try db.decodeAll(Self.claimSQL, [owner, time + lease, time, time, limit], Self.decode)
+            try db.decodeAll(HotSQL.claimResponses, [owner, time + lease, time, limit], Self.decode)
         }
         return claimed.sorted { ($0.nextAttemptAt, $0.id) < ($1.nextAttemptAt, $1.id) }
     }
-
-    private static let claimSQL = """
-        UPDATE action_responses SET lease_owner = ?1, lease_until = ?2, attempts = attempts + 1, \(ActionTable.countExpiredLease)
-        WHERE rowid IN (
-            SELECT rowid FROM action_responses
-            WHERE status = 'pending' AND fanned_out = 0 AND next_attempt_at <= ?3 AND (lease_until IS NULL OR lease_until < ?4)
-            ORDER BY next_attempt_at LIMIT ?5)
-        RETURNING \(ActionTable.columns)
-        """
 
     public func markDelivered(id: String, owner: String, at: Date) async throws {
         try await relaxedWrite { db in

@@ -99,29 +99,18 @@ public enum ActionTable {
 
     /// Marks a claimed response delivered; parameters: delivered at, id, lease owner.
     public static func markDelivered(_ dialect: SQLDialect) -> String {
-        """
-        UPDATE action_responses SET status = 'delivered', delivered_at = \(dialect.parameter(1)),
-            lease_owner = NULL, lease_until = NULL, last_error = NULL
-        WHERE id = \(dialect.parameter(2)) AND lease_owner = \(dialect.parameter(3)) AND status = 'pending'
-        """
+        QueueTable.responses.finish(dialect, set: "status = 'delivered', delivered_at = \(dialect.parameter(1)), last_error = NULL", setting: 1)
     }
 
     /// Puts a claimed response back to pending; parameters: next attempt at, error, id, owner.
     public static func reschedule(_ dialect: SQLDialect) -> String {
-        """
-        UPDATE action_responses SET next_attempt_at = \(dialect.parameter(1)), last_error = \(dialect.parameter(2)),
-            lease_owner = NULL, lease_until = NULL
-        WHERE id = \(dialect.parameter(3)) AND lease_owner = \(dialect.parameter(4)) AND status = 'pending'
-        """
+        QueueTable.responses.finish(
+            dialect, set: "next_attempt_at = \(dialect.parameter(1)), last_error = \(dialect.parameter(2))", setting: 2)
     }
 
     /// Marks a claimed response dead; parameters: reason, id, owner.
     public static func markDead(_ dialect: SQLDialect) -> String {
-        """
-        UPDATE action_responses SET status = 'dead', last_error = \(dialect.parameter(1)),
-            lease_owner = NULL, lease_until = NULL
-        WHERE id = \(dialect.parameter(2)) AND lease_owner = \(dialect.parameter(3)) AND status = 'pending'
-        """
+        QueueTable.responses.finish(dialect, set: "status = 'dead', last_error = \(dialect.parameter(1))", setting: 1)
     }
 
     /// Counts the work waiting in the outbox (an integer column): responses waiting for an

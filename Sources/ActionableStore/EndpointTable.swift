@@ -187,22 +187,6 @@ public enum EndpointTable {
             """
     }
 
-    /// Leases up to a limit of one endpoint's due deliveries; parameters: owner, lease until,
-    /// endpoint id, now, limit. `lock` goes after the inner `SELECT` (`FOR UPDATE SKIP LOCKED`).
-    public static func claim(_ dialect: SQLDialect, lock: String = "") -> String {
-        let p = (1...5).map(dialect.parameter)
-        return """
-            UPDATE endpoint_deliveries SET lease_owner = \(p[0]), lease_until = \(p[1]), attempts = attempts + 1,
-                \(ActionTable.countExpiredLease)
-            WHERE endpoint_id = \(p[2]) AND response_id IN (
-                SELECT response_id FROM endpoint_deliveries
-                WHERE endpoint_id = \(p[2]) AND status = 'pending' AND next_attempt_at <= \(p[3])
-                    AND (lease_until IS NULL OR lease_until < \(p[3]))
-                ORDER BY next_attempt_at, response_id LIMIT \(p[4]) \(lock))
-            RETURNING \(deliveryColumns)
-            """
-    }
-
     /// The columns an ``EndpointDelivery`` is decoded from.
     public static let deliveryColumns =
         "response_id, endpoint_id, status, attempts, next_attempt_at, queued_at, last_error, delivered_at, lease_owner, expired_leases"
@@ -218,14 +202,13 @@ public enum EndpointTable {
     /// status, give back an attempt (1 or 0), next attempt at (`NULL`: unchanged), last error,
     /// delivered at, response id, endpoint id, owner.
     public static func finishLeased(_ dialect: SQLDialect) -> String {
-        let p = (1...8).map(dialect.parameter)
-        return """
-            UPDATE endpoint_deliveries SET status = \(p[0]),
-                attempts = CASE WHEN \(p[1]) = 1 AND attempts > 0 THEN attempts - 1 ELSE attempts END,
-                next_attempt_at = COALESCE(\(p[2]), next_attempt_at), last_error = \(p[3]), delivered_at = \(p[4]),
-                lease_owner = NULL, lease_until = NULL
-            WHERE response_id = \(p[5]) AND endpoint_id = \(p[6]) AND lease_owner = \(p[7]) AND status = 'pending'
-            """
+        let p = (1...5).map(dialect.parameter)
+        return QueueTable.deliveries.finish(
+            dialect,
+            set: """
+                status = \(p[0]), attempts = CASE WHEN \(p[1]) = 1 AND attempts > 0 THEN attempts - 1 ELSE attempts END,
+                    next_attempt_at = COALESCE(\(p[2]), next_attempt_at), last_error = \(p[3]), delivered_at = \(p[4])
+                """, setting: 5)
     }
 
     /// The values of ``finishLeased(_:)``: what ``finishValues(_:fate:error:now:)`` writes, from the

@@ -113,22 +113,6 @@ public enum SendTable {
         """
     }
 
-    /// Leases due copies to devices of one platform; parameters: owner, lease until, platform,
-    /// now, now, limit. `lock` is the driver's addition to the inner select (`FOR UPDATE SKIP
-    /// LOCKED` on PostgreSQL).
-    public static func claim(_ dialect: SQLDialect, lock: String = "") -> String {
-        let p = (1...6).map(dialect.parameter)
-        return """
-            UPDATE notification_sends SET lease_owner = \(p[0]), lease_until = \(p[1]), attempts = attempts + 1,
-                \(ActionTable.countExpiredLease)
-            WHERE (notification_id, token) IN (
-                SELECT notification_id, token FROM notification_sends
-                WHERE platform = \(p[2]) AND state = 'pending' AND next_attempt_at <= \(p[3]) AND (lease_until IS NULL OR lease_until < \(p[4]))
-                ORDER BY next_attempt_at, notification_id, token LIMIT \(p[5]) \(lock))
-            RETURNING notification_id, token, platform, environment, attempts, expired_leases
-            """
-    }
-
     /// One notification; parameter 1 is the id.
     public static func selectNotification(_ dialect: SQLDialect) -> String {
         "SELECT \(notificationColumns) FROM notifications WHERE notification_id = \(dialect.parameter(1))"
@@ -145,13 +129,10 @@ public enum SendTable {
     /// Finishes a leased copy; parameters: state, status, reason, next attempt at, notification
     /// id, token, owner.
     public static func finish(_ dialect: SQLDialect) -> String {
-        let p = (1...7).map(dialect.parameter)
-        return """
-            UPDATE notification_sends SET state = \(p[0]), status = \(p[1]), reason = \(p[2]),
-                next_attempt_at = COALESCE(\(p[3]), next_attempt_at),
-                lease_owner = NULL, lease_until = NULL
-            WHERE notification_id = \(p[4]) AND token = \(p[5]) AND lease_owner = \(p[6]) AND state = 'pending'
-            """
+        let p = (1...4).map(dialect.parameter)
+        return QueueTable.sends.finish(
+            dialect, set: "state = \(p[0]), status = \(p[1]), reason = \(p[2]), next_attempt_at = COALESCE(\(p[3]), next_attempt_at)",
+            setting: 4)
     }
 
     /// Dates a device's last send; parameters: at, token.
