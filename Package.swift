@@ -341,6 +341,8 @@ let package = Package(
                 .product(name: "HummingbirdTesting", package: "hummingbird", condition: server),
                 .product(name: "HTTPTypes", package: "swift-http-types", condition: server),
                 .product(name: "AsyncHTTPClient", package: "async-http-client", condition: server),
+                .product(name: "MetricsTestKit", package: "swift-metrics", condition: server),
+                .product(name: "Tracing", package: "swift-distributed-tracing", condition: server),
             ]
         ),
         .testTarget(

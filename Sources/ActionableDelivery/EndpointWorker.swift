@@ -142,8 +142,7 @@ public struct EndpointWorker: Sendable {
     /// its slot within its attempt); outcomes are recorded in batches.
     @discardableResult
     public func drain(_ endpointID: String, while proceed: @Sendable () -> Bool = { true }) async -> Int {
-        await OutboxLoop(transport: transport(for: endpointID), settings: settings)
-            .drain(while: proceed)
+        await OutboxLoop(transport(for: endpointID)).drain(while: proceed)
     }
 
     /// The transport that delivers endpoint `endpointID`'s deliveries.

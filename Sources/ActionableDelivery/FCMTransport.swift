@@ -8,9 +8,9 @@ import Tracing
 
 /// The outbox's transport to FCM: claims the due copies of recorded notifications to Android
 /// devices, sends each (`FCMClient`: the service account's shared access token, one deadline
-/// per whole send), applies what FCM said about the device, and records the outcome. It runs on
-/// the same loop as every other transport (``OutboxLoop``), beside ``APNsTransport``, over the
-/// same queue of copies (each transport claims its own platform's).
+/// per whole send), applies what FCM said about the device, and records the outcome. The
+/// outbox's worker (``OutboxLoop``) runs it, as every other transport, beside ``APNsTransport``
+/// over the same queue of copies (each transport claims its own platform's).
 ///
 /// - 200 → `sent` (the device's last send is dated);
 /// - 404 `UNREGISTERED`, 400 `INVALID_ARGUMENT` about the token, 403 `SENDER_ID_MISMATCH` →
@@ -36,29 +36,20 @@ public struct FCMTransport: Transport {
     }
 
     public var name: String { "fcm" }
+    public var spanName: String { "actionable.fcm.send" }
+    public var recordedMetric: String { "actionable_fcm_sends_total" }
+
+    public func describe(_ claim: ClaimedSend, on span: any Span) {
+        span.attributes["actionable.notification_id"] = claim.notification.notificationID
+        span.attributes["actionable.attempt"] = claim.attempts
+    }
     public func claim(limit: Int, now: Date) async throws -> [ClaimedSend] {
         try await store.claimDueSends(now: now, limit: limit, lease: settings.lease, owner: settings.owner, platform: .android)
     }
 
-    /// Sends one copy in an `actionable.fcm.send` span that continues the trace of the request
-    /// that recorded the notification.
+    /// Sends one copy and applies what FCM answered to the device registry.
     public func attempt(_ claim: ClaimedSend) async -> SendOutcome? {
-        await withSpan("actionable.fcm.send", context: TraceParent.context(claim.notification.traceParent), ofKind: .client) { span in
-            span.attributes["actionable.notification_id"] = claim.notification.notificationID
-            span.attributes["actionable.attempt"] = claim.attempts
-            guard let outcome = await send(claim) else {
-                span.setStatus(SpanStatus(code: .error, message: "what FCM said could not be applied to the device"))
-                return nil
-            }
-            switch outcome {
-            case .sent(let status): span.attributes["http.response.status_code"] = status
-            case .failed(let status, let reason), .unregistered(let status, let reason):
-                span.attributes["http.response.status_code"] = status
-                span.setStatus(SpanStatus(code: .error, message: reason))
-            case .retry(_, _, let reason): span.setStatus(SpanStatus(code: .error, message: reason))
-            }
-            return outcome
-        }
+        await send(claim)
     }
 
     /// Sends one copy and applies what FCM answered to the device registry.
@@ -118,33 +109,9 @@ public struct FCMTransport: Transport {
             collapseKey: android?.collapseKey)
     }
 
-    /// Records the outcomes in one transaction, and counts each.
-    public func record(_ finished: [Finished<ClaimedSend, SendOutcome?>]) async {
-        let now = Date()
-        let sends = finishedSends(finished, now: now)
-        do {
-            try await store.finishSends(sends, owner: settings.owner)
-            guard let metricsFactory = settings.metricsFactory else { return }
-            for send in sends {
-                Counter(label: "actionable_fcm_sends_total", dimensions: [("outcome", send.outcome.label)], factory: metricsFactory).increment()
-            }
-        } catch {
-            // The leases run out and another round (or instance) sends them again.
-            settings.logger.error("could not record send outcomes", metadata: ["error": "\(error)", "count": "\(sends.count)"])
-        }
-    }
-
-    /// Runs until cancelled, as ``SendWorker/run(wake:idle:)`` does for APNs.
-    public func run(wake: (@Sendable (Duration) async -> Void)? = nil, idle: Duration = .milliseconds(500)) async {
-        await OutboxLoop(transport: self, settings: settings).run(wake: wake, idle: idle)
-    }
-
-    /// Sends what is due at `now` in one round; returns how many copies it tried.
-    @discardableResult
-    public func sendDue(now: Date = Date()) async throws -> Int {
-        let claimed = try await claim(limit: settings.concurrency, now: now)
-        await OutboxLoop(transport: self, settings: settings).round(claimed)
-        return claimed.count
+    /// Records the outcomes in one transaction.
+    public func record(_ finished: [Finished<ClaimedSend, SendOutcome?>]) async -> [AttemptReport?] {
+        await recordSends(finished, in: store)
     }
 }
 
@@ -165,16 +132,4 @@ private struct RecordedFCMMessage: Decodable {
         }
     }
     var message: Message
-}
-
-extension SendOutcome {
-    /// The metric label of the outcome.
-    var label: String {
-        switch self {
-        case .sent: "sent"
-        case .failed: "failed"
-        case .unregistered: "unregistered"
-        case .retry: "retry"
-        }
-    }
 }

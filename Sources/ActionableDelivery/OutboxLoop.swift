@@ -3,38 +3,32 @@ import CoreMetrics
 import Foundation
 import Logging
 import Synchronization
+import Tracing
 
-/// The outbox's one loop, the same for every ``Transport``: up to ``concurrency`` attempts in
+/// The outbox's one worker, the same for every ``Transport``: up to ``concurrency`` attempts in
 /// flight, claimed as slots free up (a slow or stalled answer holds its own slot, never the
 /// others); poison work — whose leases ran out without an outcome `LeasePolicy.poisonAfter`
-/// times — set aside unattempted; outcomes recorded in batches (whatever finished while the
-/// previous batch was being written, in one call of ``Transport/record(_:)``); and a stop that
-/// lets every attempt in flight finish and be recorded.
+/// times — set aside unattempted; each attempt in its span, after its rate limit's slot; outcomes
+/// recorded in batches (whatever finished while the previous batch was being written, in one
+/// call of ``Transport/record(_:)``); and a stop that lets every attempt in flight finish and be
+/// recorded. The endpoints' worker (``EndpointWorker``) runs one per endpoint.
 ///
-/// Each attempt is counted in `actionable_outbox_attempts_total{transport, outcome}`.
+/// Metrics, once here for every transport: each attempt in
+/// `actionable_outbox_attempts_total{transport, outcome}`, each recorded outcome in the
+/// transport's own counter (``Transport/recordedMetric``) by its label.
 public struct OutboxLoop<T: Transport>: Sendable {
     public let transport: T
     /// The most attempts in flight (`--endpoint-concurrency` for an endpoint).
     public let concurrency: Int
     public let logger: Logger
-    /// Where the attempt counts go; none when `nil`.
-    public var metricsFactory: (any MetricsFactory)? {
-        didSet { counters = metricsFactory.map(CounterCache.init) }
-    }
-    private var counters: CounterCache?
+    private let counters: CounterCache?
 
-    /// The loop over `transport` with a worker's `settings` (its concurrency, logger and metrics).
-    public init(transport: T, settings: OutboxSettings) {
-        self.init(transport: transport, concurrency: settings.concurrency, logger: settings.logger, metricsFactory: settings.metricsFactory)
-        counters = settings.counters  // made once per worker, not once per loop
-    }
-
-    public init(transport: T, concurrency: Int, logger: Logger, metricsFactory: (any MetricsFactory)? = nil) {
+    /// The worker of `transport`, with its settings' concurrency, logger and metrics.
+    public init(_ transport: T) {
         self.transport = transport
-        self.concurrency = max(1, concurrency)
-        self.logger = logger
-        self.metricsFactory = metricsFactory
-        self.counters = metricsFactory.map(CounterCache.init)
+        concurrency = max(1, transport.settings.concurrency)
+        logger = transport.settings.logger
+        counters = transport.settings.counters  // made once per transport's settings, not once per loop
     }
 
     /// How many free slots a claim waits for while attempts are in flight: half the window. A
@@ -50,7 +44,7 @@ public struct OutboxLoop<T: Transport>: Sendable {
     @discardableResult
     public func drain(while proceed: @Sendable () -> Bool = { true }) async -> Int {
         let window = AttemptWindow(limit: concurrency)
-        let recorder = BatchRecorder(transport: transport)
+        let recorder = BatchRecorder(transport: transport, counters: counters)
         var total = 0
         while proceed() {
             guard window.room >= refill || window.inFlight == 0 else {
@@ -97,7 +91,7 @@ public struct OutboxLoop<T: Transport>: Sendable {
     /// before this returns.
     public func run(wake: (@Sendable (Duration) async -> Void)? = nil, idle: Duration = .milliseconds(500)) async {
         let window = AttemptWindow(limit: concurrency)
-        let recorder = BatchRecorder(transport: transport)
+        let recorder = BatchRecorder(transport: transport, counters: counters)
         let rounds = WorkerRounds(idle: idle, what: transport.name, logger: logger)
         await rounds.run(wake: wake) {
             guard window.room >= refill || window.inFlight == 0 else {
@@ -116,12 +110,21 @@ public struct OutboxLoop<T: Transport>: Sendable {
         await recorder.waitUntilRecorded()
     }
 
+    /// Claims once at `now` and runs what it claimed as one round (``round(_:)``); returns how
+    /// many pieces it claimed. A test's way to run rounds at the times it chooses.
+    @discardableResult
+    package func round(now: Date) async throws -> Int {
+        let claimed = try await transport.claim(limit: concurrency, now: now)
+        await round(claimed)
+        return claimed.count
+    }
+
     /// One round over work already claimed — a test's way to run rounds at the times it chooses:
     /// attempts every piece at once (poison set aside) through the loop's own path, records the
     /// outcomes in batches, and returns once all are recorded.
-    public func round(_ claimed: [T.Work]) async {
+    package func round(_ claimed: [T.Work]) async {
         let window = AttemptWindow(limit: max(concurrency, claimed.count))
-        let recorder = BatchRecorder(transport: transport)
+        let recorder = BatchRecorder(transport: transport, counters: counters)
         start(claimed, in: window, recordingWith: recorder)
         await window.waitUntilEmpty()
         await recorder.waitUntilRecorded()
@@ -143,26 +146,50 @@ public struct OutboxLoop<T: Transport>: Sendable {
         }
     }
 
-    /// One attempt, or the set-aside answer for poison work; counted.
+    /// One attempt — after its rate limit's slot, in its span — or the set-aside answer for poison
+    /// work; counted.
     func attempt(_ work: T.Work) async -> T.Answer {
         let expired = transport.expiredLeases(of: work)
         let answer: T.Answer
+        let report: AttemptReport
         if expired >= LeasePolicy.poisonAfter {
             logger.error(
                 "\(transport.workName) set aside: its leases ran out without an outcome \(expired) times", metadata: transport.metadata(of: work))
             answer = transport.setAside(work, reason: LeasePolicy.poisonReason(expired))
+            report = transport.report(of: answer)
         } else {
-            answer = await transport.attempt(work)
+            if let slot = transport.notBefore(work), slot.timeIntervalSinceNow > 0 {
+                try? await Task.sleep(for: .seconds(slot.timeIntervalSinceNow))
+            }
+            (answer, report) = await withSpan(
+                transport.spanName, context: TraceParent.context(transport.traceParent(of: work)), ofKind: transport.spanKind
+            ) { span in
+                // With tracing off the span records nothing: its attributes are not even made (a
+                // fiftieth of a delivered call's CPU, measured).
+                if span.isRecording { transport.describe(work, on: span) }
+                let answer = await transport.attempt(work)
+                let report = transport.report(of: answer)
+                if span.isRecording { Self.note(report, on: span) }
+                return (answer, report)
+            }
         }
-        counters?.counter("actionable_outbox_attempts_total", [("transport", transport.name), ("outcome", transport.outcome(of: answer).rawValue)])
+        counters?.counter("actionable_outbox_attempts_total", [("transport", transport.name), ("outcome", report.outcome.rawValue)])
             .increment()
         return answer
+    }
+
+    /// Notes how an attempt went on its span: its outcome, the other side's status, and an error
+    /// status with the reason when it did not deliver.
+    static func note(_ report: AttemptReport, on span: any Span) {
+        span.attributes["actionable.outcome"] = report.label
+        if let status = report.status { span.attributes["http.response.status_code"] = status }
+        if report.outcome != .delivered, let reason = report.reason { span.setStatus(SpanStatus(code: .error, message: reason)) }
     }
 }
 
 /// Records finished attempts in batches: whatever finished while the previous batch was being
 /// written goes in the next, one ``Transport/record(_:)`` each, so a busy transport costs one
-/// write per batch, not one per attempt. Counts the attempts started and not yet recorded
+/// write per batch, not one per attempt; counts each outcome written in the transport's counter. Counts the attempts started and not yet recorded
 /// (``expect()`` to ``record(_:)``), so that the loop can bound them and wait for the last.
 final class BatchRecorder<T: Transport>: Sendable {
     private struct State {
@@ -173,9 +200,13 @@ final class BatchRecorder<T: Transport>: Sendable {
         var waiters: [(below: Int, continuation: CheckedContinuation<Void, Never>)] = []
     }
     private let transport: T
+    private let counters: CounterCache?
     private let state = Mutex(State())
 
-    init(transport: T) { self.transport = transport }
+    init(transport: T, counters: CounterCache?) {
+        self.transport = transport
+        self.counters = counters
+    }
 
     /// Attempts started and not yet recorded.
     var unrecorded: Int { state.withLock { $0.unrecorded } }
@@ -202,7 +233,13 @@ final class BatchRecorder<T: Transport>: Sendable {
                 return state.pending
             }
             guard !batch.isEmpty else { return }
-            await transport.record(batch)
+            let reports = await transport.record(batch)
+            if let counters {
+                for (finished, report) in zip(batch, reports) {
+                    guard let report else { continue }
+                    counters.counter(transport.recordedMetric, transport.dimensions(of: finished.work) + [("outcome", report.label)]).increment()
+                }
+            }
             let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
                 state.unrecorded -= batch.count
                 var ready: [CheckedContinuation<Void, Never>] = []

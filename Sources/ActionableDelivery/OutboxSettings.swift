@@ -4,8 +4,8 @@ import Logging
 
 /// What every worker of the outbox is set up with, whatever it carries: its retry schedule, its
 /// name in leases, how long a lease holds, how many attempts it keeps in flight, the jitter draw,
-/// its logger and where its metrics go. ``OutboxLoop`` runs on it; ``HandlerWorker``,
-/// ``EndpointWorker`` and ``SendWorker`` each hold one (and read its fields as their own).
+/// its logger and where its metrics go. Every ``Transport`` holds one (the
+/// ``EndpointWorker`` for its endpoints' transports), and ``OutboxLoop`` runs on it.
 public struct OutboxSettings: Sendable {
     /// When a failed attempt is tried again, and when it stops (``RetryPolicy/retryFor``).
     public var policy: RetryPolicy

@@ -55,4 +55,14 @@ public struct RetryPolicy: Hashable, Sendable {
         let next = now.addingTimeInterval(wait ?? delay(afterAttempt: attempt, unit: unit))
         return min(next, deadline)
     }
+
+    /// `seconds` as 40 s, 12 min, 3 h or 2 d: a retry window in a dead delivery's reason.
+    public static func describe(_ seconds: TimeInterval) -> String {
+        switch seconds {
+        case ..<120: return "\(Int(seconds)) s"
+        case ..<7200: return "\(Int(seconds / 60)) min"
+        case ..<172_800: return "\(Int(seconds / 3600)) h"
+        default: return "\(Int(seconds / 86400)) d"
+        }
+    }
 }

@@ -4,6 +4,7 @@ import CoreMetrics
 import Foundation
 import Logging
 import Synchronization
+import Tracing
 
 /// The outbox's transport to one webhook endpoint: claims the endpoint's due deliveries (what
 /// its pause, breaker and rate limit allow), POSTs each signed (``Forwarder``), and records the
@@ -24,6 +25,21 @@ public struct WebhookTransport: Transport {
 
     public var name: String { "webhook" }
     public var workName: String { "delivery" }
+    public var settings: OutboxSettings { worker.settings }
+    public var spanName: String { AttemptSpan.name }
+    public var spanKind: SpanKind { .client }
+    public var recordedMetric: String { "actionable_endpoint_attempts_total" }
+
+    public func dimensions(of work: Work) -> [(String, String)] { [("endpoint", work.delivery.endpointID)] }
+
+    public func traceParent(of work: Work) -> String? { work.delivery.action.traceParent }
+
+    public func describe(_ work: Work, on span: any Span) {
+        AttemptSpan.describe(work.delivery.action, endpointID: work.delivery.endpointID, on: span)
+    }
+
+    /// The rate limit's slot.
+    public func notBefore(_ work: Work) -> Date? { work.delivery.sendAt }
 
     public func metadata(of work: Work) -> Logger.Metadata { Self.metadata(work.delivery) }
 
@@ -57,29 +73,19 @@ public struct WebhookTransport: Transport {
         FinishedAttempt(responseID: work.delivery.action.id, endpointID: endpointID, outcome: .setAside(reason), at: Date())
     }
 
-    public func outcome(of answer: FinishedAttempt) -> AttemptOutcome {
+    public func report(of answer: FinishedAttempt) -> AttemptReport {
         switch answer.outcome {
-        case .delivered: .delivered
-        case .rejected, .setAside: .failed
-        case .failed(_, let retryAt): retryAt == nil ? .failed : .retry
+        case .delivered: AttemptReport(.delivered, label: "delivered")
+        case .rejected(let reason), .setAside(let reason): AttemptReport(.failed, label: "dead", reason: reason)
+        case .failed(let reason, let retryAt):
+            retryAt == nil ? AttemptReport(.failed, label: "dead", reason: reason) : AttemptReport(.retry, label: "retry", reason: reason)
         }
     }
 
-    /// Waits for the delivery's send slot, POSTs it (in its attempt span, whose `traceparent`
-    /// goes with it), and says how it went.
+    /// POSTs the delivery, signed, through its endpoint's forwarder (its `traceparent` the
+    /// attempt span's), and says how it went.
     public func attempt(_ work: Work) async -> FinishedAttempt {
-        let delivery = work.delivery
-        let wait = delivery.sendAt.timeIntervalSinceNow
-        if wait > 0 { try? await Task.sleep(for: .seconds(wait)) }  // the rate limit's slot
-        return await AttemptSpan.run(delivery.action, endpointID: delivery.endpointID) { span in
-            let finished = await post(delivery, through: work.forwarder)
-            switch finished.outcome {
-            case .delivered: AttemptSpan.record("delivered", reason: nil, on: span)
-            case .rejected(let reason), .setAside(let reason): AttemptSpan.record("dead", reason: reason, on: span)
-            case .failed(let reason, let retryAt): AttemptSpan.record(retryAt == nil ? "dead" : "retry", reason: reason, on: span)
-            }
-            return finished
-        }
+        await post(work.delivery, through: work.forwarder)
     }
 
     /// POSTs the delivery through its endpoint's forwarder (`nil`: the endpoint is gone) and says
@@ -113,7 +119,7 @@ public struct WebhookTransport: Transport {
             let reason = failure ?? "the upstream asked to retry"
             let next = worker.policy.nextAttempt(
                 afterAttempt: action.attempts, queuedAt: action.queuedAt, now: now, unit: worker.jitter(), requested: after?.timeInterval)
-            let window = HandlerWorker.describe(now.timeIntervalSince(action.queuedAt))
+            let window = RetryPolicy.describe(now.timeIntervalSince(action.queuedAt))
             result = .failed(next == nil ? "gave up after \(action.attempts) attempts over \(window); last: \(reason)" : reason, retryAt: next)
         }
         return FinishedAttempt(responseID: action.id, endpointID: delivery.endpointID, outcome: result, at: now)
@@ -128,8 +134,8 @@ public struct WebhookTransport: Transport {
     /// How many times a batch of outcomes is written before its leases are left to run out.
     static let recordTries = 5
 
-    /// Records the outcomes in one transaction, then counts and reports each.
-    public func record(_ finished: [Finished<Work, FinishedAttempt>]) async {
+    /// Records the outcomes in one transaction, then reports each.
+    public func record(_ finished: [Finished<Work, FinishedAttempt>]) async -> [AttemptReport?] {
         var fates: [EndpointGate.Fate?] = []
         // Written again while the storage recovers (a connection cut, a database restarting): the
         // outcomes are known here, and a delivery whose outcome is lost waits for its lease to run
@@ -141,30 +147,31 @@ public struct WebhookTransport: Transport {
             } catch {
                 worker.logger.error(
                     "could not record delivery outcomes", metadata: ["error": "\(error)", "count": "\(finished.count)", "try": "\(attempt)"])
-                guard attempt < Self.recordTries, (try? await Task.sleep(for: .seconds(1))) != nil else { return }
+                guard attempt < Self.recordTries, (try? await Task.sleep(for: .seconds(1))) != nil else { return finished.map { _ in nil } }
             }
         }
+        var reports: [AttemptReport?] = []
         for (attempt, fate) in zip(finished, fates) {
-            guard let fate else { continue }
+            guard let fate else {
+                reports.append(nil)
+                continue
+            }
             if case .retry(let at) = fate { worker.due.note(at) }
-            await report(fate, of: attempt.work.delivery, attempt.answer)
+            reports.append(await report(fate, of: attempt.work.delivery, attempt.answer))
         }
+        return reports
     }
 
-    private func report(_ fate: EndpointGate.Fate, of delivery: ClaimedDelivery, _ finished: FinishedAttempt) async {
-        let label: String
+    private func report(_ fate: EndpointGate.Fate, of delivery: ClaimedDelivery, _ finished: FinishedAttempt) async -> AttemptReport {
         switch fate {
-        case .delivered: label = "delivered"
-        case .retry: label = "retry"
-        case .held: label = "held"
-        case .dead: label = "dead"
-        }
-        worker.settings.counters?.counter("actionable_endpoint_attempts_total", [("endpoint", delivery.endpointID), ("outcome", label)])
-            .increment()
-        switch fate {
+        case .delivered:
+            return AttemptReport(.delivered, label: "delivered")
+        case .retry:
+            return AttemptReport(.retry, label: "retry", reason: finished.outcome.error)
         case .held:
             logger(for: delivery).warning(
                 "the endpoint's circuit breaker is open: its deliveries are held", metadata: ["error": "\(finished.outcome.error ?? "")"])
+            return AttemptReport(.held, label: "held", reason: finished.outcome.error)
         case .dead(let reason):
             logger(for: delivery).warning("delivery is dead", metadata: ["reason": "\(reason)"])
             if let metricsFactory = worker.metricsFactory {
@@ -172,8 +179,7 @@ public struct WebhookTransport: Transport {
                     .increment()
             }
             await worker.onDead?(DeadDelivery(action: delivery.action, endpointID: delivery.endpointID, reason: reason, at: finished.at))
-        default:
-            break
+            return AttemptReport(.failed, label: "dead", reason: reason)
         }
     }
 }

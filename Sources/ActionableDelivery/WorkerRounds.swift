@@ -1,8 +1,8 @@
 import Logging
 
-/// The loop of a worker that claims what is due and runs it (``HandlerWorker``, and the server's
-/// send worker): a round claims and runs; when it ran nothing, the loop waits — `idle`, or until
-/// `wake` says there is work — before the next. A failed round is logged and tried again after
+/// The rounds of a worker that claims what is due and runs it (``OutboxLoop/run(wake:idle:)``):
+/// a round claims and runs; when it ran nothing, the loop waits — `idle`, or until `wake` says
+/// there is work — before the next. A failed round is logged and tried again after
 /// `idle`.
 ///
 /// Cancelling stops the loop, not a round in progress: the round runs in a task of its own, so

@@ -78,13 +78,13 @@ extension ActionableService {
         return FCMTransport(store: store, client: client, settings: settings)
     }
 
-    /// The send worker over the opened `store`.
-    func sendWorker(over store: any ActionStore, client: APNsClient) -> SendWorker {
-        var worker = SendWorker(
+    /// The APNs transport over the opened `store`.
+    func apnsTransport(over store: any ActionStore, client: APNsClient) -> APNsTransport {
+        var transport = APNsTransport(
             store: store, client: client, policy: configuration.retryPolicy, lease: configuration.deliveryLease.timeInterval,
             logger: logger)
-        worker.metricsFactory = metricsFactory
-        return worker
+        transport.metricsFactory = metricsFactory
+        return transport
     }
 }
 

@@ -223,7 +223,7 @@ public struct ActionableService: Service {
         let router = deliveries
         await store.fanOutAtAccept(
             AcceptFanOut(handledInProcess: { category, action in router?.handles(category: category, action: action) == true }))
-        let worker = deliveryWorker(over: store, router: deliveries)
+        let worker = OutboxLoop(handlerTransport(over: store, router: deliveries))
         let endpointWorker: EndpointWorker
         let ops: OpsEvents?
         do {
@@ -233,7 +233,7 @@ public struct ActionableService: Service {
             throw ConfigurationError("\(error)")
         }
         let retention = retentionWorker(over: store)
-        let sender = sending.map { (worker: sendWorker(over: store, client: $0.client), signal: $0.signal) }
+        let sender = sending.map { (worker: OutboxLoop(apnsTransport(over: store, client: $0.client)), signal: $0.signal) }
         if let sending, let keyID = configuration.apns?.keyID {
             // Every instance, and this one after a restart, sends with the one token storage holds.
             let logger = self.logger
@@ -292,12 +292,12 @@ public struct ActionableService: Service {
                     await cancelWhenGracefulShutdown {
                         await sender.worker.run(wake: { limit in await signal.wait(upTo: limit) }, idle: max(idle, .milliseconds(500)))
                     }
-                    try? await sender.worker.client.shutdown()
+                    try? await sender.worker.transport.client.shutdown()
                 }
             }
             if let fcmSending {
                 // The same loop over the Android devices' copies, through FCM.
-                let transport = fcmTransport(over: store, client: fcmSending.client)
+                let transport = OutboxLoop(fcmTransport(over: store, client: fcmSending.client))
                 group.addTask {
                     let signal = fcmSending.signal
                     await cancelWhenGracefulShutdown {
@@ -309,14 +309,15 @@ public struct ActionableService: Service {
         }
     }
 
-    /// The delivery worker over the opened `store`.
-    private func deliveryWorker(over store: any ActionStore, router: ActionRouter?) -> HandlerWorker {
-        var worker = HandlerWorker(
-            store: store, router: router, policy: configuration.retryPolicy, lease: configuration.deliveryLease.timeInterval,
-            logger: logger)
-        worker.endpoints = store
-        worker.metricsFactory = metricsFactory
-        return worker
+    /// The in-process handlers' transport over the opened `store` (which also hands the
+    /// responses no handler takes to the endpoints).
+    private func handlerTransport(over store: any ActionStore, router: ActionRouter?) -> HandlerTransport {
+        var transport = HandlerTransport(
+            store: store, router: router, policy: configuration.retryPolicy, owner: "handlers-\(UUID().uuidString.prefix(8))",
+            lease: configuration.deliveryLease.timeInterval, logger: logger)
+        transport.endpoints = store
+        transport.metricsFactory = metricsFactory
+        return transport
     }
 
     /// The retention worker over the opened `store`.

@@ -128,7 +128,7 @@ struct ForwarderTests {
                 }
             }
             let store = InMemoryActionStore()
-            let worker = HandlerWorker(
+            let worker = HandlerTransport(
                 store: store, router: try builder.build(), owner: "w", jitter: { 0 },
                 logger: Logger(label: "t", factory: { _ in SwiftLogNoOpLogHandler() }))
             for index in 0..<2 {

@@ -30,12 +30,12 @@ struct HandlerWorkerTests {
     func setUp(
         _ script: Script, policy: RetryPolicy = RetryPolicy(maximumAttempts: 4)
     )
-        async throws -> (InMemoryActionStore, HandlerWorker)
+        async throws -> (InMemoryActionStore, HandlerTransport)
     {
         var builder = RouterBuilder(catalog: Self.catalog)
         builder.on(category: "invite") { _, context in try await script.next(context) }
         let store = InMemoryActionStore()
-        let worker = HandlerWorker(
+        let worker = HandlerTransport(
             store: store, router: try builder.build(), policy: policy, owner: "w",
             jitter: { 0.5 }, logger: Self.logger)
         return (store, worker)
@@ -95,9 +95,9 @@ struct HandlerWorkerTests {
             return .done
         }
         let store = InMemoryActionStore()
-        let worker = HandlerWorker(store: store, router: try builder.build(), owner: "w", logger: Self.logger)
+        let worker = HandlerTransport(store: store, router: try builder.build(), owner: "w", logger: Self.logger)
         try await accept(store)
-        let running = Task { await worker.run() }
+        let running = Task { await OutboxLoop(worker).run() }
         try await gate.untilEntered()
         running.cancel()  // graceful shutdown
         await gate.open()
@@ -160,7 +160,7 @@ struct HandlerWorkerTests {
     /// the reason; an endpoint created later receives it (its delivery is made on the next round).
     @Test func aResponseNoEndpointTakesIsHeldThenDeliveredToANewEndpoint() async throws {
         let store = InMemoryActionStore()
-        var worker = HandlerWorker(store: store, router: nil, owner: "w", jitter: { 0.5 }, logger: Self.logger)
+        var worker = HandlerTransport(store: store, router: nil, owner: "w", jitter: { 0.5 }, logger: Self.logger)
         worker.endpoints = store
         _ = try await store.createEndpoint(
             Endpoint(
@@ -266,7 +266,7 @@ struct HandlerWorkerTests {
             return .retry(after: .seconds(5))
         }
         let store = InMemoryActionStore()
-        let worker = HandlerWorker(store: store, router: try builder.build(), owner: "w", jitter: { 0.5 }, logger: Self.logger)
+        let worker = HandlerTransport(store: store, router: try builder.build(), owner: "w", jitter: { 0.5 }, logger: Self.logger)
         try await accept(store)
         try await worker.deliverDue(now: Date(timeIntervalSince1970: 10))
         let next = try #require(try await store.action(id: "r1")?.nextAttemptAt.timeIntervalSince1970)

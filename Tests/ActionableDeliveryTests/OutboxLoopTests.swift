@@ -1,9 +1,12 @@
 import ActionableDelivery
 import ActionableStore
 import ActionableTestSupport
+import CoreMetrics
 import Foundation
 import Logging
+import MetricsTestKit
 import Testing
+import Tracing
 
 /// The outbox's one loop over a transport of the test's own: the window, poison work, the records.
 @Suite(.timeLimit(.minutes(1)))
@@ -101,8 +104,21 @@ struct OutboxLoopTests {
             var expiredLeases: Int
         }
         let queue: Queue
+        var settings: OutboxSettings
+
+        init(queue: Queue, concurrency: Int, metrics: (any MetricsFactory)? = nil) {
+            self.queue = queue
+            settings = OutboxSettings(owner: "numbers", concurrency: concurrency, logger: OutboxLoopTests.logger, metricsFactory: metrics)
+        }
+
         var name: String { "numbers" }
         var workName: String { "number" }
+        var spanName: String { "numbers.attempt" }
+        var spanKind: SpanKind { .internal }
+        var recordedMetric: String { "numbers_recorded_total" }
+        func traceParent(of work: Work) -> String? { nil }
+        func describe(_ work: Work, on span: any Span) {}
+        func dimensions(of work: Work) -> [(String, String)] { [("parity", work.id % 2 == 0 ? "even" : "odd")] }
         func metadata(of work: Work) -> Logger.Metadata { ["id": "\(work.id)"] }
         func claim(limit: Int, now: Date) async throws -> [Work] {
             await queue.claim(limit: limit).map { Work(id: $0.id, expiredLeases: $0.expiredLeases) }
@@ -113,8 +129,14 @@ struct OutboxLoopTests {
             return "delivered"
         }
         func setAside(_ work: Work, reason: String) -> String { "set aside: \(reason)" }
-        func outcome(of answer: String) -> AttemptOutcome { answer == "delivered" ? .delivered : .failed }
-        func record(_ finished: [Finished<Work, String>]) async { await queue.record(finished.map { ($0.work.id, $0.answer) }) }
+        func report(of answer: String) -> AttemptReport {
+            answer == "delivered" ? AttemptReport(.delivered, label: "delivered") : AttemptReport(.failed, label: "dead", reason: answer)
+        }
+        /// Records all but number 13 (its write "lost": no report, not counted).
+        func record(_ finished: [Finished<Work, String>]) async -> [AttemptReport?] {
+            await queue.record(finished.map { ($0.work.id, $0.answer) })
+            return finished.map { $0.work.id == 13 ? nil : report(of: $0.answer) }
+        }
     }
 
     static let logger = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
@@ -124,7 +146,7 @@ struct OutboxLoopTests {
     /// time, and every piece is recorded once before the drain returns.
     @Test func theWindowHoldsItsConcurrencyAndRefillsAsEachAttemptEnds() async throws {
         let queue = Queue((0..<7).map { (id: $0, expiredLeases: 0) })
-        let loop = OutboxLoop(transport: Numbers(queue: queue), concurrency: 3, logger: Self.logger)
+        let loop = OutboxLoop(Numbers(queue: queue, concurrency: 3))
         let drain = Task { await loop.drain() }
         try await queue.untilStarted(3)
         #expect(await queue.claimLimits == [3])
@@ -147,7 +169,7 @@ struct OutboxLoopTests {
     /// up.
     @Test func aWideWindowIsRefilledHalfAtATime() async throws {
         let queue = Queue((0..<12).map { (id: $0, expiredLeases: 0) })
-        let loop = OutboxLoop(transport: Numbers(queue: queue), concurrency: 8, logger: Self.logger)
+        let loop = OutboxLoop(Numbers(queue: queue, concurrency: 8))
         let drain = Task { await loop.drain() }
         try await queue.untilStarted(8)
         #expect(await queue.claimLimits == [8])
@@ -171,7 +193,7 @@ struct OutboxLoopTests {
         let queue = Queue((0..<20).map { (id: $0, expiredLeases: 0) })
         await queue.openAll()
         await queue.holdRecords()
-        let loop = OutboxLoop(transport: Numbers(queue: queue), concurrency: 2, logger: Self.logger)
+        let loop = OutboxLoop(Numbers(queue: queue, concurrency: 2))
         let drain = Task { await loop.drain() }
         try await queue.untilStarted(4)  // more than the window, none recorded
         #expect(await queue.recorded.isEmpty)
@@ -186,7 +208,7 @@ struct OutboxLoopTests {
     @Test func poisonWorkIsSetAsideUnattempted() async throws {
         let queue = Queue([(id: 1, expiredLeases: LeasePolicy.poisonAfter), (id: 2, expiredLeases: LeasePolicy.poisonAfter - 1)])
         await queue.openAll()
-        let loop = OutboxLoop(transport: Numbers(queue: queue), concurrency: 4, logger: Self.logger)
+        let loop = OutboxLoop(Numbers(queue: queue, concurrency: 4))
         #expect(await loop.drain() == 2)
         #expect(await queue.started == [2])
         let recorded = await queue.recorded.sorted { $0.id < $1.id }
@@ -199,7 +221,7 @@ struct OutboxLoopTests {
     /// before `run` returns, and nothing more is claimed.
     @Test func cancellingTheRunLetsTheAttemptInFlightFinishAndBeRecorded() async throws {
         let queue = Queue([(id: 1, expiredLeases: 0), (id: 2, expiredLeases: 0)])
-        let loop = OutboxLoop(transport: Numbers(queue: queue), concurrency: 1, logger: Self.logger)
+        let loop = OutboxLoop(Numbers(queue: queue, concurrency: 1))
         let running = Task { await loop.run(idle: .milliseconds(10)) }
         try await queue.untilStarted(1)
         running.cancel()
@@ -207,5 +229,27 @@ struct OutboxLoopTests {
         await running.value
         #expect(await queue.recorded.map(\.id) == [1])
         #expect(await queue.started == [1])
+    }
+
+    /// The loop counts for every transport, once: each attempt (set aside included) in
+    /// `actionable_outbox_attempts_total` by the one vocabulary, and each outcome written in the
+    /// transport's own counter by its label and the work's dimensions — not one whose write was
+    /// lost.
+    @Test func theLoopCountsEveryAttemptAndEveryOutcomeWrittenOnce() async throws {
+        let metrics = TestMetrics()
+        let queue = Queue([
+            (id: 1, expiredLeases: LeasePolicy.poisonAfter), (id: 2, expiredLeases: 0), (id: 3, expiredLeases: 0), (id: 13, expiredLeases: 0),
+        ])
+        await queue.openAll()
+        let loop = OutboxLoop(Numbers(queue: queue, concurrency: 4, metrics: metrics))
+        #expect(await loop.drain() == 4)
+        func count(_ label: String, _ dimensions: [(String, String)]) throws -> Int64 {
+            try metrics.expectCounter(label, dimensions).totalValue
+        }
+        #expect(try count("actionable_outbox_attempts_total", [("transport", "numbers"), ("outcome", "delivered")]) == 3)
+        #expect(try count("actionable_outbox_attempts_total", [("transport", "numbers"), ("outcome", "failed")]) == 1)
+        #expect(try count("numbers_recorded_total", [("parity", "odd"), ("outcome", "delivered")]) == 1)  // 3; 13's write was lost
+        #expect(try count("numbers_recorded_total", [("parity", "odd"), ("outcome", "dead")]) == 1)  // 1, set aside
+        #expect(try count("numbers_recorded_total", [("parity", "even"), ("outcome", "delivered")]) == 1)  // 2
     }
 }

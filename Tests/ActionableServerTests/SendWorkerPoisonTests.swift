@@ -33,7 +33,7 @@ struct SendWorkerPoisonTests {
                     topic: "com.example.app", baseURL: "https://127.0.0.1:\(harness.standInPort)",
                     trustedCertificates: try NIOSSLCertificate.fromPEMFile(harness.directory.appendingPathComponent("stand-in.pem").path)),
                 token: await ProviderToken(key: key, keyID: "KEY1", teamID: "TEAM"), logger: SendHarness.logger)
-            let worker = SendWorker(store: store, client: client, owner: "restarted", lease: 5, logger: SendHarness.logger)
+            let worker = APNsTransport(store: store, client: client, owner: "restarted", lease: 5, logger: SendHarness.logger)
             #expect(try await worker.sendDue(now: Date(timeIntervalSince1970: time)) == 1)
             try await client.shutdown()
             let copy = try #require(await store.notification(id: "n-poison")?.sends.first)
