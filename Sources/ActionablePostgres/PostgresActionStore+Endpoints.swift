@@ -195,42 +195,61 @@ extension PostgresActionStore {
                     endpoints[id] = read
                 }
             }
-            let before = endpoints
-            // The batch's deliveries, locked in response order.
-            let keys = order.map { [SQLValue.text(attempts[$0].responseID), .text(attempts[$0].endpointID)] }
-            var deliveries: [DeliveryKey: (EndpointDelivery, owner: String?)] = [:]
-            for row in try await Self.rows(Self.lockBatchSQL, [.text(try Self.json(keys, names: ["r", "e"]))], connection, logger) {
-                let delivery = try EndpointTable.decodeDelivery(row)
-                deliveries[DeliveryKey(delivery.responseID, delivery.endpointID)] = (delivery, try row.optionalString("lease_owner"))
-            }
             var fates = [EndpointGate.Fate?](repeating: nil, count: attempts.count)
-            var writes: [[SQLValue]] = []
-            var releases: [(endpointID: String, at: Date)] = []
-            for index in order {
-                let attempt = attempts[index]
-                guard let (delivery, leaseOwner) = deliveries[DeliveryKey(attempt.responseID, attempt.endpointID)],
-                    leaseOwner == owner, delivery.status == .pending, let endpoint = endpoints[attempt.endpointID]
-                else { continue }
-                let (changed, fate) = EndpointGate.finish(endpoint, outcome: attempt.outcome, breaker: breaker, now: attempt.at)
-                if endpoint.openUntil != nil && changed.openUntil == nil { releases.append((attempt.endpointID, attempt.at)) }
-                endpoints[attempt.endpointID] = changed
-                writes.append(EndpointTable.finishValues(delivery, fate: fate, error: attempt.outcome.error, now: attempt.at))
-                fates[index] = fate
-            }
-            guard !writes.isEmpty else { return fates }
-            for id in locked.sorted() where endpoints[id] != before[id] {
-                if let changed = endpoints[id] {
-                    try await Self.run(EndpointTable.update(.postgres), EndpointTable.updateValues(changed), connection, logger)
+            if locked.isEmpty && attempts.allSatisfy({ $0.outcome == .delivered }) {
+                // Every outcome a success and every endpoint healthy (the busy case): no fate depends
+                // on anything but the lease, so the batch is written by one statement that checks
+                // each lease itself and says which it finished — no read of the deliveries first.
+                let rows = order.map {
+                    [SQLValue.text(attempts[$0].responseID), .text(attempts[$0].endpointID), .real(attempts[$0].at.timeIntervalSince1970)]
                 }
-            }
-            // A breaker that closed lets the endpoint's held deliveries go (before this batch's own
-            // outcomes are written, which keep theirs).
-            for release in releases {
+                var finished: Set<DeliveryKey> = []
+                for row in try await Self.rows(
+                    Self.deliverBatchSQL, [.text(try Self.json(rows, names: ["r", "e", "at"])), .text(owner)], connection, logger)
+                {
+                    finished.insert(DeliveryKey(try row.string("response_id"), try row.string("endpoint_id")))
+                }
+                for index in order where finished.contains(DeliveryKey(attempts[index].responseID, attempts[index].endpointID)) {
+                    fates[index] = .delivered
+                }
+                guard !finished.isEmpty else { return fates }
+            } else {
+                let before = endpoints
+                // The batch's deliveries, locked in response order.
+                let keys = order.map { [SQLValue.text(attempts[$0].responseID), .text(attempts[$0].endpointID)] }
+                var deliveries: [DeliveryKey: (EndpointDelivery, owner: String?)] = [:]
+                for row in try await Self.rows(Self.lockBatchSQL, [.text(try Self.json(keys, names: ["r", "e"]))], connection, logger) {
+                    let delivery = try EndpointTable.decodeDelivery(row)
+                    deliveries[DeliveryKey(delivery.responseID, delivery.endpointID)] = (delivery, try row.optionalString("lease_owner"))
+                }
+                var writes: [[SQLValue]] = []
+                var releases: [(endpointID: String, at: Date)] = []
+                for index in order {
+                    let attempt = attempts[index]
+                    guard let (delivery, leaseOwner) = deliveries[DeliveryKey(attempt.responseID, attempt.endpointID)],
+                        leaseOwner == owner, delivery.status == .pending, let endpoint = endpoints[attempt.endpointID]
+                    else { continue }
+                    let (changed, fate) = EndpointGate.finish(endpoint, outcome: attempt.outcome, breaker: breaker, now: attempt.at)
+                    if endpoint.openUntil != nil && changed.openUntil == nil { releases.append((attempt.endpointID, attempt.at)) }
+                    endpoints[attempt.endpointID] = changed
+                    writes.append(EndpointTable.finishValues(delivery, fate: fate, error: attempt.outcome.error, now: attempt.at))
+                    fates[index] = fate
+                }
+                guard !writes.isEmpty else { return fates }
+                for id in locked.sorted() where endpoints[id] != before[id] {
+                    if let changed = endpoints[id] {
+                        try await Self.run(EndpointTable.update(.postgres), EndpointTable.updateValues(changed), connection, logger)
+                    }
+                }
+                // A breaker that closed lets the endpoint's held deliveries go (before this batch's own
+                // outcomes are written, which keep theirs).
+                for release in releases {
+                    try await Self.run(
+                        EndpointTable.release(.postgres), [.real(release.at.timeIntervalSince1970), .text(release.endpointID)], connection, logger)
+                }
                 try await Self.run(
-                    EndpointTable.release(.postgres), [.real(release.at.timeIntervalSince1970), .text(release.endpointID)], connection, logger)
+                    Self.finishBatchSQL, [.text(try Self.json(writes, names: Self.finishBatchNames))], connection, logger)
             }
-            try await Self.run(
-                Self.finishBatchSQL, [.text(try Self.json(writes, names: Self.finishBatchNames))], connection, logger)
             // Unlocked, those endpoints were healthy; should another instance have made one fail
             // meanwhile, it is locked now and these successes move it (rare).
             for id in Set(attempts.map(\.endpointID)).subtracting(locked).sorted() {
@@ -269,6 +288,17 @@ extension PostgresActionStore {
         SELECT \(EndpointTable.deliveryColumns) FROM endpoint_deliveries
         WHERE (response_id, endpoint_id) IN (SELECT v.r, v.e FROM jsonb_to_recordset($1::jsonb) AS v(r TEXT, e TEXT))
         ORDER BY response_id, endpoint_id FOR UPDATE
+        """
+
+    /// A batch of successes on healthy endpoints in one statement: each delivery `$2` still holds,
+    /// pending, is delivered at its time (`$1`: rows of response id `r`, endpoint id `e`, `at`);
+    /// returns the ones it finished.
+    private static let deliverBatchSQL = """
+        UPDATE endpoint_deliveries AS d SET status = 'delivered', delivered_at = v.at, last_error = NULL,
+            lease_owner = NULL, lease_until = NULL
+        FROM jsonb_to_recordset($1::jsonb) AS v(r TEXT, e TEXT, at DOUBLE PRECISION)
+        WHERE d.response_id = v.r AND d.endpoint_id = v.e AND d.lease_owner = $2 AND d.status = 'pending'
+        RETURNING d.response_id, d.endpoint_id
         """
 
     /// ``EndpointTable/finishValues(_:fate:error:now:)``'s values, in order.

@@ -251,6 +251,41 @@ struct EndpointStoreConformanceTests {
         #expect(missing.endpoint == nil && missing.deliveries.isEmpty)
     }
 
+    /// A batch of successes on healthy endpoints (PostgreSQL writes it in one statement, with no
+    /// read first) finishes only what the owner still holds, each delivery once: one whose lease
+    /// another owner took over after it ran out is left to that owner, and the same delivery twice
+    /// in a batch is delivered once.
+    @Test(arguments: Driver.available)
+    func aBatchOfSuccessesFinishesOnlyWhatItsOwnerStillHolds(driver: Driver) async throws {
+        let (store, cleanup) = try await StoreConformanceTests.makeStore(driver)
+        defer { cleanup() }
+        for id in ["a", "b"] { _ = try await store.createEndpoint(Self.endpoint(id)) }
+        _ = try await Self.fanned(store, count: 3, to: ["a", "b"])
+        for id in ["a", "b"] {
+            #expect(
+                try await store.claimDeliveries(endpointID: id, now: Self.at(1_000), limit: 10, lease: 60, owner: "w", breaker: Self.breaker).count
+                    == 3)
+        }
+        // r-2's lease at b runs out and another owner takes it over.
+        let taken = try await store.claimDeliveries(endpointID: "b", now: Self.at(1_061), limit: 10, lease: 60, owner: "x", breaker: Self.breaker)
+        #expect(taken.map(\.action.id) == ["r-0", "r-1", "r-2"])
+        _ = try await store.finishDeliveries(
+            ["r-0", "r-1"].map { FinishedAttempt(responseID: $0, endpointID: "b", outcome: .delivered, at: Self.at(1_062)) }, owner: "x",
+            breaker: Self.breaker)
+        let batch = [("r-1", "a"), ("r-0", "a"), ("r-2", "b"), ("r-2", "a"), ("r-0", "a")].map {
+            FinishedAttempt(responseID: $0.0, endpointID: $0.1, outcome: .delivered, at: Self.at(1_070))
+        }
+        let fates = try await store.finishDeliveries(batch, owner: "w", breaker: Self.breaker)
+        #expect(fates == [.delivered, .delivered, nil, .delivered, nil])
+        #expect(try await store.endpointDeliveries(responseID: "r-2").map(\.status) == [.delivered, .pending])
+        let stillHeld = try await store.finishDeliveries(
+            [FinishedAttempt(responseID: "r-2", endpointID: "b", outcome: .delivered, at: Self.at(1_071))], owner: "x", breaker: Self.breaker)
+        #expect(stillHeld == [.delivered])
+        let deliveredAt = try await store.endpointDeliveries(responseID: "r-1").map(\.deliveredAt)
+        #expect(deliveredAt == [Self.at(1_070), Self.at(1_062)])
+        #expect(try await store.action(id: "r-2")?.status == .delivered)
+    }
+
     @Test(arguments: Driver.available)
     func aPausedEndpointKeepsItsDeliveriesUntilResumed(driver: Driver) async throws {
         let (store, cleanup) = try await StoreConformanceTests.makeStore(driver)
