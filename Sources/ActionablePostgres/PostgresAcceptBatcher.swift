@@ -92,6 +92,41 @@ final class PostgresAcceptBatcher: Sendable {
         }
     }
 
+    /// The accept's one statement (prepared: ``AcceptText``); parameters, one array each: ids,
+    /// notification ids, categories, actions, users, texts, whether each has a text, payloads,
+    /// received at, answerable until (0: none), trace contexts ("": none), whether endpoints may
+    /// take each. The responses that went in also leave their users' badges (marked read, or
+    /// recorded read if the backend has not recorded them yet), atomically.
+    static let acceptSQL = """
+        WITH stored AS (
+            INSERT INTO action_responses (id, notification_id, category, action, user_id, user_text, payload,
+                received_at, next_attempt_at, answerable_until, trace_parent, fanned_out, status)
+            SELECT id, notification_id, category, action, user_id, CASE WHEN has_text THEN user_text END, payload,
+                received_at, received_at, CASE WHEN answerable > 0 THEN answerable END, NULLIF(trace, ''), taken,
+                CASE WHEN taken = 1 THEN 'routed' ELSE 'pending' END
+            FROM (
+                SELECT new.*, CASE WHEN fannable AND EXISTS (
+                    SELECT 1 FROM endpoints e WHERE \(takes("e", "new"))) THEN 1 ELSE 0 END AS taken
+                FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::bool[], $8::text[],
+                    $9::float8[], $10::float8[], $11::text[], $12::bool[])
+                    AS new(id, notification_id, category, action, user_id, user_text, has_text, payload, received_at, answerable, trace,
+                        fannable)
+            ) AS planned
+            ON CONFLICT (notification_id) DO NOTHING
+            RETURNING id, notification_id, user_id, category, action, received_at, fanned_out
+        ), handed AS (
+            INSERT INTO endpoint_deliveries (response_id, endpoint_id, next_attempt_at, queued_at)
+            SELECT s.id, e.id, s.received_at, s.received_at
+            FROM stored s JOIN endpoints e ON s.fanned_out = 1 AND \(takes("e", "s"))
+            ON CONFLICT (response_id, endpoint_id) DO NOTHING
+        ), read AS (
+            INSERT INTO badge_entries (notification_id, user_id, category, sent_at, read_at)
+            SELECT notification_id, user_id, category, received_at, received_at FROM stored
+            ON CONFLICT (notification_id) DO UPDATE SET read_at = COALESCE(badge_entries.read_at, excluded.read_at)
+        )
+        SELECT id FROM stored
+        """
+
     /// Whether endpoint row `endpoint` takes the category and action of row `response`, in SQL, as
     /// `Endpoint.takes(category:action:)` does: its filter (a JSON array of strings, as
     /// `EndpointTable` writes it) lists `*`, `category.*` or `category.action`. A pattern is
@@ -122,42 +157,23 @@ final class PostgresAcceptBatcher: Sendable {
         let fannable = batch.map { entry in
             fanOut.map { !$0.handledInProcess(entry.action.response.category.rawValue, entry.action.response.action.rawValue) } ?? false
         }
-        // One statement: the responses that went in also leave their users' badges (marked read,
-        // or recorded read if the backend has not recorded them yet), atomically.
-        let rows = try await client.query(
-            """
-            WITH stored AS (
-                INSERT INTO action_responses (id, notification_id, category, action, user_id, user_text, payload,
-                    received_at, next_attempt_at, answerable_until, trace_parent, fanned_out, status)
-                SELECT id, notification_id, category, action, user_id, CASE WHEN has_text THEN user_text END, payload,
-                    received_at, received_at, CASE WHEN answerable > 0 THEN answerable END, NULLIF(trace, ''), taken,
-                    CASE WHEN taken = 1 THEN 'routed' ELSE 'pending' END
-                FROM (
-                    SELECT new.*, CASE WHEN fannable AND EXISTS (
-                        SELECT 1 FROM endpoints e WHERE \(unescaped: Self.takes("e", "new"))) THEN 1 ELSE 0 END AS taken
-                    FROM unnest(\(ids)::text[], \(notifications)::text[], \(batch.map(\.action.response.category.rawValue))::text[],
-                        \(batch.map(\.action.response.action.rawValue))::text[], \(batch.map(\.action.response.user))::text[],
-                        \(texts)::text[], \(hasText)::bool[], \(batch.map(\.payload))::text[], \(received)::float8[],
-                        \(answerable)::float8[], \(traces)::text[], \(fannable)::bool[])
-                        AS new(id, notification_id, category, action, user_id, user_text, has_text, payload, received_at, answerable, trace,
-                            fannable)
-                ) AS planned
-                ON CONFLICT (notification_id) DO NOTHING
-                RETURNING id, notification_id, user_id, category, action, received_at, fanned_out
-            ), handed AS (
-                INSERT INTO endpoint_deliveries (response_id, endpoint_id, next_attempt_at, queued_at)
-                SELECT s.id, e.id, s.received_at, s.received_at
-                FROM stored s JOIN endpoints e ON s.fanned_out = 1 AND \(unescaped: Self.takes("e", "s"))
-                ON CONFLICT (response_id, endpoint_id) DO NOTHING
-            ), read AS (
-                INSERT INTO badge_entries (notification_id, user_id, category, sent_at, read_at)
-                SELECT notification_id, user_id, category, received_at, received_at FROM stored
-                ON CONFLICT (notification_id) DO UPDATE SET read_at = COALESCE(badge_entries.read_at, excluded.read_at)
-            )
-            SELECT id FROM stored
-            """, logger: logger)
+        // One statement, prepared once per connection (``acceptSQL``).
+        var bindings = PostgresBindings()
+        bindings.append(ids)
+        bindings.append(notifications)
+        bindings.append(batch.map(\.action.response.category.rawValue))
+        bindings.append(batch.map(\.action.response.action.rawValue))
+        bindings.append(batch.map(\.action.response.user))
+        bindings.append(texts)
+        bindings.append(hasText)
+        bindings.append(batch.map(\.payload))
+        bindings.append(received)
+        bindings.append(answerable)
+        bindings.append(traces)
+        bindings.append(fannable)
+        let rows = try await client.prepared(AcceptText.self, bindings, logger: logger)
         var inserted = Set<String>()
-        for try await id in rows.decode(String.self) { inserted.insert(id) }
+        for row in rows { inserted.insert(try row.decode(String.self)) }
         if inserted.count == batch.count { return ids.map { .success(.accepted(id: $0)) } }
 
         // The others found their notification answered already: by whom, and how.

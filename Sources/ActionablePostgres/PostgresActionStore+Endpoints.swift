@@ -131,7 +131,7 @@ extension PostgresActionStore {
             // SKIP LOCKED). Only a claim that may move the endpoint — a probe of an open breaker,
             // a rate limit's next slot — locks its row, and plans again from the locked read.
             guard
-                let unlocked = try await Self.rows(EndpointTable.selectOne(.postgres), [.text(endpointID)], connection, logger).first
+                let unlocked = try await Self.preparedRows(SelectEndpointText.self, [.text(endpointID)], connection, logger).first
                     .map({ try EndpointTable.decode($0) })
             else { return EndpointClaim(endpoint: nil, deliveries: []) }
             guard claimable(unlocked) else { return EndpointClaim(endpoint: unlocked, deliveries: []) }
@@ -144,8 +144,8 @@ extension PostgresActionStore {
             guard endpoint == unlocked || claimable(endpoint) else { return none }
             let plan = EndpointGate.plan(endpoint, now: now, limit: limit, breaker: breaker)
             guard plan.limit > 0 else { return none }
-            let deliveries = try await Self.rows(
-                Self.claimDeliveriesSQL, [.text(owner), .real(time + lease), .real(time), .integer(plan.limit), .text(endpointID)], connection,
+            let deliveries = try await Self.preparedRows(
+                ClaimDeliveriesText.self, [.text(owner), .real(time + lease), .real(time), .integer(plan.limit), .text(endpointID)], connection,
                 logger
             ).map { try EndpointTable.decodeDelivery($0) }
                 .sorted { ($0.nextAttemptAt, $0.responseID) < ($1.nextAttemptAt, $1.responseID) }
@@ -185,7 +185,7 @@ extension PostgresActionStore {
             var endpoints: [String: Endpoint] = [:]
             var locked: Set<String> = []
             for id in Set(attempts.map(\.endpointID)).sorted() {
-                let read = try await Self.rows(EndpointTable.selectOne(.postgres), [.text(id)], connection, logger).first
+                let read = try await Self.preparedRows(SelectEndpointText.self, [.text(id)], connection, logger).first
                     .map { try EndpointTable.decode($0) }
                 let failing = attempts.contains { $0.endpointID == id && $0.outcome != .delivered }
                 if failing || read.map(Self.isHealthy) != true {
@@ -253,7 +253,7 @@ extension PostgresActionStore {
             // Unlocked, those endpoints were healthy; should another instance have made one fail
             // meanwhile, it is locked now and these successes move it (rare).
             for id in Set(attempts.map(\.endpointID)).subtracting(locked).sorted() {
-                let now = try await Self.rows(EndpointTable.selectOne(.postgres), [.text(id)], connection, logger).first
+                let now = try await Self.preparedRows(SelectEndpointText.self, [.text(id)], connection, logger).first
                     .map { try EndpointTable.decode($0) }
                 guard let now, !Self.isHealthy(now), var endpoint = try await Self.lockedEndpoint(id, connection: connection, logger: logger)
                 else { continue }
@@ -293,7 +293,7 @@ extension PostgresActionStore {
     /// A batch of successes on healthy endpoints in one statement: each delivery `$2` still holds,
     /// pending, is delivered at its time (`$1`: rows of response id `r`, endpoint id `e`, `at`);
     /// returns the ones it finished.
-    private static let deliverBatchSQL = """
+    static let deliverBatchSQL = """
         UPDATE endpoint_deliveries AS d SET status = 'delivered', delivered_at = v.at, last_error = NULL,
             lease_owner = NULL, lease_until = NULL
         FROM jsonb_to_recordset($1::jsonb) AS v(r TEXT, e TEXT, at DOUBLE PRECISION)
@@ -377,6 +377,13 @@ extension PostgresActionStore {
         var all: [PostgresActionRow] = []
         for try await row in rows { all.append(PostgresActionRow(columns: row.makeRandomAccess())) }
         return all
+    }
+
+    /// The rows of the prepared statement `text` (``Prepared``) with `values` as its parameters.
+    private static func preparedRows<Text: StatementText>(
+        _ text: Text.Type, _ values: [SQLValue], _ connection: PostgresConnection, _ logger: Logger
+    ) async throws -> [PostgresActionRow] {
+        try await connection.prepared(text, values, logger: logger).map { PostgresActionRow(columns: $0.makeRandomAccess()) }
     }
 
     private static func run(_ sql: String, _ values: [SQLValue], _ connection: PostgresConnection, _ logger: Logger) async throws {

@@ -296,12 +296,9 @@ public final class PostgresActionStore: ActionStore {
 
     public func claimDue(now: Date, limit: Int, lease: TimeInterval, owner: String) async throws -> [AcceptedResponse] {
         let time = now.timeIntervalSince1970
-        let rows = try await client.query(
-            PostgresQuery(
-                unsafeSQL: Self.claimResponsesSQL, binds: try Self.sqlBindings([.text(owner), .real(time + lease), .real(time), .integer(limit)])),
-            logger: logger)
-        var claimed: [AcceptedResponse] = []
-        for try await row in rows { claimed.append(try Self.decode(row)) }
+        let rows = try await client.prepared(
+            ClaimResponsesText.self, try Self.sqlBindings([.text(owner), .real(time + lease), .real(time), .integer(limit)]), logger: logger)
+        let claimed = try rows.map(Self.decode)
         return claimed.sorted { $0.nextAttemptAt < $1.nextAttemptAt }
     }
 
