@@ -92,9 +92,6 @@ public final class SQLiteActionStore: ActionStore {
         migrator.registerMigration("v14: responses routed to endpoints read through their deliveries") { db in
             for statement in ResponseStates.version14(.sqlite) { try db.execute(sql: statement) }
         }
-        migrator.registerMigration("v15: room on the queues' pages for a lease written in place") { db in
-            for statement in QueueTable.version15(.sqlite) { try db.execute(sql: statement) }
-        }
         return migrator
     }
 

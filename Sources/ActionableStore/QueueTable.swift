@@ -79,13 +79,4 @@ public struct QueueTable: Sendable, Hashable {
             WHERE \((keys + ["lease_owner = \(dialect.parameter(setting + key.count + 1))", "\(state) = 'pending'"]).joined(separator: " AND "))
             """
     }
-
-    /// Room on each page of the queues a lease is written to (PostgreSQL's `fillfactor`): a claim
-    /// writes only the lease columns, none of them indexed, so with room on the row's page its
-    /// update is made in place (a heap-only tuple) and no index is written. SQLite rewrites a row
-    /// in place anyway: nothing to do there.
-    public static func version15(_ dialect: SQLDialect) -> [String] {
-        guard dialect.rowIdentifier == nil else { return [] }
-        return [deliveries, sends, responses].map { "ALTER TABLE \($0.name) SET (fillfactor = 70)" }
-    }
 }
