@@ -12,7 +12,7 @@
 # delivered tap (`pg_stat_database`). Then per N the median, and N's delivered rate ÷ N × one
 # instance's.
 #
-# Usage: [ACTIONABLE_BINARY=PATH] [ACTIONABLE_SCALE_COUNTS="1 2 4"] Benchmarks/scale-out.sh [SECONDS] [ROUNDS]
+# Usage: [ACTIONABLE_BINARY=PATH] [ACTIONABLE_SCALE_COUNTS="1 2 4"] [ACTIONABLE_SCALE_PERF=1] Benchmarks/scale-out.sh [SECONDS] [ROUNDS]
 #        (defaults: 10 2; the fleet of 1 instance must be among the counts, as the others are divided by it)
 # Needs root (the cgroup v1 `cpu` and `cpuacct` controllers under /sys/fs/cgroup), wrk, nginx
 # (nginx-light) and PostgreSQL's server binaries.
@@ -123,6 +123,13 @@ run() {
     local before_stats; before_stats="$(stats)"
     psql "$database" -qAt -c "select pg_stat_statements_reset()" >/dev/null
     local started; started="$(date +%s.%N)"
+    # With ACTIONABLE_SCALE_PERF set, a fleet of one is profiled while it takes the load (its CPU
+    # figures then include perf's own cost).
+    local profile=""
+    if [ -n "${ACTIONABLE_SCALE_PERF:-}" ] && [ "$count" = 1 ]; then
+        perf record -e cpu-clock -F 999 -g -o "$work/perf-$label.data" -p "${pids[-1]}" -- sleep "$duration" >/dev/null 2>&1 &
+        profile=$!
+    fi
     for index in $(seq 0 $((count - 1))); do
         wrk -t1 -c$((connections / count)) -d"${duration}s" --latency -s "$here/wrk/post-bodies.lua" \
             "http://127.0.0.1:${ports[$index]}" -- "$(ls "$work/part-$label-"* | sed -n "$((index + 1))p")" \
@@ -131,6 +138,7 @@ run() {
         files+=("$work/$label-$index.wrk")
     done
     for load in "${loads[@]}"; do wait "$load"; done
+    if [ -n "$profile" ]; then wait "$profile" || true; fi
     local rps accepted refused
     read -r rps _ _ accepted refused < <(figures "${files[@]}")
     drain "$before_calls" "$accepted"
@@ -173,6 +181,15 @@ EOF
 for round in $(seq 1 "$rounds"); do
     for count in $counts; do run "n$count-r$round" "$count"; done
 done
+
+if [ -n "${ACTIONABLE_SCALE_PERF:-}" ] && [ -f "$work/perf-n1-r$rounds.data" ]; then
+    echo
+    echo "Where one instance's CPU goes (perf record -e cpu-clock -g, last round; self time by library, then by symbol):"
+    echo
+    perf report -i "$work/perf-n1-r$rounds.data" --no-children --sort dso --stdio 2>/dev/null | grep -v '^#' | grep -v '^$' | head -12
+    echo
+    perf report -i "$work/perf-n1-r$rounds.data" --no-children --sort dso,sym --stdio -g none 2>/dev/null | grep -v '^#' | grep -v '^$' | head -40
+fi
 
 for count in $counts; do
     python3 - "$work/statements-n$count-r$rounds.txt" "$(grep "^n$count-r$rounds " "$work/runs.txt" | awk '{print $5}')" "$count" <<'EOF'

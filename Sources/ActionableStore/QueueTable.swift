@@ -58,12 +58,16 @@ public struct QueueTable: Sendable, Hashable {
             + [
                 "\(state) = 'pending'", condition, "next_attempt_at <= \(p[2])", "(lease_until IS NULL OR lease_until < \(p[2]))",
             ].compactMap { $0 }
-        // SQLite finds a row fastest by its rowid; PostgreSQL by its key.
+        // SQLite finds a row fastest by its rowid, and only the rowid may be named outside the
+        // select: with the scope there too, it scans the scope's whole index (every delivered row
+        // of the endpoint) for the rowids instead of looking each up. PostgreSQL finds a row by
+        // its key.
         let row = dialect.rowIdentifier ?? (key.count == 1 ? key[0] : "(\(key.joined(separator: ", ")))")
         let select = dialect.rowIdentifier ?? key.joined(separator: ", ")
+        let outer = dialect.rowIdentifier == nil ? scoped : []
         return """
             UPDATE \(name) SET lease_owner = \(p[0]), lease_until = \(p[1]), attempts = attempts + 1, \(ActionTable.countExpiredLease)
-            WHERE \((scoped + ["\(row) IN (SELECT \(select) FROM \(name) WHERE \(due.joined(separator: " AND "))"]).joined(separator: " AND "))
+            WHERE \((outer + ["\(row) IN (SELECT \(select) FROM \(name) WHERE \(due.joined(separator: " AND "))"]).joined(separator: " AND "))
                 ORDER BY \((["next_attempt_at"] + order).joined(separator: ", ")) LIMIT \(p[3]) \(lock))
             RETURNING \(returning)
             """
