@@ -186,7 +186,7 @@ if [ -n "${ACTIONABLE_SCALE_PERF:-}" ] && [ -f "$work/perf-n1-r$rounds.data" ]; 
     echo
     echo "Where one instance's CPU goes (perf record -e cpu-clock -g, last round; self time by library, then by symbol):"
     echo
-    perf report -i "$work/perf-n1-r$rounds.data" --no-children --sort dso --stdio 2>/dev/null | grep -v '^#' | grep -v '^$' | head -12
+    perf report -i "$work/perf-n1-r$rounds.data" --no-children --sort dso --stdio -g none 2>/dev/null | grep -v '^#' | grep -v '^$' | head -12
     echo
     perf report -i "$work/perf-n1-r$rounds.data" --no-children --sort dso,sym --stdio -g none 2>/dev/null | grep -v '^#' | grep -v '^$' | head -40
 fi
