@@ -45,7 +45,7 @@ public protocol Transport: Sendable {
     /// Whether an attempt calls another service (`client`) or runs in this process (`internal`).
     var spanKind: SpanKind { get }
 
-    /// The trace an attempt at `work` continues (``TraceParent``): the request's that queued it.
+    /// The trace an attempt at `work` continues (`TraceParent`): the request's that queued it.
     func traceParent(of work: Work) -> String?
 
     /// Sets what names `work` on its attempt's span (called only when the span records).

@@ -55,7 +55,7 @@ public enum EndpointTable {
     public static let selectAll = "SELECT \(columns) FROM endpoints ORDER BY id"
 
     /// Every endpoint, by id, with `due` (1 or 0): whether a delivery of it is due at parameter 1
-    /// as ``claim(_:lock:)`` would take it (pending, due, its lease free or run out).
+    /// as ``QueueTable/claim(_:lock:)`` would take it (pending, due, its lease free or run out).
     public static func selectAllWithDue(_ dialect: SQLDialect) -> String {
         let now = dialect.parameter(1)
         return """
