@@ -74,15 +74,3 @@ extension OutboxSettings {
         return .retry(at: next, status: nil, reason: reason)
     }
 }
-
-extension SendOutcome {
-    /// The metric label of the outcome.
-    var label: String {
-        switch self {
-        case .sent: "sent"
-        case .failed: "failed"
-        case .unregistered: "unregistered"
-        case .retry: "retry"
-        }
-    }
-}
