@@ -2,6 +2,7 @@ import ActionableCore
 import ActionableDelivery
 import ActionableRouter
 import ActionableTestSupport
+import AsyncHTTPClient
 import Foundation
 import Logging
 import NIOCore
@@ -22,13 +23,31 @@ struct HostileAnswerTests {
     static func attempt(_ behavior: HostileUpstream.Behavior, timeout: TimeAmount = .seconds(2)) async throws -> Result<UpstreamAnswer, any Error> {
         let upstream = try HostileUpstream { _, _ in behavior }
         defer { upstream.stop() }
+        // A client of its own: the shared one pools connections by host and port, and a port freed
+        // by an earlier test's upstream (left mid-answer) may be bound again by this one — its
+        // stale connection then answers for this upstream (seen once in CI as
+        // `remoteConnectionClosed`).
+        let client = Self.client()
         let forwarder = Forwarder(
-            url: "http://127.0.0.1:\(upstream.port)/hook", signer: try WebhookSigner(secret: secret), timeout: timeout)
+            url: "http://127.0.0.1:\(upstream.port)/hook", signer: try WebhookSigner(secret: secret), client: client,
+            timeout: timeout)
+        let result: Result<UpstreamAnswer, any Error>
         do {
-            return .success(try await forwarder.forward(response, id: "resp-1", receivedAt: receivedAt, logger: logger))
+            result = .success(try await forwarder.forward(response, id: "resp-1", receivedAt: receivedAt, logger: logger))
         } catch {
-            return .failure(error)
+            result = .failure(error)
         }
+        try await client.shutdown()
+        return result
+    }
+
+    /// A client configured as ``Forwarder/client`` is (no redirects, a refused connection not
+    /// retried within the attempt), with no connection shared with another test.
+    static func client() -> HTTPClient {
+        var configuration = HTTPClient.Configuration()
+        configuration.redirectConfiguration = .disallow
+        configuration.connectionPool.retryConnectionEstablishment = false
+        return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
     }
 
     /// `Retry-After` in every form: too large is the longest delay (an hour), unreadable or
