@@ -5,7 +5,7 @@ import Synchronization
 
 /// The server's metrics, made through an injected `MetricsFactory` (Prometheus in `serve`), so
 /// tests read their own registry instead of the process-wide one.
-public struct ServerMetrics: Sendable {
+public final class ServerMetrics: Sendable {
     let factory: any MetricsFactory
     private let handles = Handles()
 

@@ -57,24 +57,32 @@ struct ActionsController: Sendable {
         let routes = RouteCollection(context: ActionableRequestContext.self)
         if let appTokens { routes.add(middleware: AppTokenAuthenticator(tokens: appTokens)) }
         routes.post("/v1/actions") { request, context in
+            // Without tracing, no span is made at all: even a no-op tracer's span costs the accept
+            // path a few µs of CPU per tap (BENCHMARKS.md, "The accept path by its CPU").
+            guard self.settings.tracing else { return try await self.answer(request, context: context, span: nil) }
             // The accept span: its trace context is stored with the response, and every delivery
             // attempt of it continues that trace (``TraceParent``).
-            try await withSpan("actionable.accept") { span in
-                do {
-                    let response = try await self.accept(request, context: context, span: span)
-                    self.metrics?.response(response.status == .accepted ? "accepted" : "duplicate")
-                    return response
-                } catch {
-                    self.metrics?.response("rejected")
-                    span.attributes["actionable.result"] = "rejected"
-                    throw error
-                }
+            return try await withSpan("actionable.accept") { span in
+                try await self.answer(request, context: context, span: span)
             }
         }
         return routes
     }
 
-    func accept(_ request: Request, context: ActionableRequestContext, span: any Span) async throws -> Response {
+    /// The accept, counted by its result, and noted on `span` when the request is traced.
+    private func answer(_ request: Request, context: ActionableRequestContext, span: (any Span)?) async throws -> Response {
+        do {
+            let response = try await accept(request, context: context, span: span)
+            metrics?.response(response.status == .accepted ? "accepted" : "duplicate")
+            return response
+        } catch {
+            metrics?.response("rejected")
+            span?.attributes["actionable.result"] = "rejected"
+            throw error
+        }
+    }
+
+    func accept(_ request: Request, context: ActionableRequestContext, span: (any Span)?) async throws -> Response {
         let decoded = try await reader.decode(ActionRequestBody.self, from: request)
         let appUser: String?
         if case .appUser(let user) = context.identity { appUser = user } else { appUser = nil }
@@ -98,20 +106,25 @@ struct ActionsController: Sendable {
         do {
             // Kept at least until the token can no longer pass, whatever the retention.
             let answerableUntil = token.map { $0.expiresAt.addingTimeInterval(ActionTokens.leeway) }
-            let action = NewResponse(response: response, answerableUntil: answerableUntil, traceParent: TraceParent.current())
-            span.attributes["actionable.notification_id"] = notificationID
-            span.attributes["actionable.category"] = response.category.rawValue
-            span.attributes["actionable.action"] = response.action.rawValue
-            result = try await withSpan("actionable.commit") { commit in
-                commit.attributes["actionable.response_id"] = action.id
-                return try await store.accept(action)
+            let action = NewResponse(
+                response: response, answerableUntil: answerableUntil, traceParent: span == nil ? nil : TraceParent.current())
+            if let span {
+                span.attributes["actionable.notification_id"] = notificationID
+                span.attributes["actionable.category"] = response.category.rawValue
+                span.attributes["actionable.action"] = response.action.rawValue
+                result = try await withSpan("actionable.commit") { commit in
+                    commit.attributes["actionable.response_id"] = action.id
+                    return try await store.accept(action)
+                }
+            } else {
+                result = try await store.accept(action)
             }
         } catch {
             context.logger.error("storage failed", metadata: ["error": "\(error)"])
             throw Problem.storageUnavailable(settings, "the response was not stored")
         }
-        span.attributes["actionable.response_id"] = result.responseID
-        span.attributes["actionable.result"] = result.name
+        span?.attributes["actionable.response_id"] = result.responseID
+        span?.attributes["actionable.result"] = result.name
         switch result {
         case .accepted(let id):
             deliverySignal?.signal(.init(category: response.category.rawValue, action: response.action.rawValue))
