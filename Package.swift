@@ -255,6 +255,17 @@ let package = Package(
             exclude: ["actionable-generate.yaml"],
             plugins: ["ActionableGenerator"]
         ),
+        // The accept path's guard (scripts/check-accept-cost) and its benchmark (Benchmarks/accept-cost.sh):
+        // the ceiling — a bare Hummingbird endpoint decoding the same body — and the taps wrk sends.
+        // Built by this package so that the guard's release build shares its dependencies with
+        // `actionable`'s; their sources stay beside the other benchmarks.
+        .executableTarget(
+            name: "ceiling-server",
+            dependencies: [.product(name: "Hummingbird", package: "hummingbird", condition: server)],
+            path: "Benchmarks/Sources/ceiling-server"
+        ),
+        .executableTarget(
+            name: "action-bodies", dependencies: ["ActionableCore", "ActionableTokens"], path: "Benchmarks/Sources/action-bodies"),
         .executableTarget(
             name: "InviteExample",
             dependencies: ["InviteFlowExample", "ActionableCore", "ActionableTokens"],

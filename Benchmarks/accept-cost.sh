@@ -7,7 +7,12 @@
 # tap with a valid token. CPU time is steadier than requests/s on a shared machine (requests/s
 # are reported beside it).
 #
-# Usage: [ACTIONABLE_BINARY=PATH] Benchmarks/accept-cost.sh [SECONDS_PER_RUN] [ROUNDS]   (defaults: 8 3)
+# Usage: [ACTIONABLE_BINARY=PATH] [ACTIONABLE_ACCEPT_PERF=DIR] [ACTIONABLE_ACCEPT_RATIOS=FILE]
+#        Benchmarks/accept-cost.sh [SECONDS_PER_RUN] [ROUNDS]
+#        (defaults: 8 3; with ACTIONABLE_ACCEPT_PERF, the last round of each server is profiled with
+#        perf record -g into DIR/perf-LABEL.data — its CPU figures then include perf's own cost;
+#        with ACTIONABLE_ACCEPT_RATIOS, FILE gets "SERVER RATIO CPU_µS CEILING_CPU_µS RATE_SHARE" a line:
+#        what scripts/check-accept-cost reads)
 # Needs wrk (apt-get install wrk).
 set -euo pipefail
 
@@ -21,7 +26,7 @@ connections=64
 
 needs wrk python3
 build_release ceiling-server action-bodies
-ceiling="$here/.build/release/ceiling-server"
+ceiling="$root/.build/release/ceiling-server"
 
 scratch accept-cost
 pg_dir=""
@@ -44,9 +49,17 @@ measure() {
     local label="$1" port="$2" pid="${pids[-1]}" before after
     local bodies="${parts[$next_part]}"
     next_part=$((next_part + 1))
+    local profile=""
+    if [ -n "${ACTIONABLE_ACCEPT_PERF:-}" ] && [ "${label##*-}" = "$rounds" ]; then
+        mkdir -p "$ACTIONABLE_ACCEPT_PERF"
+        perf record -e cpu-clock -F 1999 -g -o "$ACTIONABLE_ACCEPT_PERF/perf-$label.data" -p "$pid" -- sleep "$duration" \
+            >/dev/null 2>&1 &
+        profile=$!
+    fi
     before="$(cpu_ticks "$pid")"
     load "$label" "$port" "$connections" "$bodies"
     after="$(cpu_ticks "$pid")"
+    if [ -n "$profile" ]; then wait "$profile" || true; fi
     read -r rps _ _ requests errors < <(figures "$work/$label.wrk")
     local ticks; ticks="$(getconf CLK_TCK)"
     echo "$label $rps $requests $errors $(((after - before) * 1000000 / ticks))" >>"$work/costs.txt"
@@ -82,7 +95,7 @@ for round in $(seq 1 "$rounds"); do
     fi
 done
 
-python3 - "$work/costs.txt" "$duration" "$connections" "$(nproc)" <<'EOF'
+python3 - "$work/costs.txt" "$duration" "$connections" "$(nproc)" "${ACTIONABLE_ACCEPT_RATIOS:-}" <<'EOF'
 import statistics, sys
 rows = [line.split() for line in open(sys.argv[1]) if line.strip()]
 print(f"wrk -t1 -c{sys.argv[3]} -d{sys.argv[2]}s on loopback, {sys.argv[4]} cores; CPU is user + system time of the server process.\n")
@@ -101,7 +114,33 @@ print("\n| server | median CPU µs / accepted request | ÷ the ceiling's | media
 print("| --- | ---: | ---: | ---: | ---: |")
 base_cost = statistics.median(cost["ceiling"])
 base_rate = statistics.median(rate["ceiling"])
+summary = []
 for kind in cost:
     c, r = statistics.median(cost[kind]), statistics.median(rate[kind])
     print(f"| {kind} | {c:.0f} | {c / base_cost:.2f}× | {r:.0f} | {100 * r / base_rate:.0f}% |")
+    summary.append(f"{kind} {c / base_cost:.3f} {c:.1f} {base_cost:.1f} {r / base_rate:.3f}\n")
+if sys.argv[5]:  # for scripts/check-accept-cost: "server ratio cpu-µs ceiling-cpu-µs rate-share" a line
+    open(sys.argv[5], "w").write("".join(summary))
 EOF
+
+# With ACTIONABLE_ACCEPT_PERF: the last round's CPU per request split by stage (lib/accept-stages.py
+# says how a sample is given to a stage).
+if [ -n "${ACTIONABLE_ACCEPT_PERF:-}" ]; then
+    tables=()
+    for data in "$ACTIONABLE_ACCEPT_PERF"/perf-*-"$rounds".data; do
+        label="$(basename "$data" .data)"
+        label="${label#perf-}"
+        per="$(awk -v l="$label" '$1 == l { a = $3 - $4; printf "%.1f", a ? $5 / a : 0 }' "$work/costs.txt")"
+        perf script -i "$data" -F comm,ip,sym 2>/dev/null | swift demangle --simplified >"$work/$label.stacks"
+        python3 "$here/lib/accept-stages.py" "$per" "$work/$label.stacks" >"$work/$label.stages"
+        tables+=("$label")
+    done
+    echo
+    printf "| stage (CPU µs per request, last round) |"; for label in "${tables[@]}"; do printf " %s |" "$label"; done; echo
+    printf "| --- |"; for _ in "${tables[@]}"; do printf " ---: |"; done; echo
+    cut -f1 "$work/${tables[0]}.stages" | while read -r stage; do
+        printf "| %s |" "$stage"
+        for label in "${tables[@]}"; do printf " %s |" "$(awk -F'\t' -v s="$stage" '$1 == s { print $2 " (" $3 ")" }' "$work/$label.stages")"; done
+        echo
+    done
+fi

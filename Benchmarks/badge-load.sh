@@ -23,7 +23,7 @@ trap '[ -n "$pid" ] && kill "$pid" 2>/dev/null; rm -rf "$work"' EXIT
 key="load=$(head -c 32 /dev/urandom | base64)"
 backend="badge-load-backend-token-0123456789"
 count=$((duration * 30000))
-"$here/.build/release/action-bodies" "$key" "$count" "$work/actions.txt" tap
+"$root/.build/release/action-bodies" "$key" "$count" "$work/actions.txt" tap
 awk -v n="$count" 'BEGIN { for (i = 0; i < n; i++) printf "{\"user\":\"user-%d\",\"notificationId\":\"send-%d\",\"category\":\"invite\"}\n", i % 1000, i }' \
     >"$work/notifications.txt"
 

@@ -18,7 +18,7 @@ key="bench=client-benchmark-key-of-at-least-32-bytes"
 
 echo "building (release)..." >&2
 (cd "$root" && swift build -c release --product actionable >&2)
-(cd "$here" && swift build -c release --product client-reports >&2 && swift build -c release --product action-bodies >&2)
+(cd "$here" && swift build -c release --product client-reports >&2) && (cd "$root" && swift build -c release --product action-bodies >&2)
 
 work="$(mktemp -d "$root/.build/client-bench.XXXXXX")"
 server=""
@@ -30,7 +30,7 @@ cleanup() {
 trap cleanup EXIT
 
 cp -R "$root/Categories" "$work/Categories"
-"$here/.build/release/action-bodies" "$key" $((per_run * rounds * 3)) "$work/bodies.txt" client
+"$root/.build/release/action-bodies" "$key" $((per_run * rounds * 3)) "$work/bodies.txt" client
 (cd "$work" && exec "$root/.build/release/actionable" serve --port "$port" --token-key "$key" \
     --storage "sqlite:$work/actions.sqlite" >"$work/serve.log" 2>&1) &
 server=$!

@@ -24,7 +24,7 @@ connections=64
 needs wrk
 
 build_release ceiling-server action-bodies
-ceiling="$here/.build/release/ceiling-server"
+ceiling="$root/.build/release/ceiling-server"
 
 scratch endpoints
 # shellcheck source=lib/wrk.sh

@@ -16,13 +16,13 @@ b="${2:?usage: $0 A_BINARY B_BINARY [SECONDS] [ROUNDS]}"
 duration="${3:-10}"
 rounds="${4:-4}"
 command -v wrk >/dev/null || { echo "server-ab.sh needs wrk: apt-get install wrk" >&2; exit 1; }
-(cd "$here" && swift build -c release --product action-bodies >&2)
+(cd "$root" && swift build -c release --product action-bodies >&2)
 
 work="$(mktemp -d /tmp/actionable-ab.XXXXXX)"
 pid=""
 trap '[ -n "$pid" ] && kill "$pid" 2>/dev/null; rm -rf "$work"' EXIT
 key="load=$(head -c 32 /dev/urandom | base64)"
-"$here/.build/release/action-bodies" "$key" $((duration * 20000)) "$work/bodies.txt"
+"$root/.build/release/action-bodies" "$key" $((duration * 20000)) "$work/bodies.txt"
 
 echo "| round | build | requests/s | p99 |"
 echo "| --- | --- | ---: | ---: |"

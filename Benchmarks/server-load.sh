@@ -27,7 +27,7 @@ needs wrk python3
 # ACTIONABLE_BINARY measures another build of actionable (e.g. the commit before a change) against
 # the same ceiling and bodies.
 build_release ceiling-server action-bodies
-ceiling="$here/.build/release/ceiling-server"
+ceiling="$root/.build/release/ceiling-server"
 
 scratch load
 pg_dir=""
@@ -36,7 +36,7 @@ extra_cleanup() { [ -n "$pg_dir" ] && "$root/scripts/postgres-test-cluster" stop
 key="load=$(head -c 32 /dev/urandom | base64)"
 bodies=$((duration * 16000))
 echo "minting $bodies action tokens..." >&2
-"$here/.build/release/action-bodies" "$key" "$bodies" "$work/bodies.txt"
+"$root/.build/release/action-bodies" "$key" "$bodies" "$work/bodies.txt"
 # Halves for the two-instance run: each wrk sends its own notifications.
 split -n l/2 -d "$work/bodies.txt" "$work/half."
 

@@ -17,13 +17,13 @@ b="${2:?usage: $0 A_BINARY B_BINARY [MINUTES] [LOAD_SECONDS]}"
 minutes="${3:-10}"
 load="${4:-120}"
 command -v wrk >/dev/null || { echo "wal-outage.sh needs wrk: apt-get install wrk" >&2; exit 1; }
-(cd "$here" && swift build -c release --product action-bodies >&2)
+(cd "$root" && swift build -c release --product action-bodies >&2)
 
 work="$(mktemp -d /tmp/actionable-wal.XXXXXX)"
 pids=()
 trap 'for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; rm -rf "$work"' EXIT
 key="load=$(head -c 32 /dev/urandom | base64)"
-"$here/.build/release/action-bodies" "$key" 20000 "$work/bodies.txt"
+"$root/.build/release/action-bodies" "$key" 20000 "$work/bodies.txt"
 down="$(free_port)"  # nothing listens here: every delivery attempt fails
 
 declare -A port
