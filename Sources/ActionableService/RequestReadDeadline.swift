@@ -20,17 +20,22 @@ import Synchronization
 /// request's end is read. Time spent answering is not counted.
 final class RequestReadDeadline {
     private let timeout: TimeAmount
+    /// The one check scheduled for the connection, if any: it is not cancelled when a request
+    /// ends in time, but finds the connection between requests (or in a later one that still has
+    /// time) and re-arms or lapses. A timer scheduled and cancelled per request cost every tap
+    /// an allocation and two heap operations on the event loop.
     private var timer: Scheduled<Void>?
-    private var reading = false
+    /// When the request being read began; `nil` between requests.
+    private var started: NIODeadline?
 
     init(timeout: TimeAmount) { self.timeout = timeout }
 
     /// Bytes arrived: a request has begun unless one is being read already.
     func bytesArrived(context: ChannelHandlerContext) {
-        guard !reading else { return }
-        reading = true
-        let channel = context.channel
-        timer = context.eventLoop.scheduleTask(in: timeout) { channel.close(promise: nil) }
+        guard started == nil else { return }
+        let now = context.eventLoop.now
+        started = now
+        if timer == nil { arm(at: now + timeout, channel: context.channel, on: context.eventLoop) }
     }
 
     /// A request's head was decoded (a pipelined request may follow the previous one's end
@@ -38,14 +43,31 @@ final class RequestReadDeadline {
     func headRead(context: ChannelHandlerContext) { bytesArrived(context: context) }
 
     /// A request's end was decoded: it arrived in time.
-    func requestRead() {
-        reading = false
+    func requestRead() { started = nil }
+
+    /// The connection closed.
+    func cancel() {
+        started = nil
         timer?.cancel()
         timer = nil
     }
 
-    /// The connection closed.
-    func cancel() { requestRead() }
+    /// Schedules the check on `loop`, the connection's event loop, where every call to this
+    /// object is made.
+    private func arm(at deadline: NIODeadline, channel: any Channel, on loop: any EventLoop) {
+        let bound = NIOLoopBound(self, eventLoop: loop)
+        timer = loop.scheduleTask(deadline: deadline) { bound.value.check(channel: channel, on: loop) }
+    }
+
+    private func check(channel: any Channel, on loop: any EventLoop) {
+        timer = nil
+        guard let started else { return }  // between requests: the next one arms again
+        if loop.now >= started + timeout {
+            channel.close(promise: nil)
+        } else {
+            arm(at: started + timeout, channel: channel, on: loop)  // a later request, with time left
+        }
+    }
 }
 
 /// Arms ``RequestReadDeadline`` on the first bytes of a request.

@@ -30,6 +30,13 @@ struct SlowClientTests {
         let body = try RawConnection(port: port, readTimeout: 60)
         body.send("POST /v1/actions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"cat")
         let silent = try RawConnection(port: port, readTimeout: 60)  // sends nothing: closed 2 s after it opened
+        // A request answered, then a second one begun at once that never ends: the deadline armed
+        // by the first (which is not cancelled when a request ends in time) finds the second still
+        // reading and closes it once the second's own time is up.
+        let second = try RawConnection(port: port, readTimeout: 60)
+        second.send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(await second.readResponse()?.status == 200)
+        second.send("POST /v1/actions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{")
 
         let tap = try await ServeProcessTests.acceptTap(notificationID: "n-slow", in: directory)
         #expect(try await ServeProcessTests.post(tap, port: port).0 == 202)
@@ -37,6 +44,7 @@ struct SlowClientTests {
         #expect(await headers.isClosedBeforeTimeout())
         #expect(await body.isClosedBeforeTimeout())
         #expect(await silent.isClosedBeforeTimeout())
+        #expect(await second.isClosedBeforeTimeout())
         // Closed by the deadline, not by the 60 s bound on the test's own read (the margin is for
         // a loaded machine).
         #expect(ContinuousClock.now - start < .seconds(45))

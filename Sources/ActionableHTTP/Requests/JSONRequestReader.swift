@@ -33,7 +33,8 @@ struct JSONRequestReader: Sendable {
 
     /// Refuses by Content-Length before reading, and stops reading once past the limit.
     private func readBody(_ request: Request) async throws -> ByteBuffer {
-        let tooLarge = Problem(.bodyTooLarge, "the body is over \(maximumBodySize) bytes, the limit for \(what)")
+        // Made only when thrown: its text costs an accept a few allocations.
+        var tooLarge: Problem { Problem(.bodyTooLarge, "the body is over \(maximumBodySize) bytes, the limit for \(what)") }
         if let length = request.headers[.contentLength].flatMap(Int.init), length > maximumBodySize {
             throw tooLarge
         }
