@@ -3,10 +3,12 @@
 
 Each sample is given to a stage by its stack: the outermost frame (root first) that names a stage
 of the accept path wins, so a JSON decode inside the token's verification counts as the token, not
-as reading the body. Samples naming no stage are split by thread: NIO's event loops (sockets, HTTP
-parsing and writing), the scheduler (a thread woken or put to sleep: the hops between the
-cooperative pool, NIO and the database's writer), and the rest of the cooperative pool (async
-resumptions, whose stacks start at the resumed part of a function and so name no caller).
+as reading the body. The database's writes, flushes and locks count as storage whatever thread
+made them. Other samples are split: the scheduler (a thread put to sleep or woken, seen in the
+frames nearest the sample: the hops between the cooperative pool, NIO's event loops and the
+database's writer), NIO's event loops (sockets, HTTP parsing and writing), and the rest of the
+cooperative pool (async resumptions, whose stacks start at the resumed part of a function and so
+often name no stage: Hummingbird's request loop, the accept's own code between its awaits).
 
 Usage: accept-stages.py CPU_US_PER_REQUEST SCRIPT.txt   → one "stage µs share" line per stage
 """
@@ -14,7 +16,7 @@ import re
 import sys
 
 STAGES = [
-    ("token (jwt-kit verify)", r"ActionTokens\.verify|JWTKeyCollection|JWTSigner|JWTParser|HMACSigner|AppTokens"),
+    ("token", r"ActionTokens\.verify|JWTKeyCollection|JWTSigner|JWTParser|HMACSigner|AppTokens"),
     ("payload binding (pld)", r"checkPayload|PayloadDigest|canonicalJSON|sentPayload"),
     ("catalog check", r"Catalog\.validate|ActionResponse\.init"),
     ("body read and decode", r"JSONRequestReader|ActionRequestBody|CeilingBody|JSONDecoder"),
@@ -22,8 +24,12 @@ STAGES = [
     ("tracing, logs, metrics", r"withSpan|Tracing|Instrumentation|SpanAttribute|LegacyTracer|Logger|LogHandler|Metrics|Counter|Prometheus|TraceParent"),
     ("response and router", r"ActionAnswer|Problem|RouterResponder|RouterTrie|Middleware|Router\."),
 ]
-SCHEDULER = re.compile(r"schedule|futex|finish_task_switch|swift_task_switch|swift_job_run|dispatch|pthread_cond|NSCondition|"
-                       r"try_to_wake_up|do_nanosleep|epoll_wait|__x64_sys_futex|wake_up|select_task_rq|enqueue_task")
+# A thread put to sleep or woken — what a hop between threads costs — is seen in the frames
+# nearest the sample (every resumed job has swift_job_run at its root, so roots say nothing).
+SCHEDULER = re.compile(r"futex|schedule|finish_task_switch|try_to_wake_up|sem_post|sem_wait|_dispatch_semaphore|"
+                       r"_dispatch_root_queue_poke|epoll_wait|pthread_cond|NSCondition|_schedule0|eventfd")
+# The database's own writes and flushes (SQLite's WAL and fsync), whatever thread made them.
+STORAGE_IO = re.compile(r"fdatasync|fsync|pwrite|pread|fcntl|DispatchQueue\.sync")
 compiled = [(name, re.compile(pattern)) for name, pattern in STAGES]
 
 
@@ -32,9 +38,10 @@ def classify(comm, frames):
         for name, pattern in compiled:
             if pattern.search(frame):
                 return name
-    if comm.startswith("actionable-sqli"):
+    near = frames[:12]  # leaf first
+    if any(STORAGE_IO.search(frame) for frame in frames):
         return "storage (transaction, driver)"
-    if any(SCHEDULER.search(frame) for frame in frames):
+    if any(SCHEDULER.search(frame) for frame in near):
         return "scheduler (hops between threads)"
     if comm.startswith("NIO-"):
         return "NIO event loops (sockets, HTTP)"
