@@ -7,9 +7,10 @@
 # tap with a valid token. CPU time is steadier than requests/s on a shared machine (requests/s
 # are reported beside it).
 #
-# Usage: [ACTIONABLE_BINARY=PATH] [ACTIONABLE_ACCEPT_PERF=DIR] [ACTIONABLE_ACCEPT_RATIOS=FILE]
+# Usage: [ACTIONABLE_BINARY=PATH [ACTIONABLE_CATEGORIES=DIR]] [ACTIONABLE_ACCEPT_PERF=DIR] [ACTIONABLE_ACCEPT_RATIOS=FILE]
 #        Benchmarks/accept-cost.sh [SECONDS_PER_RUN] [ROUNDS]
-#        (defaults: 8 3; with ACTIONABLE_ACCEPT_PERF, the last round of each server is profiled with
+#        (defaults: 8 3; an older binary reads the category files of its own commit:
+#        git -C REPO archive COMMIT Categories | tar -x -C DIR; with ACTIONABLE_ACCEPT_PERF, the last round of each server is profiled with
 #        perf record -g into DIR/perf-LABEL.data — its CPU figures then include perf's own cost;
 #        with ACTIONABLE_ACCEPT_RATIOS, FILE gets "SERVER RATIO CPU_µS CEILING_CPU_µS RATE_SHARE" a line:
 #        what scripts/check-accept-cost reads)
@@ -66,9 +67,13 @@ measure() {
     stop_all
 }
 
+# Builds older than the per-address limit (the bisect in BENCHMARKS.md runs them) have no such flag.
+per_address=()
+if "$actionable" serve --help 2>&1 | grep -q -- --max-connections-per-address; then per_address=(--max-connections-per-address 0); fi
+
 serve() {  # serve NAME PORT STORAGE
-    start "$1" "$2" /readyz "$actionable" serve --categories "$root/Categories" --port "$2" --storage "$3" \
-        --token-key "$key" --max-in-flight 4096 --max-connections-per-address 0
+    start "$1" "$2" /readyz "$actionable" serve --categories "${ACTIONABLE_CATEGORIES:-$root/Categories}" --port "$2" --storage "$3" \
+        --token-key "$key" --max-in-flight 4096 "${per_address[@]}"
 }
 
 if pg="$("$root/scripts/postgres-test-cluster" start 2>/dev/null)"; then
