@@ -7,8 +7,9 @@ import Synchronization
 /// Mints and verifies action tokens (docs/http-api.md, "Action tokens"): compact JWS, HS256, with a `kid` header.
 ///
 /// Several keys verify at once, so keys can be rotated; the first signs. Verification allows
-/// 30 seconds of clock skew, and compares MACs in constant time (jwt-kit accumulates the
-/// difference over every byte).
+/// 30 seconds of clock skew, and compares MACs in constant time (swift-crypto's
+/// `HMAC.isValidAuthenticationCode`). A token is one spelling only: unpadded base64url segments,
+/// a 43-character signature with no stray bits, so no second string verifies for the same MAC.
 ///
 /// ```swift
 /// let tokens = try await ActionTokens(keys: [ActionTokenKey(parsing: "k1=…32+ bytes…")])
@@ -79,37 +80,48 @@ public struct ActionTokens: Sendable {
         guard token.utf8.count <= Self.maximumTokenLength else {
             throw ActionTokenError(.malformed, "the action token is longer than \(Self.maximumTokenLength) bytes")
         }
+        // One spelling: unpadded base64url and two dots, nothing else (Foundation's decoder would
+        // also take `+`, `/`, `=` and stray bits, so several strings would verify for one MAC).
+        guard token.utf8.allSatisfy(Self.isTokenByte) else {
+            throw ActionTokenError(.malformed, "the action token is not a compact JWS of unpadded base64url segments")
+        }
         let segments = token.utf8.split(separator: UInt8(ascii: "."), maxSplits: 3, omittingEmptySubsequences: false)
-        guard segments.count == 3 else {
+        guard segments.count == 3, segments.allSatisfy({ $0.count % 4 != 1 }) else {
             throw ActionTokenError(.malformed, "the action token is not a compact JWS (header.payload.signature)")
         }
         let header = Substring(segments[0])
         let kid: String
+        let checkedNow: Bool
         if let known = knownHeaders.keyID(of: header) {
             kid = known
+            checkedNow = false
         } else {
             let parsed = try Self.parseHeader(header)
             guard parsed.alg == "HS256" else {
-                throw ActionTokenError(.malformed, "the action token's algorithm must be HS256, found \(parsed.alg ?? "none")")
+                throw ActionTokenError(.malformed, "the action token's algorithm must be HS256, found \(parsed.alg?.prefix(16) ?? "none")")
             }
             guard let named = parsed.kid else { throw ActionTokenError(.malformed, "the action token has no kid header") }
-            guard verifyingKeys[named] != nil else {
-                throw ActionTokenError(.unknownKey, "the action token's key id is not configured (rotated out?)")
-            }
-            knownHeaders.insert(header, keyID: named, limit: Self.headerCacheLimit)
             kid = named
+            checkedNow = true
         }
-        guard let key = verifyingKeys[kid] else { throw ActionTokenError(.unknownKey, "the action token's key id is not configured") }
-        guard let signature = Data(base64URL: Substring(segments[2])), let payload = Data(base64URL: Substring(segments[1])) else {
-            throw ActionTokenError(.malformed, "the action token is not a compact JWS (header.payload.signature)")
+        guard let key = verifyingKeys[kid] else {
+            throw ActionTokenError(.unknownKey, "the action token's key id is not configured (rotated out?)")
         }
+        // An HS256 MAC is 32 bytes: 43 characters whose last carries 4 bits and two zero bits.
+        let signatureText = segments[2]
+        guard signatureText.count == 43, let last = signatureText.last, Self.base64URLValue(last) & 0x3 == 0,
+            let signature = Data(base64URL: Substring(signatureText))
+        else { throw ActionTokenError(.badSignature, "the action token's signature does not verify") }
         // The MAC first: nothing of the payload is read before it is known to be ours.
         let signed = token.utf8[token.utf8.startIndex..<segments[1].endIndex]
         guard HMAC<SHA256>.isValidAuthenticationCode(signature, authenticating: Data(signed), using: key) else {
             throw ActionTokenError(.badSignature, "the action token's signature does not verify")
         }
+        // Only a header that came with a valid MAC is remembered: unsigned headers cannot fill the cache.
+        if checkedNow { knownHeaders.insert(header, keyID: kid, limit: Self.headerCacheLimit) }
         let claims: ActionTokenClaims
         do {
+            guard let payload = Data(base64URL: Substring(segments[1])) else { throw ActionTokenError(.malformed, "") }
             claims = try JSONDecoder().decode(ActionTokenClaims.self, from: payload)
         } catch {
             throw ActionTokenError(.malformed, "the action token is not a valid JWT with the expected claims")
@@ -124,6 +136,27 @@ public struct ActionTokens: Sendable {
             notificationID: claims.jti.value, user: claims.sub.value, category: CategoryID(claims.cat),
             actions: claims.act?.map { ActionID($0) }, payload: claims.pld.map(PayloadDigest.init(claim:)), issuedAt: claims.iat.value,
             expiresAt: claims.exp.value)
+    }
+
+    /// A byte of base64url, or a segment's dot.
+    private static func isTokenByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+            UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."):
+            return true
+        default: return false
+        }
+    }
+
+    /// The 6-bit value of a base64url character (already known to be one).
+    private static func base64URLValue(_ byte: UInt8) -> UInt8 {
+        switch byte {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"): return byte - UInt8(ascii: "A")
+        case UInt8(ascii: "a")...UInt8(ascii: "z"): return byte - UInt8(ascii: "a") + 26
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0") + 52
+        case UInt8(ascii: "-"): return 62
+        default: return 63
+        }
     }
 
     private struct Header: Decodable {

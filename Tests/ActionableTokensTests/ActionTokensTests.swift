@@ -67,6 +67,55 @@ struct ActionTokensTests {
         #expect(await failure { _ = try await tokens.verify(good, now: now) } == nil)
     }
 
+    /// One token has one spelling: the same MAC re-encoded (`+`/`/`, padding, stray low bits, a
+    /// signature cut or lengthened) never verifies, and nothing past 4096 bytes is read.
+    @Test func noSecondSpellingOfATokenVerifies() async throws {
+        let tokens = try await ActionTokens(keys: [Self.new])
+        let good = try await tokens.mint(user: "alice", notificationID: "n", category: "invite", payload: nil, now: now)
+        let parts = good.split(separator: ".").map(String.init)
+        let signature = parts[2]
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
+        let lastCharacter = try #require(signature.last)
+        let lastValue = try #require(alphabet.firstIndex(of: lastCharacter))
+        let strayBits = String(signature.dropLast()) + String(alphabet[lastValue | 1])
+        let variants = [
+            good + "=", good + "====", [parts[0], parts[1], signature + "="].joined(separator: "."),
+            good.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/"),
+            [parts[0], parts[1], strayBits].joined(separator: "."),
+            [parts[0], parts[1], String(signature.prefix(22))].joined(separator: "."),
+            [parts[0], parts[1], signature + "AA"].joined(separator: "."), [parts[0], parts[1], ""].joined(separator: "."),
+            [parts[0] + "=", parts[1], signature].joined(separator: "."),
+            good + String(repeating: "A", count: 4097 - good.utf8.count),
+        ]
+        for variant in variants where variant != good {
+            #expect(await failure { _ = try await tokens.verify(variant, now: now) } != nil, "\(variant)")
+        }
+        #expect(await failure { _ = try await tokens.verify(good, now: now) } == nil)
+    }
+
+    /// A token whose header names a configured key but was signed with another key's secret
+    /// fails, whether or not its header is already known; unsigned headers never fill the cache.
+    @Test func aHeaderIsTrustedOnlyWithItsOwnKeysMAC() async throws {
+        let tokens = try await ActionTokens(keys: [Self.new, Self.old])
+        let real = try await ActionTokens(keys: [Self.old])
+        let oldToken = try await real.mint(user: "alice", notificationID: "n", category: "invite", payload: nil, now: now)
+        #expect(try await tokens.verify(oldToken, now: now).user == "alice")  // the "old" header is now known
+        let newSecret = try ActionTokenKey(parsing: "old=fedcba9876543210fedcba9876543210")  // "old", with new's secret
+        let impostor = try await ActionTokens(keys: [newSecret]).mint(
+            user: "mallory", notificationID: "n2", category: "invite", payload: nil, now: now)
+        #expect(await failure { _ = try await tokens.verify(impostor, now: now) }?.code == .badSignature)
+        // 100 headers that name a key but come with no valid MAC: none is remembered, so the real
+        // header still verifies (and a forged MAC under any of them still fails).
+        let parts = oldToken.split(separator: ".").map(String.init)
+        for index in 0..<100 {
+            let header = Data(#"{"alg":"HS256","kid":"new","n":\#(index)}"#.utf8).base64EncodedString()
+                .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+            let forged = [header, parts[1], parts[2]].joined(separator: ".")
+            #expect(await failure { _ = try await tokens.verify(forged, now: now) }?.code == .badSignature)
+        }
+        #expect(try await tokens.verify(oldToken, now: now).user == "alice")
+    }
+
     /// A header seen in a valid token is not parsed again; everything else is still checked.
     @Test func aKnownHeaderSkipsNoCheckButItsOwnParse() async throws {
         let tokens = try await ActionTokens(keys: [Self.new])
