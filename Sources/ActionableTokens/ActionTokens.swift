@@ -119,13 +119,9 @@ public struct ActionTokens: Sendable {
         }
         // Only a header that came with a valid MAC is remembered: unsigned headers cannot fill the cache.
         if checkedNow { knownHeaders.insert(header, keyID: kid, limit: Self.headerCacheLimit) }
-        let claims: ActionTokenClaims
-        do {
-            guard let payload = Data(base64URL: Substring(segments[1])) else { throw ActionTokenError(.malformed, "") }
-            claims = try JSONDecoder().decode(ActionTokenClaims.self, from: payload)
-        } catch {
-            throw ActionTokenError(.malformed, "the action token is not a valid JWT with the expected claims")
-        }
+        guard let payload = Data(base64URL: Substring(segments[1])),
+            let claims = try? JSONDecoder().decode(ActionTokenClaims.self, from: payload)
+        else { throw ActionTokenError(.malformed, "the action token is not a valid JWT with the expected claims") }
         guard claims.exp.value.addingTimeInterval(Self.leeway) >= now else {
             throw ActionTokenError(.expired, "the action token expired at \(claims.exp.value)")
         }
