@@ -235,6 +235,7 @@ public struct ActionableConfiguration: Sendable {
         guard deliveryLease >= .seconds(1) else { throw ConfigurationError("--delivery-lease must be at least 1 second", usage: true) }
         guard retention >= .zero else { throw ConfigurationError("--retention must be 0 (keep everything) or more", usage: true) }
         if !forwards.isEmpty && forwardSecret == nil { throw ConfigurationError.missingForwardSecret }
+        try ForwardRoute.checkDistinct(forwards)
         guard breaker.failures >= 1 else { throw ConfigurationError("--breaker-failures must be at least 1", usage: true) }
         guard breaker.probeEvery >= 1 else { throw ConfigurationError("--breaker-probe must be at least 1 second", usage: true) }
         if let opsEndpoint {

@@ -39,15 +39,26 @@ extension ActionableService {
 
     /// Makes the endpoints the `--forward` flags name, or brings them in line with the flags (URL
     /// and filter; an operator's pause or a breaker stays), and resumes one that only a start
-    /// without its flag had paused (versions before 11 did). An endpoint a flag seeded before that
+    /// without its flag had paused (versions before 11 did). A pattern one flag names is one
+    /// endpoint whose URL follows the flag; a pattern several flags name is one endpoint per URL
+    /// (``ForwardRoute/endpointIDs(_:)``), and an endpoint already seeded for the same pattern and
+    /// URL under the other id is kept rather than doubled. An endpoint a flag seeded before that
     /// is no longer given is left as it is: one instance of a rolling deploy, or a one-off `serve`,
     /// must not stop delivery for every instance. Endpoints are paused or removed only through
     /// `/v1/endpoints`, the CLI or the admin page.
     static func seedEndpoints(_ forwards: [ForwardRoute], into store: any EndpointStore, at now: Date, logger: Logger) async throws {
         let existing = try await store.endpoints()
+        let ids = ForwardRoute.endpointIDs(forwards)
         var seeded: Set<String> = []
-        for forward in forwards {
-            let id = forward.endpointID
+        for (forward, preferred) in zip(forwards, ids) {
+            // The same pattern and URL seeded under the other id (the pattern had one flag and
+            // now has several, or the other way round) stays that endpoint: its deliveries in
+            // flight are not sent a second time by a new one.
+            let adopted = existing.first { endpoint in
+                endpoint.id != preferred && endpoint.seeded && endpoint.url == forward.url && endpoint.filter == [forward.pattern]
+                    && !ids.contains(endpoint.id) && !seeded.contains(endpoint.id)
+            }
+            let id = existing.contains(where: { $0.id == preferred }) ? preferred : adopted?.id ?? preferred
             seeded.insert(id)
             if let current = existing.first(where: { $0.id == id }) {
                 if current.url != forward.url || current.filter != [forward.pattern] {

@@ -164,13 +164,23 @@ public struct ActionableService: Service {
     /// opened beside it, then deliveries. Throws ``StorageTimeout`` when storage stayed out of
     /// reach for longer than the configured timeout.
     public func run() async throws {
-        try await withThrowingDiscardingTaskGroup { group in
-            group.addTask { try await application.run() }
-            if let metricsApplication { group.addTask { try await metricsApplication.run() } }
-            // On graceful shutdown it exports the spans it holds, then returns.
-            if let tracing { group.addTask { try await tracing.run() } }
-            group.addTask { try await self.openStorageThenDeliver() }
+        let logger = self.logger
+        let grace = configuration.shutdownGrace
+        try await withGracefulShutdownHandler {
+            try await withThrowingDiscardingTaskGroup { group in
+                group.addTask { try await application.run() }
+                if let metricsApplication { group.addTask { try await metricsApplication.run() } }
+                // On graceful shutdown it exports the spans it holds, then returns.
+                if let tracing { group.addTask { try await tracing.run() } }
+                group.addTask { try await self.openStorageThenDeliver() }
+            }
+        } onGracefulShutdown: {
+            // A signal (SIGTERM, SIGINT) or the owning group asked: an operator reading the log
+            // sees the stop begin here and end with "stopped" below.
+            logger.notice(
+                "shutting down: no new connections; requests, deliveries and sends in flight finish within the grace of \(grace)")
         }
+        logger.notice("stopped")
     }
 
     /// HTTP/1.1 (over TLS 1.2+ with ``ActionableConfiguration/tls``) with the configured idle

@@ -108,8 +108,8 @@ extension ServeSetting {
     public static let forward = ServeSetting(
         "forward", .list, "PATTERN=URL",
         """
-        seed an endpoint taking `category.action`, `category.*` or `*` (repeatable; a response goes to every endpoint that \
-        takes it); more are created at runtime through `/v1/endpoints`; needs `--forward-secret`
+        seed an endpoint taking `category.action`, `category.*` or `*` (repeatable, also with one pattern and several URLs; \
+        a response goes to every endpoint that takes it); more are created at runtime through `/v1/endpoints`; needs `--forward-secret`
         """)
     public static let forwardSecret = ServeSetting(
         "forward-secret", .text, "whsec_…", secret: true,

@@ -88,6 +88,68 @@ struct ServeForwardingTests {
         }
     }
 
+    /// Two `--forward` flags with one pattern and two URLs are two endpoints: each upstream gets
+    /// the tap. (The endpoint id came from the pattern alone: one endpoint, whose URL was the
+    /// last flag's, and the first upstream got nothing.) A third start that gives only the first
+    /// flag keeps its endpoint rather than making a second one for the same URL.
+    @Test(.timeLimit(.minutes(1)))
+    func onePatternForwardedToTwoUpstreamsReachesBoth() async throws {
+        let first = try HostileUpstream { _, _ in .answer(204) }
+        defer { first.stop() }
+        let second = try HostileUpstream { _, _ in .answer(204) }
+        defer { second.stop() }
+        let directory = try CommandLineRunner.temporaryDirectory([:], exampleCategories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let admin = DeliveriesProcessTests.admin
+        let port = try ServeProcessTests.freePort()
+        let server = try await ServerProcess.serve(
+            in: directory, port: port,
+            extra: [
+                "--forward", "invite.*=http://127.0.0.1:\(first.port)/rsvp", "--forward", "invite.*=http://127.0.0.1:\(second.port)/rsvp",
+                "--forward-secret", Self.secret, "--admin-token", admin,
+            ])
+        let id = try await DeliveriesProcessTests.tap("n-two-upstreams", in: directory, port: port)
+        try await first.arrived(1, id: id)
+        try await second.arrived(1, id: id)
+        let items = try #require(try await LoopbackCall.send("/v1/endpoints", port: port, bearer: admin).json["items"] as? [[String: Any]])
+        #expect(Set(items.compactMap { $0["url"] as? String }) == ["http://127.0.0.1:\(first.port)/rsvp", "http://127.0.0.1:\(second.port)/rsvp"])
+        #expect(await server.stop() == 0)
+
+        // The pattern named by one flag again: the endpoint seeded for that URL stays the one.
+        let again = try ServeProcessTests.freePort()
+        let single = try await ServerProcess.serve(
+            in: directory, port: again,
+            extra: ["--forward", "invite.*=http://127.0.0.1:\(first.port)/rsvp", "--forward-secret", Self.secret, "--admin-token", admin])
+        defer { single.signal() }
+        let after = try #require(try await LoopbackCall.send("/v1/endpoints", port: again, bearer: admin).json["items"] as? [[String: Any]])
+        #expect(after.count == 2, "\(after)")
+        let next = try await DeliveriesProcessTests.tap("n-one-upstream-again", in: directory, port: again)
+        try await first.arrived(1, id: next)
+        #expect(await single.stop() == 0)
+    }
+
+    /// The same `PATTERN=URL` twice is refused at start-up, naming it.
+    @Test func theSameForwardTwiceIsAUsageError() async throws {
+        let flag = "invite.*=http://127.0.0.1:1/x"
+        let run = try await CommandLineRunner.run(["serve", "--forward", flag, "--forward", flag, "--forward-secret", Self.secret])
+        #expect(run.status == 2)
+        #expect(run.stderr.contains("--forward invite.*=http://127.0.0.1:1 is given twice"), "\(run.stderr)")
+    }
+
+    /// SIGTERM is logged when the shutdown begins and when it ends.
+    @Test(.timeLimit(.minutes(1)))
+    func aShutdownIsLogged() async throws {
+        let directory = try CommandLineRunner.temporaryDirectory([:], exampleCategories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let server = try await ServerProcess.serve(in: directory, port: try ServeProcessTests.freePort())
+        #expect(!server.log.contains("shutting down"))
+        #expect(await server.stop() == 0)
+        let log = server.log
+        let begun = try #require(log.range(of: "shutting down: no new connections"), "\(log)")
+        let stopped = try #require(log.range(of: "stopped", range: begun.upperBound..<log.endIndex), "\(log)")
+        #expect(begun.upperBound <= stopped.lowerBound)
+    }
+
     @Test func forwardWithoutASecretIsAUsageError() async throws {
         let run = try await CommandLineRunner.run(["serve", "--forward", "invite.*=http://127.0.0.1:1/x"])
         #expect(run.status == 2)
