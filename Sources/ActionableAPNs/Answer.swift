@@ -1,3 +1,4 @@
+import ActionableWire
 import Foundation
 
 /// What APNs answered a notification, and what the sender does about it.
@@ -27,7 +28,8 @@ public enum APNsAnswer: Sendable, Hashable {
     /// `now`, one before 1970 is 1970. A `retryAfter` that is not finite or is negative is left out.
     public init(status: Int, body: [UInt8], retryAfter: TimeInterval? = nil, now: Date = Date()) {
         let document = try? JSONDecoder().decode(APNsErrorDocument.self, from: Data(body))
-        let reason = document?.reason.map { String($0.prefix(200)) } ?? "HTTP \(status)"
+        // The reason is logged and stored: APNs' text with its control characters escaped.
+        let reason = document?.reason.map { PeerText.printable($0) } ?? "HTTP \(status)"
         let retryAfter = retryAfter.flatMap { $0.isFinite && $0 >= 0 ? $0 : nil }
         switch (status, reason) {
         case (200, _): self = .sent

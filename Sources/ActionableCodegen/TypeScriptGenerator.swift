@@ -142,17 +142,20 @@ public struct TypeScriptGenerator: Sendable {
             writer.block("for (const key of [\"id\", \"category\", \"action\", \"notificationId\", \"user\"])") { writer in
                 writer.line("if (typeof body[key] !== \"string\") return false;")
             }
-            writer.line("if (body.userText !== null && typeof body.userText !== \"string\") return false;")
-            writer.line("if (typeof body.receivedAt !== \"number\") return false;")
+            writer.line("if (body[\"userText\"] !== null && typeof body[\"userText\"] !== \"string\") return false;")
+            writer.line("if (typeof body[\"receivedAt\"] !== \"number\") return false;")
             writer.line(
-                "const category = Object.prototype.hasOwnProperty.call(catalog, body.category as string) ? catalog[body.category as string] : undefined;"
+                "const category = typeof body[\"category\"] === \"string\" && Object.prototype.hasOwnProperty.call(catalog, body[\"category\"]) ? catalog[body[\"category\"]] : undefined;"
             )
-            writer.line("if (category === undefined || category.actions.indexOf(body.action as string) < 0) return false;")
-            writer.line("const payload = body.payload;")
+            writer.line("if (category === undefined || category.actions.indexOf(body[\"action\"] as string) < 0) return false;")
+            writer.line("const payload = body[\"payload\"];")
             writer.line("if (typeof payload !== \"object\" || payload === null || Array.isArray(payload)) return false;")
             writer.line("const fields = payload as { [key: string]: unknown };")
+            // Under noUncheckedIndexedAccess an index may be undefined; Object.keys, not entries: ES5's library.
             writer.block("for (const key of Object.keys(category.payload))") { writer in
-                writer.line("const [type, required] = category.payload[key];")
+                writer.line("const field = category.payload[key];")
+                writer.line("if (field === undefined) continue;")
+                writer.line("const [type, required] = field;")
                 writer.line("const present = Object.prototype.hasOwnProperty.call(fields, key) && fields[key] !== undefined;")
                 writer.line("if (!present) { if (required) return false; continue; }")
                 writer.line("if (!hasType(fields[key], type)) return false;")

@@ -120,7 +120,7 @@ public actor AccessToken {
         let document = try? JSONDecoder().decode(TokenDocument.self, from: Data(body.readableBytesView))
         guard status == .ok, let token = document?.accessToken, Self.isBearerToken(token) else {
             let reason = document?.errorDescription ?? document?.error ?? "HTTP \(status.code)"
-            throw ServiceAccountError("the token endpoint refused the service account's grant: \(String(reason.prefix(200)))")
+            throw ServiceAccountError("the token endpoint refused the service account's grant: \(PeerText.printable(reason))")
         }
         // A lifetime Google's endpoint would not give is held within a minute and an hour (it
         // issues 3599 s); a token that dies sooner is renewed on its 401.

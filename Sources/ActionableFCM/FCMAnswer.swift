@@ -1,3 +1,4 @@
+import ActionableWire
 import Foundation
 
 /// What FCM answered a message, and what the sender does about it.
@@ -25,9 +26,12 @@ public enum FCMAnswer: Sendable, Hashable {
     public init(status: Int, body: [UInt8], retryAfter: TimeInterval? = nil) {
         let document = try? JSONDecoder().decode(FCMDocument.self, from: Data(body))
         let code = document?.error?.errorCode
-        let googleStatus = document?.error?.status.map { String($0.prefix(64)) }
+        let googleStatus = document?.error?.status.map { PeerText.printable($0, limit: 64) }
         let message = document?.error?.message.map { String($0.prefix(200)) }
-        let reason = [code ?? googleStatus, message].compactMap { $0 }.joined(separator: ": ").nonEmpty ?? "HTTP \(status)"
+        // The reason is logged and stored: FCM's text with its control characters escaped.
+        let reason =
+            [code.map { PeerText.printable($0, limit: 64) } ?? googleStatus, message.map { PeerText.printable($0) }].compactMap { $0 }
+            .joined(separator: ": ").nonEmpty ?? "HTTP \(status)"
         let retryAfter = retryAfter.flatMap { $0.isFinite && $0 >= 0 ? $0 : nil }
         switch status {
         case 200..<300:

@@ -97,7 +97,7 @@ extension PayloadBuilder {
                 .retiredCategory, ["category \"\(category)\" is retired: apps no longer register it; send the category that replaces it"])
         }
         let violations = declared.payload.violations(of: fields)
-        guard violations.isEmpty else { throw PayloadError(.payloadMismatch, violations.map(\.message)) }
+        guard violations.isEmpty else { throw PayloadError(.payloadMismatch, violations: violations) }
         var problems: [String] = []
         for (key, _) in fields {
             if FCMMessage.reservedKeys.contains(key) || FCMMessage.reservedPrefixes.contains(where: { key.hasPrefix($0) }) {

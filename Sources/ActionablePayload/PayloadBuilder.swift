@@ -73,7 +73,7 @@ public struct PayloadBuilder: Sendable {
         let apsProblems = Self.problems(in: aps)
         guard apsProblems.isEmpty else { throw PayloadError(.invalidAPS, apsProblems) }
         let violations = declared.payload.violations(of: fields)
-        guard violations.isEmpty else { throw PayloadError(.payloadMismatch, violations.map(\.message)) }
+        guard violations.isEmpty else { throw PayloadError(.payloadMismatch, violations: violations) }
 
         var pairs: [(String, JSONValue)] = [("aps", aps.jsonValue(category: category))]
         pairs.reserveCapacity(fields.count + 2)

@@ -42,10 +42,22 @@ public struct PayloadError: Error, Hashable, Sendable, CustomStringConvertible {
 
     public var description: String { messages.joined(separator: "\n") }
 
+    /// Where each of ``messages`` points inside the custom payload, as a JSON Pointer (`/seats`),
+    /// or `""` for the payload as a whole; as many as ``messages``.
+    public let pointers: [String]
+
     /// An error of `code`, each message naming its key and the fix (for helpers built on the
-    /// builder, as the service's badge-recording one).
+    /// builder, as the service's badge-recording one); each message points at the whole payload.
     public init(_ code: Code, _ messages: [String]) {
         self.code = code
         self.messages = messages
+        self.pointers = messages.map { _ in "" }
+    }
+
+    /// An error of `code` for the payload's key `violations`, each pointing at its key.
+    public init(_ code: Code, violations: [PayloadSchema.Violation]) {
+        self.code = code
+        self.messages = violations.map(\.message)
+        self.pointers = violations.map(\.pointer)
     }
 }

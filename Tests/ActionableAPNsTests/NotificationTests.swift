@@ -1,4 +1,5 @@
 import ActionableAPNs
+import ActionableWire
 import Foundation
 import Testing
 
@@ -62,6 +63,17 @@ struct NotificationTests {
             return
         }
         #expect(after == nil)  // a retry hint that is not a number is left out
+    }
+
+    /// APNs' reason reaches the log as one line, its control characters escaped.
+    @Test func aReasonWithANewlineCannotForgeALogLine() {
+        let body = #"{"reason":"bad\n2026-11-28T00:00:00Z critical forged\u2028line\\"}"#
+        #expect(
+            APNsAnswer(status: 400, body: Array(body.utf8))
+                == .failed(status: 400, reason: #"bad\n2026-11-28T00:00:00Z critical forged\u{2028}line\\"#))
+        #expect(PeerText.printable(String(repeating: "é", count: 300)).count == 201)
+        #expect(PeerText.printable("BadDeviceToken") == "BadDeviceToken")
+        #expect(PeerText.printable("\u{7F}\u{85}\t") == #"\u{7F}\u{85}\t"#)
     }
 
     @Test func answersAreReadAsAppleWritesThem() {

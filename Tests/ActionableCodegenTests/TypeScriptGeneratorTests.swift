@@ -33,9 +33,18 @@ struct TypeScriptGeneratorTests {
         #expect(committed.contains(#""seats"?: number;"#) && committed.contains(#""inviteId": string;"#))
     }
 
-    @Test func theGeneratedFilesCompileStrictlyWithABackendsUseOfThem() async throws {
-        let run = try await CommandLineRunner.runTool("tsc", ["--strict", "--noEmit", "usage.ts"], in: Self.folder, environment: [:])
-        #expect(run.status == 0, "tsc --strict (Debian's node-typescript; .ci/run installs it):\n\(run.stdout)\(run.stderr)")
+    /// The generated files beside a backend's use of them (`usage.ts`) compile under the strictest
+    /// common flags, in a CommonJS project and in an ES module one (where imports name `.js`).
+    /// They did not under `noUncheckedIndexedAccess` and `noPropertyAccessFromIndexSignature`.
+    @Test(arguments: ["commonjs", "module"])
+    func theGeneratedFilesCompileUnderTheStrictestFlags(packageType: String) async throws {
+        let directory = try CommandLineRunner.temporaryDirectory(["package.json": #"{ "type": "\#(packageType)" }"#])
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try FileManager.default.copyItem(at: Self.folder.appendingPathComponent("generated"), to: directory.appendingPathComponent("generated"))
+        try FileManager.default.copyItem(at: Self.folder.appendingPathComponent("usage.ts"), to: directory.appendingPathComponent("usage.ts"))
+        let run = try await CommandLineRunner.runTool(
+            "tsc", TypeScriptFlags.strictest + TypeScriptFlags.node16 + ["usage.ts"], in: directory, environment: [:])
+        #expect(run.status == 0, "tsc (Debian's node-typescript; .ci/run installs it), \(packageType):\n\(run.stdout)\(run.stderr)")
     }
 
     @Test func aMisuseDoesNotCompile() async throws {

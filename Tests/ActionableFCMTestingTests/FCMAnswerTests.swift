@@ -40,6 +40,23 @@ struct FCMAnswerTests {
         }
     }
 
+    /// FCM's text reaches the log as one line: a message that holds a newline cannot write a
+    /// forged log line of its own (it was logged as it came).
+    @Test func aPeersControlCharactersAreEscapedInTheReason() {
+        let forged = #"{"error":{"status":"INTERNAL","message":"bad\n2026-11-28T00:00:00Z critical actionable: admin token leaked\u001b[2J"}}"#
+        guard case .retry(let reason, _) = FCMAnswer(status: 500, body: Array(forged.utf8)) else {
+            Issue.record("a 500 was not retried")
+            return
+        }
+        #expect(!reason.contains("\n") && !reason.contains("\u{1B}"), "\(reason)")
+        #expect(reason == #"INTERNAL: bad\n2026-11-28T00:00:00Z critical actionable: admin token leaked\u{1B}[2J"#)
+        guard case .failed(_, let code) = FCMAnswer(status: 400, body: Array(#"{"error":{"status":"A\rB"}}"#.utf8)) else {
+            Issue.record("a 400 was not failed")
+            return
+        }
+        #expect(code == #"A\rB"#)
+    }
+
     @Test func aPeersTextIsCutBeforeItReachesTheReason() {
         let long = String(repeating: "S", count: 10_000)
         guard case .failed(_, let reason) = FCMAnswer(status: 418, body: Array(#"{"error":{"status":"\#(long)"}}"#.utf8)) else {

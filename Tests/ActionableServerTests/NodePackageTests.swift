@@ -2,16 +2,30 @@ import ActionableTestSupport
 import Foundation
 import Testing
 
-/// `Clients/node` (`@actionable/node`): built by `tsc -p Clients/node`, its tests run by Node's own
-/// runner against a real `serve` (and the stand-in FCM) that they start with this build's binary,
-/// and the generated TypeScript type-checks with it in a backend's use.
+/// `Clients/node` (`@actionable/node`): its committed `dist/` is what `tsc -p Clients/node` writes
+/// (so `npm install` of the folder needs no build), its tests run by Node's own runner against a
+/// real `serve` (and the stand-in FCM) that they start with this build's binary, it installs and
+/// packs with npm as a user's project would, and the generated TypeScript type-checks with it in a
+/// backend's use.
 @Suite(.timeLimit(.minutes(3)))
 struct NodePackageTests {
     static let package = CommandLineRunner.repository.appendingPathComponent("Clients/node")
 
+    /// Compiles the package into a scratch folder and expects every file there to be the
+    /// committed one in `dist/`, byte for byte.
     static func build() async throws {
-        let built = try await CommandLineRunner.runTool("tsc", ["-p", package.path], in: CommandLineRunner.repository, environment: [:])
+        let scratch = try CommandLineRunner.temporaryDirectory([:])
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let built = try await CommandLineRunner.runTool(
+            "tsc", ["-p", package.path, "--outDir", scratch.path], in: CommandLineRunner.repository, environment: [:])
         #expect(built.status == 0, "tsc -p Clients/node:\n\(built.stdout)\(built.stderr)")
+        let files = try FileManager.default.contentsOfDirectory(atPath: scratch.path).sorted()
+        #expect(files == ["index.d.mts", "index.d.ts", "index.js", "index.mjs"])
+        for file in files {
+            let fresh = try Data(contentsOf: scratch.appendingPathComponent(file))
+            let committed = try? Data(contentsOf: package.appendingPathComponent("dist").appendingPathComponent(file))
+            #expect(fresh == committed, "Clients/node/dist/\(file) is not what its source compiles to: run tsc -p Clients/node and commit dist/")
+        }
     }
 
     @Test func itsTestsPassAgainstARealServe() async throws {
@@ -20,7 +34,44 @@ struct NodePackageTests {
             "node", ["--test", Self.package.appendingPathComponent("test/node.test.mjs").path], in: CommandLineRunner.repository,
             environment: ["ACTIONABLE_BINARY": CommandLineRunner.binary.path])
         #expect(run.status == 0, "node --test Clients/node/test:\n\(run.stdout)\(run.stderr)")
-        #expect(run.stdout.contains("# pass 4") && run.stdout.contains("# fail 0"), "\(run.stdout)")
+        #expect(run.stdout.contains("# pass 8") && run.stdout.contains("# fail 0"), "\(run.stdout)")
+    }
+
+    /// `npm test` without the binary ends at once, saying what to build (it waited forever).
+    @Test func itsTestsWithoutTheBinarySayWhatToBuild() async throws {
+        let run = try await CommandLineRunner.runTool(
+            "node", ["--test", Self.package.appendingPathComponent("test/node.test.mjs").path], in: CommandLineRunner.repository,
+            environment: ["ACTIONABLE_BINARY": "/nonexistent/actionable"])
+        #expect(run.status != 0)
+        #expect(run.stdout.contains("no actionable binary at /nonexistent/actionable: build it (swift build --product actionable)"), "\(run.stdout)")
+    }
+
+    /// `npm install PATH` of the folder is usable at once, from CommonJS and from ESM (the
+    /// folder was linked without `dist/`: "Cannot find module"); `npm pack` holds the README, the
+    /// licence and every entry point.
+    @Test func npmInstallsAndPacksIt() async throws {
+        let app = try CommandLineRunner.temporaryDirectory([
+            "package.json": #"{ "name": "an-app", "version": "1.0.0", "private": true }"#,
+            "a.cjs": #"const a = require("@actionable/node"); console.log(typeof a.verifyWebhook, typeof a.ActionableServer);"#,
+            "b.mjs":
+                #"import { verifyWebhook, ActionableServer } from "@actionable/node"; console.log(typeof verifyWebhook, typeof ActionableServer);"#,
+        ])
+        defer { try? FileManager.default.removeItem(at: app) }
+        let quiet = ["--offline", "--no-audit", "--no-fund", "--loglevel=error"]
+        let install = try await CommandLineRunner.runTool("npm", ["install"] + quiet + [Self.package.path], in: app, environment: [:])
+        #expect(install.status == 0, "npm install Clients/node:\n\(install.stdout)\(install.stderr)")
+        for entry in ["a.cjs", "b.mjs"] {
+            let run = try await CommandLineRunner.runTool("node", [entry], in: app, environment: [:])
+            #expect(run.status == 0 && run.stdout == "function function\n", "node \(entry):\n\(run.stdout)\(run.stderr)")
+        }
+        let pack = try await CommandLineRunner.runTool(
+            "npm", ["pack", "--dry-run", "--json", "--ignore-scripts"] + quiet, in: Self.package, environment: [:])
+        #expect(pack.status == 0, "\(pack.stderr)")
+        let listing = try JSONSerialization.jsonObject(with: Data(pack.stdout.utf8)) as? [[String: Any]]
+        let files = Set((listing?.first?["files"] as? [[String: Any]] ?? []).compactMap { $0["path"] as? String })
+        #expect(
+            files == ["LICENSE", "README.md", "package.json", "dist/index.js", "dist/index.mjs", "dist/index.d.ts", "dist/index.d.mts"],
+            "\(files.sorted())")
     }
 
     @Test func theGeneratedTypeScriptPlugsIntoItsTypes() async throws {

@@ -83,7 +83,7 @@ struct SendEndpointTests {
                 Self.send(#"{"user":"alice",\#(invite)}"#, bearer: alice),  // 403: the app does not send
                 Self.send(#"{"user":"alice",\#(invite)}"#, bearer: nil),  // 401
                 Self.send(#"{"user":"alice","category":"invitation","alert":"Hi","payload":{"inviteId":"42"}}"#),  // 422 /category
-                Self.send(#"{"user":"alice","category":"invite","alert":"Hi","payload":{"eventName":"x"}}"#),  // 422 /payload
+                Self.send(#"{"user":"alice","category":"invite","alert":"Hi","payload":{"eventName":"x","seats":"two"}}"#),  // 422 /payload/…
                 Self.send(#"{"user":"alice",\#(invite),"priority":7}"#),  // 400
                 Self.send(#"{"user":"alice",\#(invite),"badge":-1}"#),  // 400
                 Self.send(#"{"user":"alice",\#(invite),"badge":"some"}"#),  // 400
@@ -105,7 +105,9 @@ struct SendEndpointTests {
             ])
         #expect(Self.problem(replies[0]) == "backend-only")
         #expect(Self.pointer(replies[2]) == "/category" && Self.problem(replies[2]) == "catalog-mismatch")
-        #expect(Self.pointer(replies[3]) == "/payload")
+        // Each payload key's problem points at the key (it pointed at /payload for every one).
+        let payloadPointers = (replies[3].json["errors"] as? [[String: String]])?.compactMap { $0["pointer"] }
+        #expect(payloadPointers.map { Set($0) } == ["/payload/inviteId", "/payload/seats", "/payload/eventName"], "\(replies[3].json)")
         #expect(Self.pointer(replies[4]) == "/priority" && Self.pointer(replies[5]) == "/badge")
         #expect(Self.pointer(replies[7]) == "/collapseId" && Self.pointer(replies[8]) == "/user" && Self.pointer(replies[9]) == "/alert")
         #expect(Self.pointer(replies[10]) == "/mutableContent")  // a service extension runs only for an alert
@@ -122,6 +124,10 @@ struct SendEndpointTests {
             [Self.send(#"{"user":"alice","category":"invite","alert":"Hi","payload":{"inviteId":"42"}}"#)])
         #expect(replies.map(\.status) == [.notImplemented])
         #expect(Self.problem(replies[0]) == "sending-off")
-        #expect((replies[0].json["detail"] as? String)?.contains("--apns-key-file") == true)
+        let detail = try #require(replies[0].json["detail"] as? String)
+        #expect(detail.contains("--apns-key-file") && detail.contains("--fcm-service-account"))
+        // The detail adds to the title; it does not say it again ("…: this server does not send notifications: …").
+        let title = try #require(replies[0].json["title"] as? String)
+        #expect(!detail.lowercased().contains(title.lowercased()), "\(detail)")
     }
 }

@@ -1,7 +1,7 @@
-// A Node backend's use of the generated files, type-checked with `tsc --strict --noEmit`: a
+// A Node backend's use of the generated files, type-checked with the strictest common flags (TypeScriptFlags.strictest), as CommonJS and as an ES module: a
 // misspelled id, a wrong payload type or an unchecked action would not compile.
-import { Invite, LoginApproval, DEFAULT_ACTION, ForwardedResponse, InvitePayload, isForwardedResponse } from "./generated/notification-categories";
-import { EveryOption, SignIn2fa, EveryOptionResponse } from "./generated/edge-categories";
+import { Invite, LoginApproval, DEFAULT_ACTION, ForwardedResponse, InvitePayload, isForwardedResponse } from "./generated/notification-categories.js";
+import { EveryOption, SignIn2fa, EveryOptionResponse } from "./generated/edge-categories.js";
 
 export function handle(raw: string): string {
     const body: unknown = JSON.parse(raw);

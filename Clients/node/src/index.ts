@@ -42,9 +42,19 @@ export interface ForwardedResponse<Payload = { [key: string]: unknown }> {
     receivedAt: number;
 }
 
-/** Why a forwarded call was refused: its `reason` names what was wrong. */
+/**
+ * Why a forwarded call was refused: its `reason` names what was wrong, its message what to do.
+ *
+ * The call itself: `missing-header`, `bad-timestamp`, `too-old`, `too-new`, `bad-signature` (answer 401: the server
+ * retries, and a call that never verifies goes dead where an operator sees it), `bad-body`.
+ * The receiver's set-up, which no retry mends: `no-secrets` (no secret given: an unset environment variable?),
+ * `bad-secret` (not `whsec_` and base64 of 16 bytes or more), `raw-body-required` (the body was parsed before it was
+ * verified: `express.json()`?), `bad-option` (a `toleranceSeconds` that is not a finite number of seconds).
+ */
 export class WebhookVerificationError extends Error {
-    readonly reason: "missing-header" | "bad-timestamp" | "too-old" | "too-new" | "bad-signature" | "bad-secret" | "bad-body";
+    readonly reason:
+        | "missing-header" | "bad-timestamp" | "too-old" | "too-new" | "bad-signature" | "bad-body"
+        | "no-secrets" | "bad-secret" | "raw-body-required" | "bad-option";
 
     constructor(reason: WebhookVerificationError["reason"], message: string) {
         super(message);
@@ -58,9 +68,9 @@ export type HeadersLike = { get(name: string): string | null } | { [name: string
 
 export interface VerifyOptions {
     /** How far the `webhook-timestamp` may be from now, either way, in seconds (300). */
-    toleranceSeconds?: number;
+    toleranceSeconds?: number | undefined;
     /** The clock, in Unix seconds (for tests). */
-    now?: () => number;
+    now?: (() => number) | undefined;
 }
 
 function header(headers: HeadersLike, name: string): string | undefined {
@@ -100,6 +110,25 @@ const encoder = new TextEncoder();
 export function verifyWebhook<Payload = { [key: string]: unknown }>(
     rawBody: string | Uint8Array, headers: HeadersLike, secrets: string | readonly string[], options: VerifyOptions = {},
 ): ForwardedResponse<Payload> {
+    // What a receiver's set-up gets wrong first, each said as what to do (the values come from JavaScript: the types
+    // do not hold them to their declarations).
+    const given = (typeof secrets === "string" ? [secrets] : Array.isArray(secrets) ? secrets : []) as unknown[];
+    if (given.length === 0 || given.some((secret) => typeof secret !== "string" || secret.length === 0)) {
+        throw new WebhookVerificationError("no-secrets",
+            "no webhook secret to verify with (an unset environment variable?): pass the endpoint's whsec_… secret, or the old and new ones during a rotation");
+    }
+    if (typeof rawBody !== "string" && !(rawBody instanceof Uint8Array)) {
+        throw new WebhookVerificationError("raw-body-required",
+            "the body was parsed before it was verified: pass the raw bytes received (with Express, express.raw({ type: \"application/json\" }) on this route, not express.json())");
+    }
+    const tolerance = options.toleranceSeconds ?? 300;
+    if (typeof tolerance !== "number" || !Number.isFinite(tolerance) || tolerance < 0) {
+        throw new WebhookVerificationError("bad-option",
+            `toleranceSeconds must be a finite number of seconds, 0 or more, not ${String(tolerance)} (Number() of an unset environment variable is NaN): leave it out for 300`);
+    }
+    if (headers === null || typeof headers !== "object") {
+        throw new WebhookVerificationError("missing-header", "no headers given: pass the request's headers");
+    }
     const id = header(headers, "webhook-id");
     const timestamp = header(headers, "webhook-timestamp");
     const signatures = header(headers, "webhook-signature");
@@ -108,7 +137,6 @@ export function verifyWebhook<Payload = { [key: string]: unknown }>(
     }
     if (!/^\d{1,15}$/.test(timestamp)) throw new WebhookVerificationError("bad-timestamp", `webhook-timestamp ${JSON.stringify(timestamp)} is not Unix seconds`);
     const now = options.now ? options.now() : Date.now() / 1000;
-    const tolerance = options.toleranceSeconds ?? 300;
     const sent = Number(timestamp);
     if (sent < now - tolerance) throw new WebhookVerificationError("too-old", `webhook-timestamp ${timestamp} is older than ${tolerance} s`);
     if (sent > now + tolerance) throw new WebhookVerificationError("too-new", `webhook-timestamp ${timestamp} is more than ${tolerance} s ahead`);
@@ -116,9 +144,11 @@ export function verifyWebhook<Payload = { [key: string]: unknown }>(
     const prefix = encoder.encode(`${id}.${timestamp}.`);
     const candidates = signatures.split(" ").filter((part) => part.startsWith("v1,")).map((part) => base64Bytes(part.slice(3)));
     let matched = false;
-    for (const secret of typeof secrets === "string" ? [secrets] : secrets) {
+    for (const secret of given as string[]) {
         const key = base64Bytes(secret.startsWith("whsec_") ? secret.slice(6) : secret);
-        if (!key || key.length < 16) throw new WebhookVerificationError("bad-secret", "a secret is whsec_ followed by base64 of at least 16 bytes");
+        if (!key || key.length < 16) {
+            throw new WebhookVerificationError("bad-secret", "a webhook secret is whsec_ followed by base64 of at least 16 bytes: copy it as the server shows it");
+        }
         const expected = createHmac("sha256", key).update(prefix).update(body).digest();
         for (const candidate of candidates) {
             if (candidate && candidate.length === expected.length && timingSafeEqual(candidate, expected)) matched = true;
@@ -194,8 +224,9 @@ export function canonicalPayload(category: CategoryLike, payload: { readonly [ke
         // Only the payload's own keys: a declared `constructor` or `toString` is not the prototype's.
         if (!Object.prototype.hasOwnProperty.call(payload, key)) continue;
         const value = payload[key];
-        if (value === undefined) continue;
-        members.push(canonical(key) + ":" + typed(value, fieldType(category.payload[key])));
+        const field = category.payload[key];
+        if (value === undefined || field === undefined) continue;
+        members.push(canonical(key) + ":" + typed(value, fieldType(field)));
     }
     return "{" + members.join(",") + "}";
 }
@@ -217,11 +248,11 @@ export interface MintOptions {
     /** The payload the notification carries (`pld` binds it). */
     payload: { readonly [key: string]: PayloadValue | undefined };
     /** The actions the token allows (`act`); every action when left out. */
-    actions?: readonly string[];
+    actions?: readonly string[] | undefined;
     /** Seconds the token is valid (7 days). */
-    expiresIn?: number;
+    expiresIn?: number | undefined;
     /** The clock, in Unix seconds (for tests). */
-    now?: () => number;
+    now?: (() => number) | undefined;
 }
 
 function base64url(text: string): string {
@@ -251,7 +282,7 @@ export function mintActionToken(options: MintOptions): string {
         iat: now,
         exp: now + (options.expiresIn ?? 7 * 24 * 3600),
     };
-    if (options.actions) claims.act = [...options.actions];
+    if (options.actions) claims["act"] = [...options.actions];
     const signingInput = base64url(JSON.stringify({ alg: "HS256", kid: options.key.id, typ: "JWT" })) + "." + base64url(JSON.stringify(claims));
     const signature = createHmac("sha256", encoder.encode(options.key.secret)).update(signingInput).digest("base64url");
     return signingInput + "." + signature;
@@ -264,17 +295,17 @@ export function mintActionToken(options: MintOptions): string {
 export interface SendRequest<Payload = { [key: string]: PayloadValue }> {
     user: string;
     category: string;
-    notificationId?: string;
-    alert?: string | { title?: string; subtitle?: string; body?: string };
-    payload?: Payload;
-    badge?: "auto" | number | null;
-    sound?: string;
-    threadId?: string;
+    notificationId?: string | undefined;
+    alert?: string | { title?: string | undefined; subtitle?: string | undefined; body?: string | undefined } | undefined;
+    payload?: Payload | undefined;
+    badge?: "auto" | number | null | undefined;
+    sound?: string | undefined;
+    threadId?: string | undefined;
     /** `mutable-content: 1` (with an alert): the app's notification service extension runs first. */
-    mutableContent?: boolean;
-    collapseId?: string;
-    expiration?: number;
-    priority?: 10 | 5 | 1;
+    mutableContent?: boolean | undefined;
+    collapseId?: string | undefined;
+    expiration?: number | undefined;
+    priority?: 10 | 5 | 1 | undefined;
 }
 
 /** `POST /v1/send`'s answer (SendAccepted): `created` is false when the id was sent before (200: nothing sent twice). */
@@ -327,8 +358,11 @@ export interface Problem {
 export class ProblemError extends Error {
     readonly status: number;
     readonly problem: Problem;
-    /** The seconds the server asked to wait (`Retry-After` of a 429 or 503), when it did. */
-    readonly retryAfter?: number;
+    /**
+     * The seconds the server asked to wait (`Retry-After` of a 429 or 503, in seconds or as an HTTP date), when it
+     * did; `undefined` when the answer has no `Retry-After` (then choose your own backoff: never retry at once).
+     */
+    readonly retryAfter: number | undefined;
 
     constructor(status: number, problem: Problem, retryAfter?: number) {
         super(`${status} ${problem.title}${problem.detail ? ": " + problem.detail : ""}`);
@@ -342,8 +376,15 @@ export class ProblemError extends Error {
 /** The part of fetch the client uses (the global fetch of Node 18+, or any compatible one). */
 export type FetchLike = (
     url: string,
-    init: { method: string; headers: { [name: string]: string }; redirect: "manual"; body?: string; signal?: AbortSignal },
-) => Promise<{ status: number; statusText: string; headers: { get(name: string): string | null }; text(): Promise<string> }>;
+    init: { method: string; headers: { [name: string]: string }; redirect: "manual"; body?: string | undefined; signal?: AbortSignal | undefined },
+) => Promise<{
+    status: number;
+    statusText: string;
+    headers: { get(name: string): string | null };
+    text(): Promise<string>;
+    /** The body as a stream (fetch's `Response.body`): read up to `maxAnswerBytes` and no further. */
+    body?: { getReader(): { read(): Promise<{ done: boolean; value?: Uint8Array }>; cancel(reason?: unknown): Promise<void> } } | null;
+}>;
 
 export interface ServerOptions {
     /** The server's base URL, as https://actionable.example.com. */
@@ -351,9 +392,63 @@ export interface ServerOptions {
     /** The backend's token (`--backend-token`). */
     backendToken: string;
     /** The fetch to use (the global one by default). */
-    fetch?: FetchLike;
-    /** How long one call may take, in milliseconds (30,000). */
-    timeoutMs?: number;
+    fetch?: FetchLike | undefined;
+    /** How long one call may take, its answer's body included, in milliseconds (30,000). */
+    timeoutMs?: number | undefined;
+    /** The most bytes of an answer read (1 MiB): a larger one is cut off and the call fails. */
+    maxAnswerBytes?: number | undefined;
+}
+
+/** An option of `ActionableServer` that cannot work: the message names it and what to pass. */
+function optionError(message: string): TypeError {
+    return new TypeError(`ActionableServer: ${message}`);
+}
+
+/** `Retry-After` as seconds: delay-seconds, or an HTTP date from now; `undefined` when absent or neither. */
+function retryAfterSeconds(value: string | null, now: number): number | undefined {
+    if (value === null) return undefined;
+    const text = value.trim();
+    if (/^\d{1,10}$/.test(text)) return Number(text);
+    if (!/^[A-Za-z]{3}, /.test(text)) return undefined;
+    const date = Date.parse(text);
+    return Number.isFinite(date) ? Math.max(0, Math.ceil((date - now) / 1000)) : undefined;
+}
+
+/** The answer's body as text, at most `limit` bytes of it read: a longer one is cancelled and refused. */
+async function cappedText(response: Awaited<ReturnType<FetchLike>>, limit: number, stop: () => void): Promise<string> {
+    const tooLarge = () => {
+        stop();
+        return new ProblemError(response.status, { type: "about:blank", title: `the answer is larger than ${limit} bytes`, status: response.status });
+    };
+    const length = response.headers.get("content-length");
+    if (length !== null && /^\d+$/.test(length.trim()) && Number(length) > limit) throw tooLarge();
+    if (!response.body || typeof response.body.getReader !== "function") {
+        // A fetch without a body stream: its text is read whole, then checked.
+        const text = await response.text();
+        if (encoder.encode(text).length > limit) throw tooLarge();
+        return text;
+    }
+    const reader = response.body.getReader();
+    const chunks: Uint8Array[] = [];
+    let total = 0;
+    for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        if (!value) continue;
+        total += value.byteLength;
+        if (total > limit) {
+            await reader.cancel().catch(() => undefined);
+            throw tooLarge();
+        }
+        chunks.push(value);
+    }
+    const bytes = new Uint8Array(total);
+    let offset = 0;
+    for (const chunk of chunks) {
+        bytes.set(chunk, offset);
+        offset += chunk.byteLength;
+    }
+    return new TextDecoder().decode(bytes);
 }
 
 /** The server's API for a backend: send, where a notification stands, a user's devices, the badge. */
@@ -362,14 +457,40 @@ export class ActionableServer {
     private readonly token: string;
     private readonly fetcher: FetchLike;
     private readonly timeout: number;
+    private readonly limit: number;
 
+    /** Throws a `TypeError` naming the option for one that cannot work (an unset environment variable, most often). */
     constructor(options: ServerOptions) {
-        this.base = options.baseURL.replace(/\/+$/, "");
+        if (options === null || typeof options !== "object") throw optionError("pass { baseURL, backendToken }");
+        const base = typeof options.baseURL === "string" ? options.baseURL : "";
+        let url: URL | undefined;
+        try {
+            url = new URL(base);
+        } catch {
+            url = undefined;
+        }
+        if (!url || (url.protocol !== "http:" && url.protocol !== "https:")) {
+            throw optionError(`baseURL must be the server's http:// or https:// URL, e.g. https://actionable.example.com, not ${JSON.stringify(options.baseURL)}`);
+        }
+        if (typeof options.backendToken !== "string" || options.backendToken.length === 0) {
+            throw optionError("backendToken is empty: pass the token serve was started with (--backend-token; is its environment variable set?)");
+        }
+        const timeout = options.timeoutMs ?? 30_000;
+        if (typeof timeout !== "number" || !Number.isFinite(timeout) || timeout <= 0) {
+            throw optionError(`timeoutMs must be a finite number of milliseconds above 0, not ${String(timeout)}: leave it out for 30000`);
+        }
+        const limit = options.maxAnswerBytes ?? 1 << 20;
+        if (typeof limit !== "number" || !Number.isSafeInteger(limit) || limit <= 0) {
+            throw optionError(`maxAnswerBytes must be a whole number of bytes above 0, not ${String(limit)}: leave it out for 1 MiB`);
+        }
+        const chosen = options.fetch ?? (globalThis.fetch as unknown as FetchLike | undefined);
+        if (typeof chosen !== "function") throw optionError("there is no global fetch (Node 18 or later has one): pass options.fetch");
+        this.base = base.replace(/\/+$/, "");
         this.token = options.backendToken;
         // Called unbound (some runtimes refuse a fetch called on another object).
-        const chosen = options.fetch ?? (globalThis.fetch as unknown as FetchLike);
         this.fetcher = (url, init) => chosen(url, init);
-        this.timeout = options.timeoutMs ?? 30_000;
+        this.timeout = timeout;
+        this.limit = limit;
     }
 
     /**
@@ -413,7 +534,7 @@ export class ActionableServer {
             response = await this.fetcher(this.base + path, {
                 method, headers, redirect: "manual", body: json === undefined ? undefined : jsonText(json), signal: controller.signal,
             });
-            text = await response.text();
+            text = await cappedText(response, this.limit, () => controller.abort());
         } finally {
             clearTimeout(timer);
         }
@@ -433,8 +554,7 @@ export class ActionableServer {
                 // the status stands
             }
         }
-        const retryAfter = Number(response.headers.get("retry-after") ?? "");
-        throw new ProblemError(response.status, problem, Number.isFinite(retryAfter) && retryAfter >= 0 ? retryAfter : undefined);
+        throw new ProblemError(response.status, problem, retryAfterSeconds(response.headers.get("retry-after"), Date.now()));
     }
 }
 

@@ -77,6 +77,8 @@ async function freePort() {
 /** Starts `binary ARGS` in `cwd` and resolves once its output matches `pattern` (with the match). */
 function start(args, cwd, pattern) {
     const child = spawn(binary, args, { cwd, stdio: ["ignore", "pipe", "pipe"] });
+    // A binary that cannot be started (not built, a wrong ACTIONABLE_BINARY) is an error, not a wait.
+    child.on("error", (error) => child.emit("exit", `an error (${error.message})`));
     let output = "";
     const ready = new Promise((resolve, reject) => {
         const read = (chunk) => {
@@ -96,6 +98,9 @@ const received = [];
 const waiters = [];
 
 before(async () => {
+    if (!fs.existsSync(binary)) {
+        throw new Error(`no actionable binary at ${binary}: build it (swift build --product actionable) or set ACTIONABLE_BINARY`);
+    }
     directory = fs.mkdtempSync(path.join(os.tmpdir(), "actionable-node-serve-"));
     fs.cpSync(path.join(repository, "Categories"), path.join(directory, "Categories"), { recursive: true });
     // The upstream: a Node HTTP server keeping each forwarded call's raw body and headers.
@@ -109,9 +114,10 @@ before(async () => {
         });
     });
     await new Promise((resolve) => receiver.listen(0, "127.0.0.1", resolve));
-    standIn = start(["fcm-stand-in", "--port", "0", "--project-id", "node-test"], directory, /https:\/\/127\.0\.0\.1:(\d+)/);
+    standIn = start(["fcm-stand-in", "--port", "0", "--project-id", "node-test"], directory, /FCM stand-in on https:\/\/127\.0\.0\.1:(\d+)/);
     const fcmPort = (await standIn.ready)[1];
-    while (!fs.existsSync(path.join(directory, ".actionable/fcm-stand-in/service-account.json"))) await new Promise((resolve) => setImmediate(resolve));
+    // The stand-in writes its files before it prints its URL.
+    assert.ok(fs.existsSync(path.join(directory, ".actionable/fcm-stand-in/service-account.json")), standIn.output());
     port = await freePort();
     server = start([
         "serve", "--host", "127.0.0.1", "--port", String(port), "--storage", "memory:", "--token-key", `${tokenKey.id}=${tokenKey.secret}`,
@@ -120,7 +126,7 @@ before(async () => {
         "--fcm-ca-file", ".actionable/fcm-stand-in/certificate.pem",
     ], directory, /listening on/);
     await server.ready;
-});
+}, { timeout: 120_000 });
 
 after(() => {
     server?.child.kill("SIGTERM");
@@ -201,4 +207,109 @@ test("the server's API: send, notification, devices, removeDevice, badge, and it
         (error) => error instanceof ProblemError && error.status === 422 && Array.isArray(error.problem.errors));
     const wrong = new ActionableServer({ baseURL: `http://127.0.0.1:${port}`, backendToken: "not-the-token-0123456789abcdefghij" });
     await assert.rejects(wrong.badge("bob"), (error) => error instanceof ProblemError && error.status === 401 && typeof error.problem.type === "string");
+});
+
+// ------------------------------------------------------------------------------------------
+// A receiver's first mistakes, each a WebhookVerificationError that says what to do
+
+test("verifyWebhook names a receiver's set-up mistakes: no secrets, a parsed body, a tolerance that is not a number", () => {
+    const body = '{"id":"r1"}';
+    const timestamp = String(Math.floor(Date.now() / 1000));
+    const key = Buffer.from(secret.slice(6), "base64");
+    const signature = createHmac("sha256", key).update(`r1.${timestamp}.`).update(body).digest("base64");
+    const headers = { "webhook-id": "r1", "webhook-timestamp": timestamp, "webhook-signature": `v1,${signature}` };
+    assert.equal(verifyWebhook(body, headers, secret).id, "r1");
+    const refused = (call, reason, words) => assert.throws(call, (error) =>
+        error instanceof WebhookVerificationError && error.reason === reason && words.every((word) => error.message.includes(word)));
+    // process.env.WEBHOOK_SECRET unset: undefined, or [undefined] in a rotation list; an empty list.
+    for (const secrets of [undefined, null, "", [], [undefined], [secret, ""]]) {
+        refused(() => verifyWebhook(body, headers, secrets), "no-secrets", ["whsec_", "environment variable"]);
+    }
+    // express.json() ran first: the body is an object; no body parser matched: {} or undefined.
+    for (const parsed of [JSON.parse(body), {}, undefined, 42]) {
+        refused(() => verifyWebhook(parsed, headers, secret), "raw-body-required", ["express.raw", "raw bytes"]);
+    }
+    // Number(process.env.TOLERANCE) when it is unset, and other tolerances that would switch replay protection off.
+    for (const toleranceSeconds of [NaN, Infinity, -1, "300"]) {
+        refused(() => verifyWebhook(body, headers, secret, { toleranceSeconds }), "bad-option", ["toleranceSeconds", "finite"]);
+    }
+    refused(() => verifyWebhook(body, headers, "whsec_short"), "bad-secret", ["whsec_"]);
+    refused(() => verifyWebhook(body, undefined, secret), "missing-header", ["headers"]);
+    // A signature dated 1970 is refused with the default tolerance (NaN let it through).
+    const old = createHmac("sha256", key).update("r1.1.").update(body).digest("base64");
+    refused(() => verifyWebhook(body, { ...headers, "webhook-timestamp": "1", "webhook-signature": `v1,${old}` }, secret), "too-old", ["300"]);
+});
+
+// ------------------------------------------------------------------------------------------
+// ActionableServer against answers no well-behaved server sends
+
+/** A loopback server answering every request with `answer(request, response)`; resolves with its base URL. */
+async function upstream(answer) {
+    const server = http.createServer(answer);
+    await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+    return { url: `http://127.0.0.1:${server.address().port}`, close: () => { server.closeAllConnections(); server.close(); } };
+}
+
+test("retryAfter is the server's Retry-After, and undefined without one", async () => {
+    const answers = [
+        [502, {}, undefined],
+        [503, { "retry-after": "7" }, 7],
+        [429, { "retry-after": "" }, undefined],
+        [503, { "retry-after": "soon" }, undefined],
+        [503, { "retry-after": new Date(Date.now() + 120_000).toUTCString() }, "about 120"],
+    ];
+    let index = 0;
+    const fake = await upstream((request, response) => {
+        const [status, headers] = answers[index];
+        response.writeHead(status, { "content-type": "application/problem+json", ...headers });
+        response.end(JSON.stringify({ type: "about:blank", title: "unavailable", status }));
+    });
+    try {
+        const client = new ActionableServer({ baseURL: fake.url, backendToken: "t-0123456789" });
+        for (; index < answers.length; index += 1) {
+            const [status, , expected] = answers[index];
+            await assert.rejects(client.badge("bob"), (error) => {
+                assert.ok(error instanceof ProblemError);
+                assert.equal(error.status, status);
+                if (expected === "about 120") assert.ok(error.retryAfter >= 118 && error.retryAfter <= 120, String(error.retryAfter));
+                else assert.equal(error.retryAfter, expected, `answer ${index}`);
+                return true;
+            });
+        }
+    } finally {
+        fake.close();
+    }
+});
+
+test("an endless answer is cut off at maxAnswerBytes, with or without a content-length", async () => {
+    const chunk = Buffer.alloc(64 * 1024, 0x61);
+    const fake = await upstream((request, response) => {
+        const declared = request.url.includes("declared");
+        response.writeHead(200, { "content-type": "application/json", ...(declared ? { "content-length": String(1 << 30) } : {}) });
+        const write = () => { while (response.write(chunk)); };
+        response.on("drain", write);
+        write();
+    });
+    try {
+        // A timeout far beyond the test's: only the cap can end these calls.
+        const client = new ActionableServer({ baseURL: fake.url, backendToken: "t-0123456789", timeoutMs: 600_000, maxAnswerBytes: 256 * 1024 });
+        for (const user of ["endless", "declared"]) {
+            await assert.rejects(client.badge(user), (error) => error instanceof ProblemError && /larger than 262144 bytes/.test(error.message));
+        }
+    } finally {
+        fake.close();
+    }
+});
+
+test("ActionableServer refuses options that cannot work, naming each", () => {
+    const refused = (options, words) => assert.throws(() => new ActionableServer(options), (error) =>
+        error instanceof TypeError && words.every((word) => error.message.includes(word)));
+    refused({ baseURL: undefined, backendToken: "t" }, ["baseURL", "https://"]);
+    refused({ baseURL: "actionable.example.com", backendToken: "t" }, ["baseURL"]);
+    refused({ baseURL: "ftp://actionable.example.com", backendToken: "t" }, ["baseURL"]);
+    refused({ baseURL: "https://actionable.example.com", backendToken: undefined }, ["backendToken", "--backend-token"]);
+    refused({ baseURL: "https://actionable.example.com", backendToken: "" }, ["backendToken"]);
+    refused({ baseURL: "https://actionable.example.com", backendToken: "t", timeoutMs: NaN }, ["timeoutMs"]);
+    refused({ baseURL: "https://actionable.example.com", backendToken: "t", maxAnswerBytes: 0 }, ["maxAnswerBytes"]);
+    assert.ok(new ActionableServer({ baseURL: "https://actionable.example.com/", backendToken: "t" }));
 });

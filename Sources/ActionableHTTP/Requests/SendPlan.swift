@@ -86,6 +86,8 @@ extension Problem {
         case .notificationOfAnotherUser: (type, pointer) = (.notificationOfAnotherUser, "/notificationId")
         default: (type, pointer) = (.notificationRefused, "")
         }
-        self.init(type, error.messages.joined(separator: "; "), errors: error.messages.map { (pointer, $0) })
+        // A payload key's problem points at the key itself (`/payload/seats`).
+        let pointers = error.code == .payloadMismatch ? error.pointers.map { pointer + $0 } : error.messages.map { _ in pointer }
+        self.init(type, error.messages.joined(separator: "; "), errors: Array(zip(pointers, error.messages)))
     }
 }

@@ -60,7 +60,7 @@ struct SendController: Sendable {
         guard signal != nil || fcmSignal != nil else {
             throw Problem(
                 .sendingOff,
-                "this server does not send notifications: start it with --apns-key-file, --apns-key-id, --apns-team-id and --apns-topic (iOS), or --fcm-service-account (Android)"
+                "start it with --apns-key-file, --apns-key-id, --apns-team-id and --apns-topic to send to iOS devices, or --fcm-service-account to send to Android ones"
             )
         }
         guard let tokens else {

@@ -138,15 +138,17 @@ export function isForwardedResponse(value: unknown): value is ForwardedResponse 
     for (const key of ["id", "category", "action", "notificationId", "user"]) {
         if (typeof body[key] !== "string") return false;
     }
-    if (body.userText !== null && typeof body.userText !== "string") return false;
-    if (typeof body.receivedAt !== "number") return false;
-    const category = Object.prototype.hasOwnProperty.call(catalog, body.category as string) ? catalog[body.category as string] : undefined;
-    if (category === undefined || category.actions.indexOf(body.action as string) < 0) return false;
-    const payload = body.payload;
+    if (body["userText"] !== null && typeof body["userText"] !== "string") return false;
+    if (typeof body["receivedAt"] !== "number") return false;
+    const category = typeof body["category"] === "string" && Object.prototype.hasOwnProperty.call(catalog, body["category"]) ? catalog[body["category"]] : undefined;
+    if (category === undefined || category.actions.indexOf(body["action"] as string) < 0) return false;
+    const payload = body["payload"];
     if (typeof payload !== "object" || payload === null || Array.isArray(payload)) return false;
     const fields = payload as { [key: string]: unknown };
     for (const key of Object.keys(category.payload)) {
-        const [type, required] = category.payload[key];
+        const field = category.payload[key];
+        if (field === undefined) continue;
+        const [type, required] = field;
         const present = Object.prototype.hasOwnProperty.call(fields, key) && fields[key] !== undefined;
         if (!present) { if (required) return false; continue; }
         if (!hasType(fields[key], type)) return false;

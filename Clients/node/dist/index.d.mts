@@ -1,0 +1,2 @@
+export { verifyWebhook, WebhookVerificationError, canonicalPayload, payloadDigest, mintActionToken, ActionableServer, ProblemError, jsonText, } from "./index.js";
+export type { PayloadType, PayloadField, CategoryLike, PayloadValue, ForwardedResponse, HeadersLike, VerifyOptions, MintOptions, SendRequest, SendAccepted, NotificationDevice, NotificationReport, DeviceItem, Problem, ServerOptions, FetchLike, } from "./index.js";
