@@ -25,6 +25,45 @@ public struct KotlinGenerator: Sendable {
         self.rClass = rClass ?? package + ".R"
     }
 
+    /// A generator writing into `package`, reading resources from `rClass`, both checked: each
+    /// segment a Java and Kotlin identifier that is no keyword of either (the package is also the
+    /// manifest's class names), so that the code written compiles.
+    public init(checkedPackage package: String, rClass: String? = nil) throws(GenerationError) {
+        try Self.checkQualifiedName(package, option: "--package", example: "com.example.app")
+        if let rClass { try Self.checkQualifiedName(rClass, option: "--r-class", example: "com.example.app.R") }
+        self.init(package: package, rClass: rClass)
+    }
+
+    /// Kotlin's hard keywords and Java's reserved words: neither may name a package segment.
+    static let reservedWords: Set<String> = [
+        "as", "break", "class", "continue", "do", "else", "false", "for", "fun", "if", "in", "interface", "is", "null", "object",
+        "package", "return", "super", "this", "throw", "true", "try", "typealias", "typeof", "val", "var", "when", "while",
+        "abstract", "assert", "boolean", "byte", "case", "catch", "char", "const", "default", "double", "enum", "extends",
+        "final", "finally", "float", "goto", "implements", "import", "instanceof", "int", "long", "native", "new", "private",
+        "protected", "public", "short", "static", "strictfp", "switch", "synchronized", "throws", "transient", "void",
+        "volatile", "_",
+    ]
+
+    static func checkQualifiedName(_ name: String, option: String, example: String) throws(GenerationError) {
+        let segments = name.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        for segment in segments {
+            let valid =
+                segment.first.map { $0.isASCII && ($0.isLetter || $0 == "_") } == true
+                && segment.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }
+            if !valid {
+                let shown = segment.isEmpty ? "an empty segment" : "\"\(segment)\""
+                throw GenerationError(
+                    "\(option) \(name): \(shown) is not a Java or Kotlin identifier (a letter or _, then letters, digits or _; "
+                        + "no -, no leading digit), e.g. \(example)")
+            }
+            if reservedWords.contains(segment) {
+                throw GenerationError(
+                    "\(option) \(name): \"\(segment)\" is a Kotlin or Java keyword and cannot name a package segment; "
+                        + "choose another, e.g. \(segment)_app or \(example)")
+            }
+        }
+    }
+
     /// Every file `generate kotlin --output DIR` writes, by path under DIR, laid out as Gradle
     /// reads a module's `src/main`: `java/<package path>/ActionableNotifications.kt` (the
     /// categories), `java/<package path>/ActionableRuntime.kt` (receiver, reports, workers,
@@ -84,20 +123,21 @@ public struct KotlinGenerator: Sendable {
         ] {
             writer.line("import \(name)")
         }
-        for source in sorted {
-            writer.line()
-            category(source.category, into: &writer)
-        }
         writer.line()
         registry(sorted.map(\.category), into: &writer)
         return writer.text
     }
 
-    /// `ActionableCategories`: a category's actions, payload and dismiss by its id, for the
-    /// messaging service.
+    /// `ActionableCategories`: each category's object inside it (`ActionableCategories.Invite`, so
+    /// that a category named `Message` never meets an app's own `Message` class in the package),
+    /// and a category's actions, payload and dismiss by its id, for the messaging service.
     private func registry(_ categories: [NotificationCategory], into writer: inout SwiftWriter) {
-        writer.line("/** The categories by id: what the messaging service builds a data message's notification from. */")
+        writer.line("/** The categories, each an object of its own (ActionableCategories.Invite), and the categories by id. */")
         writer.block("public object ActionableCategories") { writer in
+            for category in categories {
+                self.category(category, into: &writer)
+                writer.line()
+            }
             writer.line("/** The actions of a `category` notification, or null for a category this app does not know. */")
             writer.block(
                 "public fun actions(context: Context, category: String, notificationId: String, data: Map<String, String>, activity: Class<*>): List<NotificationCompat.Action>?"

@@ -125,10 +125,21 @@ struct GenerateKotlinCommand: ParsableCommand {
 
     @Argument(help: "A directory of category files, or one file.") var path: String = "Categories"
     @Option(help: "The Kotlin package of the generated code.") var package: String
-    @Option(name: .customLong("r-class"), help: "The app's R class (default: PACKAGE.R).") var rClass: String?
+    @Option(
+        name: .customLong("r-class"),
+        help:
+            "The R class of the module the code is generated into: its Gradle namespace, then .R (default: PACKAGE.R, right when the namespace is PACKAGE)."
+    ) var rClass: String?
     @Option(help: "The source set to write java/, res/ and AndroidManifest.xml into (a module's src/main).") var output: String
 
     func run() throws {
+        // The names first: nothing is written for a package the code could not be compiled in.
+        let generator: KotlinGenerator
+        do {
+            generator = try KotlinGenerator(checkedPackage: package, rClass: rClass)
+        } catch {
+            throw refuse(error.description)
+        }
         let sources = Generation.sources(of: try loadCheckedFiles(path))
         let manifest = URL(fileURLWithPath: output).appendingPathComponent("AndroidManifest.xml")
         if let existing = try? String(contentsOf: manifest, encoding: .utf8), !existing.contains(KotlinGenerator.generatedMarker) {
@@ -139,7 +150,7 @@ struct GenerateKotlinCommand: ParsableCommand {
         do {
             let root = URL(fileURLWithPath: output)
             try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
-            let files = try KotlinGenerator(package: package, rClass: rClass).files(sources)
+            let files = try generator.files(sources)
             for file in files {
                 let url = root.appendingPathComponent(file.path)
                 try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)

@@ -35,7 +35,7 @@ struct KotlinGeneratorTests {
         listing +=
             catalog.categories.filter { !$0.retired }.map { category in
                 let name = SwiftName.type(category.id.rawValue).replacingOccurrences(of: "`", with: "")
-                return "        \"\(category.id.rawValue)\" to \(name).actions(context, \"n-1\", data, Any::class.java)"
+                return "        \"\(category.id.rawValue)\" to ActionableCategories.\(name).actions(context, \"n-1\", data, Any::class.java)"
             }.joined(separator: ",\n")
         listing += "\n    )\n}\n"
         let listingFile = directory.appendingPathComponent("Generated.kt")
@@ -204,14 +204,17 @@ struct KotlinGeneratorTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         try await Self.compile(in: directory)
         let head = Array("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nETag: \"t\"\r\nConnection: close\r\n\r\n{".utf8)
-        let behaviors: [HostileUpstream.Behavior] = [.endless(head: head), .trickle(head: head, interval: 2), .stall(head)]
+        // The last trickles its head: the status line never ends, and each read gets a byte (readTimeout is per read).
+        let behaviors: [HostileUpstream.Behavior] = [
+            .endless(head: head), .trickle(head: head, interval: 2), .stall(head), .trickle(head: Array("HTTP/1.1 200 OK".utf8), interval: 1),
+        ]
         let upstream = try HostileUpstream { _, seen in behaviors[min(seen, behaviors.count - 1)] }
         defer { upstream.stop() }
         let work = directory.appendingPathComponent("work")
         let configured = try await AndroidStandInBuild.run(
             "actionable.check.TapCheck", ["configure", "http://127.0.0.1:\(upstream.port)"], classes: directory, work: work)
         #expect(configured.status == 0, "\(configured.stderr)")
-        for (index, name) in ["endless", "trickle", "stall"].enumerated() {
+        for (index, name) in ["endless", "trickle", "stall", "trickled-head"].enumerated() {
             let file = directory.appendingPathComponent("\(name).json")
             try #"{"category":"poll","notificationId":"n-\#(name)","title":"Lunch?","body":"12:30"}"#.write(
                 to: file, atomically: true, encoding: .utf8)
@@ -221,6 +224,55 @@ struct KotlinGeneratorTests {
             try await upstream.arrived(index + 1)
         }
         #expect(!FileManager.default.fileExists(atPath: work.appendingPathComponent("no_backup/actionable-catalog").path))
+    }
+
+    /// With the category kept from an earlier catalog, each notification is shown from it at once
+    /// and asks the server again in the background; a server that trickles its headers holds at
+    /// most one such exchange, ended by a watchdog, however many notifications arrive (each left a
+    /// thread hanging: 200 notifications, 200 threads).
+    @Test(.timeLimit(.minutes(3)))
+    func aTricklingServerHoldsOneRefreshHoweverManyNotificationsArrive() async throws {
+        let directory = try CommandLineRunner.temporaryDirectory([:])
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try await Self.compile(in: directory)
+        let upstream = try HostileUpstream { _, _ in .trickle(head: Array("HTTP/1.1 200 OK\r\nX-Pad: ".utf8), interval: 1) }
+        defer { upstream.stop() }
+        let work = directory.appendingPathComponent("work")
+        let configured = try await AndroidStandInBuild.run(
+            "actionable.check.TapCheck", ["configure", "http://127.0.0.1:\(upstream.port)"], classes: directory, work: work)
+        #expect(configured.status == 0, "\(configured.stderr)")
+        let kept = work.appendingPathComponent("no_backup/actionable-catalog")
+        try FileManager.default.createDirectory(at: kept.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try "\"k1\"\n{\"version\":1,\"categories\":[{\"category\":\"poll\",\"actions\":[{\"id\":\"yes\",\"title\":\"Yes\"}]}]}".write(
+            to: kept, atomically: true, encoding: .utf8)
+        let file = directory.appendingPathComponent("poll.json")
+        try #"{"category":"poll","notificationId":"n-burst","title":"Lunch?","body":"12:30"}"#.write(to: file, atomically: true, encoding: .utf8)
+        let run = try await AndroidStandInBuild.run("actionable.check.TapCheck", ["burst", "200", file.path], classes: directory, work: work)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.contains("posted\t200\n"), "\(run.stdout)")
+        let threads = try #require(run.stdout.split(separator: "\n").first { $0.hasPrefix("threads\t") }.flatMap { Int($0.dropFirst(8)) })
+        #expect(threads <= 1, "\(run.stdout)")
+        try await upstream.arrived(1)
+    }
+
+    /// A package or R class Kotlin could not compile is refused, naming the segment and the fix,
+    /// and nothing is written (they were accepted, exit 0, and the module did not compile).
+    @Test(arguments: [
+        (["--package", "com.example.my-app"], #""my-app" is not a Java or Kotlin identifier"#),
+        (["--package", "com.example.fun"], #""fun" is a Kotlin or Java keyword"#),
+        (["--package", "com.example.int"], #""int" is a Kotlin or Java keyword"#),
+        (["--package", "1example.app"], #""1example" is not a Java or Kotlin identifier"#),
+        (["--package", "com..app"], "an empty segment"),
+        (["--package", "com.example.app", "--r-class", "com.example.app-R"], #"--r-class com.example.app-R: "app-R""#),
+    ])
+    func aNameTheCodeCouldNotCompileInIsRefused(arguments: [String], message: String) async throws {
+        let directory = try CommandLineRunner.temporaryDirectory([:])
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let output = directory.appendingPathComponent("actionable/src/main")
+        let run = try await CommandLineRunner.run(["generate", "kotlin"] + arguments + ["--output", output.path])
+        #expect(run.status == 1)
+        #expect(run.stderr.contains(message), "\(run.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: output.path))
     }
 
     @Test func aManifestTheCommandDidNotWriteIsNeverReplaced() async throws {

@@ -8,6 +8,7 @@
 //         the moment the broadcast is finished (the receiver returned, or finished what it did with goAsync)
 //   TapCheck permission DATA_FILE               — POST_NOTIFICATIONS not granted: what is shown, and whether the helper asks
 //   TapCheck catalog ID FILE...               — the runtime catalog's reading of category ID in each served body
+//   TapCheck burst COUNT DATA_FILE              — COUNT data messages in one process; prints how many are posted and the catalog threads alive
 //   TapCheck run                                 — runs the persisted work once (a fresh process: nothing in memory); prints each outcome
 package actionable.check
 
@@ -112,6 +113,26 @@ fun tapMain(arguments: Array<String>) {
                 }
                 println(java.io.File(path).name + "\t" + (category?.actions?.joinToString(",") { it.id + "=" + it.title } ?: "none"))
             }
+        }
+        "burst" -> {
+            // COUNT data messages in one process, as FCM hands them to one app; then how many of the catalog's
+            // exchanges with the server are still alive (a server that trickles must not hold one per notification).
+            val count = arguments[1].toInt()
+            val data = readData(java.io.File(arguments[2]).readText())
+            val service = ActionableMessagingService()
+            service.attachForStandIn(context)
+            for (index in 0 until count) {
+                val bundle = Bundle()
+                for ((key, value) in data) bundle.putString(key, if (key == "notificationId") value + "-" + index else value)
+                bundle.putString("from", "1234567890")
+                service.onMessageReceived(RemoteMessage(bundle))
+            }
+            println("posted\t" + NotificationManagerCompat.showing().size)
+            // Threads at work in the catalog's code, whatever their names.
+            val busy = Thread.getAllStackTraces().filter { (thread, stack) ->
+                thread.isAlive && thread != Thread.currentThread() && stack.any { it.className.contains("ActionableCatalog") }
+            }
+            println("threads\t" + busy.size)
         }
         "run" -> {
             for ((name, outcome) in FileWorkManager.runPending(context)) println(name + "\t" + outcome)

@@ -13,150 +13,150 @@ import android.os.Build
 import androidx.core.app.NotificationCompat
 import androidx.core.app.RemoteInput
 
-/** `every-option` */
-public object EveryOption {
-    /** The value of `category` in the data message (and `aps.category` on iOS). */
-    public const val ID: String = "every-option"
-
-    /** The category's action ids. */
-    public object Actions {
-        public const val SNOOZE: String = "snooze"
-        public const val OPEN: String = "open"
-        public const val REPLY: String = "reply"
-    }
-
-    /** The category's payload keys, typed. */
-    public data class Payload(
-        val meta: String? = null,
-        val tags: String,
-        val ratio: Double? = null,
-        val urgent: Boolean? = null
-    ) {
-        /** The payload as the JSON object a tap sends back (what the action token's pld binds). */
-        public fun toJson(): String {
-            val fields = ArrayList<String>()
-            if (meta != null) fields.add("\"meta\":" + meta)
-            fields.add("\"tags\":" + tags)
-            if (ratio != null) fields.add("\"ratio\":" + ratio.toString())
-            if (urgent != null) fields.add("\"urgent\":" + urgent.toString())
-            return fields.joinToString(",", "{", "}")
-        }
-
-        public companion object {
-            /** The payload of an FCM data message (values are strings there), or null when a required key is missing or a value does not parse. */
-            public fun fromData(data: Map<String, String>): Payload? {
-                val meta = data["meta"]
-                val tags = data["tags"] ?: return null
-                val ratio = data["ratio"]?.let { it.toDoubleOrNull() ?: return null }
-                val urgent = data["urgent"]?.let { when (it) { "true" -> true; "false" -> false; else -> return null } }
-                return Payload(meta, tags, ratio, urgent)
-            }
-        }
-    }
-
-    /**
-     * The actions an Android notification of this category shows (at most three), built for the running API level.
-     * `notificationId` is the notification's id (the action token's), `data` the FCM data message, `activity` the
-     * activity a foreground action opens.
-     */
-    public fun actions(context: Context, notificationId: String, data: Map<String, String>, activity: Class<*>): List<NotificationCompat.Action> {
-        val actions = ArrayList<NotificationCompat.Action>()
-        // The typed payload the tap sends back: what the action token's pld binds.
-        val payload = Payload.fromData(data)?.toJson() ?: "{}"
-        run {
-            val intent = ActionableIntents.tap(context, activity, ID, "open", notificationId, data["actionToken"], payload)
-            val flags = PendingIntent.FLAG_UPDATE_CURRENT or ActionableIntents.immutableFlag()
-            val requestCode = ActionableIntents.requestCode(notificationId, "open")
-            val pending = PendingIntent.getActivity(context, requestCode, intent, flags)
-            val builder = NotificationCompat.Action.Builder(com.example.edge.R.drawable.ic_open, context.getString(com.example.edge.R.string.actionable_every_option_open_title), pending)
-            builder.setSemanticAction(NotificationCompat.Action.SEMANTIC_ACTION_MARK_AS_READ)
-            builder.setShowsUserInterface(true)
-            actions.add(builder.build())
-        }
-        run {
-            val intent = ActionableIntents.tap(context, ActionableActionReceiver::class.java, ID, "reply", notificationId, data["actionToken"], payload)
-            intent.putExtra(ActionableIntents.MAX_LENGTH, 1000)
-            val flags = PendingIntent.FLAG_UPDATE_CURRENT or ActionableIntents.mutableFlag()
-            val requestCode = ActionableIntents.requestCode(notificationId, "reply")
-            val pending = PendingIntent.getBroadcast(context, requestCode, intent, flags)
-            val builder = NotificationCompat.Action.Builder(com.example.edge.R.drawable.ic_reply, context.getString(com.example.edge.R.string.actionable_every_option_reply_title), pending)
-            builder.addRemoteInput(RemoteInput.Builder(ActionableIntents.TEXT).setLabel(context.getString(com.example.edge.R.string.actionable_every_option_reply_label)).build())
-            builder.setSemanticAction(NotificationCompat.Action.SEMANTIC_ACTION_REPLY)
-            builder.setShowsUserInterface(false)
-            actions.add(builder.build())
-        }
-        return actions
-    }
-}
-
-/** `sign-in.2fa` */
-public object SignIn2fa {
-    /** The value of `category` in the data message (and `aps.category` on iOS). */
-    public const val ID: String = "sign-in.2fa"
-
-    /** The category's action ids. */
-    public object Actions {
-        public const val DEFAULT: String = "default"
-        public const val DIGEST_READ: String = "digest.read"
-    }
-
-    /** The category's payload keys, typed. */
-    public data class Payload(
-        val `class`: String,
-        val _2faCode: String? = null
-    ) {
-        /** The payload as the JSON object a tap sends back (what the action token's pld binds). */
-        public fun toJson(): String {
-            val fields = ArrayList<String>()
-            fields.add("\"class\":" + ActionableJson.string(`class`))
-            if (_2faCode != null) fields.add("\"2fa-code\":" + ActionableJson.string(_2faCode))
-            return fields.joinToString(",", "{", "}")
-        }
-
-        public companion object {
-            /** The payload of an FCM data message (values are strings there), or null when a required key is missing or a value does not parse. */
-            public fun fromData(data: Map<String, String>): Payload? {
-                val `class` = data["class"] ?: return null
-                val _2faCode = data["2fa-code"]
-                return Payload(`class`, _2faCode)
-            }
-        }
-    }
-
-    /**
-     * The actions an Android notification of this category shows (at most three), built for the running API level.
-     * `notificationId` is the notification's id (the action token's), `data` the FCM data message, `activity` the
-     * activity a foreground action opens.
-     */
-    public fun actions(context: Context, notificationId: String, data: Map<String, String>, activity: Class<*>): List<NotificationCompat.Action> {
-        val actions = ArrayList<NotificationCompat.Action>()
-        // The typed payload the tap sends back: what the action token's pld binds.
-        val payload = Payload.fromData(data)?.toJson() ?: "{}"
-        run {
-            val intent = ActionableIntents.tap(context, ActionableActionReceiver::class.java, ID, "digest.read", notificationId, data["actionToken"], payload)
-            val flags = PendingIntent.FLAG_UPDATE_CURRENT or ActionableIntents.immutableFlag()
-            val requestCode = ActionableIntents.requestCode(notificationId, "digest.read")
-            val pending = PendingIntent.getBroadcast(context, requestCode, intent, flags)
-            val builder = NotificationCompat.Action.Builder(0, context.getString(com.example.edge.R.string.actionable_sign_in_2fa_digest_read_title), pending)
-            builder.setShowsUserInterface(false)
-            if (Build.VERSION.SDK_INT >= Build.VERSION_CODES.S) builder.setAuthenticationRequired(true)
-            actions.add(builder.build())
-        }
-        run {
-            val intent = ActionableIntents.tap(context, ActionableActionReceiver::class.java, ID, "default", notificationId, data["actionToken"], payload)
-            val flags = PendingIntent.FLAG_UPDATE_CURRENT or ActionableIntents.immutableFlag()
-            val requestCode = ActionableIntents.requestCode(notificationId, "default")
-            val pending = PendingIntent.getBroadcast(context, requestCode, intent, flags)
-            val builder = NotificationCompat.Action.Builder(0, context.getString(com.example.edge.R.string.actionable_sign_in_2fa_default_title), pending)
-            builder.setShowsUserInterface(false)
-            actions.add(builder.build())
-        }
-        return actions
-    }
-}
-
-/** The categories by id: what the messaging service builds a data message's notification from. */
+/** The categories, each an object of its own (ActionableCategories.Invite), and the categories by id. */
 public object ActionableCategories {
+    /** `every-option` */
+    public object EveryOption {
+        /** The value of `category` in the data message (and `aps.category` on iOS). */
+        public const val ID: String = "every-option"
+
+        /** The category's action ids. */
+        public object Actions {
+            public const val SNOOZE: String = "snooze"
+            public const val OPEN: String = "open"
+            public const val REPLY: String = "reply"
+        }
+
+        /** The category's payload keys, typed. */
+        public data class Payload(
+            val meta: String? = null,
+            val tags: String,
+            val ratio: Double? = null,
+            val urgent: Boolean? = null
+        ) {
+            /** The payload as the JSON object a tap sends back (what the action token's pld binds). */
+            public fun toJson(): String {
+                val fields = ArrayList<String>()
+                if (meta != null) fields.add("\"meta\":" + meta)
+                fields.add("\"tags\":" + tags)
+                if (ratio != null) fields.add("\"ratio\":" + ratio.toString())
+                if (urgent != null) fields.add("\"urgent\":" + urgent.toString())
+                return fields.joinToString(",", "{", "}")
+            }
+
+            public companion object {
+                /** The payload of an FCM data message (values are strings there), or null when a required key is missing or a value does not parse. */
+                public fun fromData(data: Map<String, String>): Payload? {
+                    val meta = data["meta"]
+                    val tags = data["tags"] ?: return null
+                    val ratio = data["ratio"]?.let { it.toDoubleOrNull() ?: return null }
+                    val urgent = data["urgent"]?.let { when (it) { "true" -> true; "false" -> false; else -> return null } }
+                    return Payload(meta, tags, ratio, urgent)
+                }
+            }
+        }
+
+        /**
+         * The actions an Android notification of this category shows (at most three), built for the running API level.
+         * `notificationId` is the notification's id (the action token's), `data` the FCM data message, `activity` the
+         * activity a foreground action opens.
+         */
+        public fun actions(context: Context, notificationId: String, data: Map<String, String>, activity: Class<*>): List<NotificationCompat.Action> {
+            val actions = ArrayList<NotificationCompat.Action>()
+            // The typed payload the tap sends back: what the action token's pld binds.
+            val payload = Payload.fromData(data)?.toJson() ?: "{}"
+            run {
+                val intent = ActionableIntents.tap(context, activity, ID, "open", notificationId, data["actionToken"], payload)
+                val flags = PendingIntent.FLAG_UPDATE_CURRENT or ActionableIntents.immutableFlag()
+                val requestCode = ActionableIntents.requestCode(notificationId, "open")
+                val pending = PendingIntent.getActivity(context, requestCode, intent, flags)
+                val builder = NotificationCompat.Action.Builder(com.example.edge.R.drawable.ic_open, context.getString(com.example.edge.R.string.actionable_every_option_open_title), pending)
+                builder.setSemanticAction(NotificationCompat.Action.SEMANTIC_ACTION_MARK_AS_READ)
+                builder.setShowsUserInterface(true)
+                actions.add(builder.build())
+            }
+            run {
+                val intent = ActionableIntents.tap(context, ActionableActionReceiver::class.java, ID, "reply", notificationId, data["actionToken"], payload)
+                intent.putExtra(ActionableIntents.MAX_LENGTH, 1000)
+                val flags = PendingIntent.FLAG_UPDATE_CURRENT or ActionableIntents.mutableFlag()
+                val requestCode = ActionableIntents.requestCode(notificationId, "reply")
+                val pending = PendingIntent.getBroadcast(context, requestCode, intent, flags)
+                val builder = NotificationCompat.Action.Builder(com.example.edge.R.drawable.ic_reply, context.getString(com.example.edge.R.string.actionable_every_option_reply_title), pending)
+                builder.addRemoteInput(RemoteInput.Builder(ActionableIntents.TEXT).setLabel(context.getString(com.example.edge.R.string.actionable_every_option_reply_label)).build())
+                builder.setSemanticAction(NotificationCompat.Action.SEMANTIC_ACTION_REPLY)
+                builder.setShowsUserInterface(false)
+                actions.add(builder.build())
+            }
+            return actions
+        }
+    }
+
+    /** `sign-in.2fa` */
+    public object SignIn2fa {
+        /** The value of `category` in the data message (and `aps.category` on iOS). */
+        public const val ID: String = "sign-in.2fa"
+
+        /** The category's action ids. */
+        public object Actions {
+            public const val DEFAULT: String = "default"
+            public const val DIGEST_READ: String = "digest.read"
+        }
+
+        /** The category's payload keys, typed. */
+        public data class Payload(
+            val `class`: String,
+            val _2faCode: String? = null
+        ) {
+            /** The payload as the JSON object a tap sends back (what the action token's pld binds). */
+            public fun toJson(): String {
+                val fields = ArrayList<String>()
+                fields.add("\"class\":" + ActionableJson.string(`class`))
+                if (_2faCode != null) fields.add("\"2fa-code\":" + ActionableJson.string(_2faCode))
+                return fields.joinToString(",", "{", "}")
+            }
+
+            public companion object {
+                /** The payload of an FCM data message (values are strings there), or null when a required key is missing or a value does not parse. */
+                public fun fromData(data: Map<String, String>): Payload? {
+                    val `class` = data["class"] ?: return null
+                    val _2faCode = data["2fa-code"]
+                    return Payload(`class`, _2faCode)
+                }
+            }
+        }
+
+        /**
+         * The actions an Android notification of this category shows (at most three), built for the running API level.
+         * `notificationId` is the notification's id (the action token's), `data` the FCM data message, `activity` the
+         * activity a foreground action opens.
+         */
+        public fun actions(context: Context, notificationId: String, data: Map<String, String>, activity: Class<*>): List<NotificationCompat.Action> {
+            val actions = ArrayList<NotificationCompat.Action>()
+            // The typed payload the tap sends back: what the action token's pld binds.
+            val payload = Payload.fromData(data)?.toJson() ?: "{}"
+            run {
+                val intent = ActionableIntents.tap(context, ActionableActionReceiver::class.java, ID, "digest.read", notificationId, data["actionToken"], payload)
+                val flags = PendingIntent.FLAG_UPDATE_CURRENT or ActionableIntents.immutableFlag()
+                val requestCode = ActionableIntents.requestCode(notificationId, "digest.read")
+                val pending = PendingIntent.getBroadcast(context, requestCode, intent, flags)
+                val builder = NotificationCompat.Action.Builder(0, context.getString(com.example.edge.R.string.actionable_sign_in_2fa_digest_read_title), pending)
+                builder.setShowsUserInterface(false)
+                if (Build.VERSION.SDK_INT >= Build.VERSION_CODES.S) builder.setAuthenticationRequired(true)
+                actions.add(builder.build())
+            }
+            run {
+                val intent = ActionableIntents.tap(context, ActionableActionReceiver::class.java, ID, "default", notificationId, data["actionToken"], payload)
+                val flags = PendingIntent.FLAG_UPDATE_CURRENT or ActionableIntents.immutableFlag()
+                val requestCode = ActionableIntents.requestCode(notificationId, "default")
+                val pending = PendingIntent.getBroadcast(context, requestCode, intent, flags)
+                val builder = NotificationCompat.Action.Builder(0, context.getString(com.example.edge.R.string.actionable_sign_in_2fa_default_title), pending)
+                builder.setShowsUserInterface(false)
+                actions.add(builder.build())
+            }
+            return actions
+        }
+    }
+
     /** The actions of a `category` notification, or null for a category this app does not know. */
     public fun actions(context: Context, category: String, notificationId: String, data: Map<String, String>, activity: Class<*>): List<NotificationCompat.Action>? {
         return when (category) {

@@ -371,52 +371,100 @@ public object ActionableCatalog {
     public class Category(val id: String, val actions: List<Action>, val payload: Map<String, Pair<String, Boolean>>,
         val reportsDismiss: Boolean)
 
-    /** The served category `id`, or null when it is not served, breaks a rule, or no catalog can be had. It blocks. */
+    /** The served category `id`, or null when it is not served, breaks a rule, or no catalog can be had. It blocks, about eight seconds at most. */
     public fun category(context: Context, id: String): Category? {
         kept(context)?.let { category(it.second, id) }?.let { served ->
-            val application = context.getApplicationContext()
-            val update = Thread { refresh(application) }
-            update.setDaemon(true)
-            update.start()
+            // For the next notification; at most one exchange with the server at a time, whatever arrives meanwhile.
+            start(context.getApplicationContext())
             return served
         }
         return refresh(context)?.let { category(it, id) }
     }
 
-    /** The catalog after asking the server (If-None-Match with the kept ETag): a new one is kept; null when not reachable. */
+    /** One exchange with the server: its connection (for the watchdog), its outcome, and when it must end. */
+    private class Exchange(val deadline: Long) {
+        @Volatile var connection: java.net.HttpURLConnection? = null
+        @Volatile var body: String? = null
+        val done = java.util.concurrent.CountDownLatch(1)
+    }
+
+    private val current = java.util.concurrent.atomic.AtomicReference<Exchange?>(null)
+    /** Ends an exchange at its deadline: disconnecting ends a read blocked on a server that trickles its headers. */
+    private val watchdog: java.util.Timer by lazy { java.util.Timer("actionable-catalog-watchdog", true) }
+
+    /** The exchange under way, or a new one started on a thread of its own, ended by the watchdog at its deadline. */
+    private fun start(context: Context): Exchange {
+        while (true) {
+            current.get()?.let { return it }
+            val exchange = Exchange(System.nanoTime() + 8_000_000_000L)
+            if (!current.compareAndSet(null, exchange)) continue
+            val stop = object : java.util.TimerTask() {
+                override fun run() { exchange.connection?.disconnect() }
+            }
+            watchdog.schedule(stop, 8_000L)
+            val thread = Thread({
+                try {
+                    exchange.body = fetch(context, exchange)
+                } catch (error: Throwable) {
+                    exchange.body = null
+                } finally {
+                    stop.cancel()
+                    current.compareAndSet(exchange, null)
+                    exchange.done.countDown()
+                }
+            }, "actionable-catalog")
+            thread.setDaemon(true)
+            thread.start()
+            return exchange
+        }
+    }
+
+    /**
+     * The catalog after asking the server (If-None-Match with the kept ETag): a new one is kept; null when not
+     * reachable within about eight seconds, headers and body together. Joins an exchange already under way.
+     */
     public fun refresh(context: Context): String? {
+        if (ActionableReports.server(context) == null) return null
+        val exchange = start(context.getApplicationContext())
+        val remaining = exchange.deadline - System.nanoTime()
+        if (remaining <= 0 || !exchange.done.await(remaining, java.util.concurrent.TimeUnit.NANOSECONDS)) {
+            exchange.connection?.disconnect()
+            return null
+        }
+        return exchange.body
+    }
+
+    private fun fetch(context: Context, exchange: Exchange): String? {
         val server = ActionableReports.server(context) ?: return null
         val kept = kept(context)
-        val deadline = System.nanoTime() + 8_000_000_000L
+        val connection = java.net.URL(server.trimEnd('/') + "/v1/categories").openConnection() as java.net.HttpURLConnection
+        exchange.connection = connection
         try {
-            val connection = java.net.URL(server.trimEnd('/') + "/v1/categories").openConnection() as java.net.HttpURLConnection
-            try {
-                connection.instanceFollowRedirects = false
-                connection.connectTimeout = 4000
-                connection.readTimeout = 4000
-                connection.setRequestProperty("Accept", "application/json")
-                if (kept != null) connection.setRequestProperty("If-None-Match", kept.first)
-                val status = connection.responseCode
-                if (status == 304 && kept != null) return kept.second
-                if (status != 200) return null
-                val etag = connection.getHeaderField("ETag") ?: return null
-                if (!isEntityTag(etag) || connection.getContentLength() > LIMIT) return null
-                val bytes = readAtMost(connection.inputStream, LIMIT, deadline) ?: return null
-                val body = String(bytes, Charsets.UTF_8)
-                if (!shallow(body)) return null
-                org.json.JSONObject(body)  // a catalog is a JSON object; anything else is not kept
-                synchronized(lock) {
-                    val file = java.io.File(context.getNoBackupFilesDir(), FILE)
-                    val temporary = java.io.File(context.getNoBackupFilesDir(), FILE + ".tmp")
-                    temporary.writeText(etag + "\n" + body, Charsets.UTF_8)
-                    temporary.renameTo(file)
-                }
-                return body
-            } finally {
-                connection.disconnect()
+            if (System.nanoTime() > exchange.deadline) return null  // the watchdog came first
+            connection.instanceFollowRedirects = false
+            connection.connectTimeout = 4000
+            connection.readTimeout = 4000
+            connection.setRequestProperty("Accept", "application/json")
+            if (kept != null) connection.setRequestProperty("If-None-Match", kept.first)
+            val status = connection.responseCode
+            if (status == 304 && kept != null) return kept.second
+            if (status != 200) return null
+            val etag = connection.getHeaderField("ETag") ?: return null
+            if (!isEntityTag(etag) || connection.getContentLength() > LIMIT) return null
+            val bytes = readAtMost(connection.inputStream, LIMIT, exchange.deadline) ?: return null
+            val body = String(bytes, Charsets.UTF_8)
+            if (!shallow(body)) return null
+            org.json.JSONObject(body)  // a catalog is a JSON object; anything else is not kept
+            if (System.nanoTime() > exchange.deadline) return null
+            synchronized(lock) {
+                val file = java.io.File(context.getNoBackupFilesDir(), FILE)
+                val temporary = java.io.File(context.getNoBackupFilesDir(), FILE + ".tmp")
+                temporary.writeText(etag + "\n" + body, Charsets.UTF_8)
+                temporary.renameTo(file)
             }
-        } catch (error: Exception) {
-            return null
+            return body
+        } finally {
+            connection.disconnect()
         }
     }
 

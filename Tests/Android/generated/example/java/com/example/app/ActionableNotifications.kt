@@ -15,314 +15,314 @@ import android.os.Build
 import androidx.core.app.NotificationCompat
 import androidx.core.app.RemoteInput
 
-/** `invite`: Someone invited the user to an event. */
-public object Invite {
-    /** The value of `category` in the data message (and `aps.category` on iOS). */
-    public const val ID: String = "invite"
-
-    /** The category's action ids. */
-    public object Actions {
-        public const val ACCEPT: String = "accept"
-        public const val DECLINE: String = "decline"
-        public const val MAYBE: String = "maybe"
-        public const val COMMENT: String = "comment"
-    }
-
-    /** The category's payload keys, typed. */
-    public data class Payload(
-        val inviteId: String,
-        val eventName: String? = null,
-        val seats: Long? = null
-    ) {
-        /** The payload as the JSON object a tap sends back (what the action token's pld binds). */
-        public fun toJson(): String {
-            val fields = ArrayList<String>()
-            fields.add("\"inviteId\":" + ActionableJson.string(inviteId))
-            if (eventName != null) fields.add("\"eventName\":" + ActionableJson.string(eventName))
-            if (seats != null) fields.add("\"seats\":" + seats.toString())
-            return fields.joinToString(",", "{", "}")
-        }
-
-        public companion object {
-            /** The payload of an FCM data message (values are strings there), or null when a required key is missing or a value does not parse. */
-            public fun fromData(data: Map<String, String>): Payload? {
-                val inviteId = data["inviteId"] ?: return null
-                val eventName = data["eventName"]
-                val seats = data["seats"]?.let { it.toLongOrNull() ?: return null }
-                return Payload(inviteId, eventName, seats)
-            }
-        }
-    }
-
-    /**
-     * The actions an Android notification of this category shows (at most three), built for the running API level.
-     * `notificationId` is the notification's id (the action token's), `data` the FCM data message, `activity` the
-     * activity a foreground action opens.
-     */
-    public fun actions(context: Context, notificationId: String, data: Map<String, String>, activity: Class<*>): List<NotificationCompat.Action> {
-        val actions = ArrayList<NotificationCompat.Action>()
-        // The typed payload the tap sends back: what the action token's pld binds.
-        val payload = Payload.fromData(data)?.toJson() ?: "{}"
-        run {
-            val intent = ActionableIntents.tap(context, ActionableActionReceiver::class.java, ID, "accept", notificationId, data["actionToken"], payload)
-            val flags = PendingIntent.FLAG_UPDATE_CURRENT or ActionableIntents.immutableFlag()
-            val requestCode = ActionableIntents.requestCode(notificationId, "accept")
-            val pending = PendingIntent.getBroadcast(context, requestCode, intent, flags)
-            val builder = NotificationCompat.Action.Builder(0, context.getString(com.example.app.R.string.actionable_invite_accept_title), pending)
-            builder.setShowsUserInterface(false)
-            if (Build.VERSION.SDK_INT >= Build.VERSION_CODES.S) builder.setAuthenticationRequired(true)
-            actions.add(builder.build())
-        }
-        run {
-            val intent = ActionableIntents.tap(context, ActionableActionReceiver::class.java, ID, "decline", notificationId, data["actionToken"], payload)
-            val flags = PendingIntent.FLAG_UPDATE_CURRENT or ActionableIntents.immutableFlag()
-            val requestCode = ActionableIntents.requestCode(notificationId, "decline")
-            val pending = PendingIntent.getBroadcast(context, requestCode, intent, flags)
-            val builder = NotificationCompat.Action.Builder(0, context.getString(com.example.app.R.string.actionable_invite_decline_title), pending)
-            builder.setShowsUserInterface(false)
-            if (Build.VERSION.SDK_INT >= Build.VERSION_CODES.S) builder.setAuthenticationRequired(true)
-            actions.add(builder.build())
-        }
-        run {
-            val intent = ActionableIntents.tap(context, ActionableActionReceiver::class.java, ID, "comment", notificationId, data["actionToken"], payload)
-            intent.putExtra(ActionableIntents.MAX_LENGTH, 500)
-            val flags = PendingIntent.FLAG_UPDATE_CURRENT or ActionableIntents.mutableFlag()
-            val requestCode = ActionableIntents.requestCode(notificationId, "comment")
-            val pending = PendingIntent.getBroadcast(context, requestCode, intent, flags)
-            val builder = NotificationCompat.Action.Builder(0, context.getString(com.example.app.R.string.actionable_invite_comment_title), pending)
-            builder.addRemoteInput(RemoteInput.Builder(ActionableIntents.TEXT).setLabel(context.getString(com.example.app.R.string.actionable_invite_comment_label)).build())
-            builder.setShowsUserInterface(false)
-            actions.add(builder.build())
-        }
-        return actions
-    }
-}
-
-/** `login-approval`: Approve or deny a sign-in attempt from a new device. */
-public object LoginApproval {
-    /** The value of `category` in the data message (and `aps.category` on iOS). */
-    public const val ID: String = "login-approval"
-
-    /** The category's action ids. */
-    public object Actions {
-        public const val APPROVE: String = "approve"
-        public const val DENY: String = "deny"
-        public const val REVIEW: String = "review"
-    }
-
-    /** The category's payload keys, typed. */
-    public data class Payload(
-        val attemptId: String,
-        val device: String? = null,
-        val location: String? = null,
-        val expiresAt: Long
-    ) {
-        /** The payload as the JSON object a tap sends back (what the action token's pld binds). */
-        public fun toJson(): String {
-            val fields = ArrayList<String>()
-            fields.add("\"attemptId\":" + ActionableJson.string(attemptId))
-            if (device != null) fields.add("\"device\":" + ActionableJson.string(device))
-            if (location != null) fields.add("\"location\":" + ActionableJson.string(location))
-            fields.add("\"expiresAt\":" + expiresAt.toString())
-            return fields.joinToString(",", "{", "}")
-        }
-
-        public companion object {
-            /** The payload of an FCM data message (values are strings there), or null when a required key is missing or a value does not parse. */
-            public fun fromData(data: Map<String, String>): Payload? {
-                val attemptId = data["attemptId"] ?: return null
-                val device = data["device"]
-                val location = data["location"]
-                val expiresAt = data["expiresAt"]?.let { it.toLongOrNull() ?: return null } ?: return null
-                return Payload(attemptId, device, location, expiresAt)
-            }
-        }
-    }
-
-    /**
-     * The actions an Android notification of this category shows (at most three), built for the running API level.
-     * `notificationId` is the notification's id (the action token's), `data` the FCM data message, `activity` the
-     * activity a foreground action opens.
-     */
-    public fun actions(context: Context, notificationId: String, data: Map<String, String>, activity: Class<*>): List<NotificationCompat.Action> {
-        val actions = ArrayList<NotificationCompat.Action>()
-        // The typed payload the tap sends back: what the action token's pld binds.
-        val payload = Payload.fromData(data)?.toJson() ?: "{}"
-        run {
-            val intent = ActionableIntents.tap(context, ActionableActionReceiver::class.java, ID, "approve", notificationId, data["actionToken"], payload)
-            val flags = PendingIntent.FLAG_UPDATE_CURRENT or ActionableIntents.immutableFlag()
-            val requestCode = ActionableIntents.requestCode(notificationId, "approve")
-            val pending = PendingIntent.getBroadcast(context, requestCode, intent, flags)
-            val builder = NotificationCompat.Action.Builder(0, context.getString(com.example.app.R.string.actionable_login_approval_approve_title), pending)
-            builder.setShowsUserInterface(false)
-            if (Build.VERSION.SDK_INT >= Build.VERSION_CODES.S) builder.setAuthenticationRequired(true)
-            actions.add(builder.build())
-        }
-        run {
-            val intent = ActionableIntents.tap(context, ActionableActionReceiver::class.java, ID, "deny", notificationId, data["actionToken"], payload)
-            val flags = PendingIntent.FLAG_UPDATE_CURRENT or ActionableIntents.immutableFlag()
-            val requestCode = ActionableIntents.requestCode(notificationId, "deny")
-            val pending = PendingIntent.getBroadcast(context, requestCode, intent, flags)
-            val builder = NotificationCompat.Action.Builder(0, context.getString(com.example.app.R.string.actionable_login_approval_deny_title), pending)
-            builder.setShowsUserInterface(false)
-            if (Build.VERSION.SDK_INT >= Build.VERSION_CODES.S) builder.setAuthenticationRequired(true)
-            actions.add(builder.build())
-        }
-        run {
-            val intent = ActionableIntents.tap(context, activity, ID, "review", notificationId, data["actionToken"], payload)
-            val flags = PendingIntent.FLAG_UPDATE_CURRENT or ActionableIntents.immutableFlag()
-            val requestCode = ActionableIntents.requestCode(notificationId, "review")
-            val pending = PendingIntent.getActivity(context, requestCode, intent, flags)
-            val builder = NotificationCompat.Action.Builder(0, context.getString(com.example.app.R.string.actionable_login_approval_review_title), pending)
-            builder.setShowsUserInterface(true)
-            actions.add(builder.build())
-        }
-        return actions
-    }
-}
-
-/** `message`: A new chat message in a conversation. */
-public object Message {
-    /** The value of `category` in the data message (and `aps.category` on iOS). */
-    public const val ID: String = "message"
-
-    /** The category's action ids. */
-    public object Actions {
-        public const val REPLY: String = "reply"
-        public const val MARKREAD: String = "markRead"
-    }
-
-    /** The category's payload keys, typed. */
-    public data class Payload(
-        val conversationId: String,
-        val messageId: String,
-        val senderName: String? = null
-    ) {
-        /** The payload as the JSON object a tap sends back (what the action token's pld binds). */
-        public fun toJson(): String {
-            val fields = ArrayList<String>()
-            fields.add("\"conversationId\":" + ActionableJson.string(conversationId))
-            fields.add("\"messageId\":" + ActionableJson.string(messageId))
-            if (senderName != null) fields.add("\"senderName\":" + ActionableJson.string(senderName))
-            return fields.joinToString(",", "{", "}")
-        }
-
-        public companion object {
-            /** The payload of an FCM data message (values are strings there), or null when a required key is missing or a value does not parse. */
-            public fun fromData(data: Map<String, String>): Payload? {
-                val conversationId = data["conversationId"] ?: return null
-                val messageId = data["messageId"] ?: return null
-                val senderName = data["senderName"]
-                return Payload(conversationId, messageId, senderName)
-            }
-        }
-    }
-
-    /**
-     * The actions an Android notification of this category shows (at most three), built for the running API level.
-     * `notificationId` is the notification's id (the action token's), `data` the FCM data message, `activity` the
-     * activity a foreground action opens.
-     */
-    public fun actions(context: Context, notificationId: String, data: Map<String, String>, activity: Class<*>): List<NotificationCompat.Action> {
-        val actions = ArrayList<NotificationCompat.Action>()
-        // The typed payload the tap sends back: what the action token's pld binds.
-        val payload = Payload.fromData(data)?.toJson() ?: "{}"
-        run {
-            val intent = ActionableIntents.tap(context, ActionableActionReceiver::class.java, ID, "reply", notificationId, data["actionToken"], payload)
-            intent.putExtra(ActionableIntents.MAX_LENGTH, 2000)
-            val flags = PendingIntent.FLAG_UPDATE_CURRENT or ActionableIntents.mutableFlag()
-            val requestCode = ActionableIntents.requestCode(notificationId, "reply")
-            val pending = PendingIntent.getBroadcast(context, requestCode, intent, flags)
-            val builder = NotificationCompat.Action.Builder(0, context.getString(com.example.app.R.string.actionable_message_reply_title), pending)
-            builder.addRemoteInput(RemoteInput.Builder(ActionableIntents.TEXT).setLabel(context.getString(com.example.app.R.string.actionable_message_reply_label)).build())
-            builder.setShowsUserInterface(false)
-            actions.add(builder.build())
-        }
-        run {
-            val intent = ActionableIntents.tap(context, ActionableActionReceiver::class.java, ID, "markRead", notificationId, data["actionToken"], payload)
-            val flags = PendingIntent.FLAG_UPDATE_CURRENT or ActionableIntents.immutableFlag()
-            val requestCode = ActionableIntents.requestCode(notificationId, "markRead")
-            val pending = PendingIntent.getBroadcast(context, requestCode, intent, flags)
-            val builder = NotificationCompat.Action.Builder(0, context.getString(com.example.app.R.string.actionable_message_markRead_title), pending)
-            builder.setShowsUserInterface(false)
-            actions.add(builder.build())
-        }
-        return actions
-    }
-}
-
-/** `order-shipped`: An order left the warehouse. JSON works as well as YAML. */
-public object OrderShipped {
-    /** The value of `category` in the data message (and `aps.category` on iOS). */
-    public const val ID: String = "order-shipped"
-
-    /** The category's action ids. */
-    public object Actions {
-        public const val TRACK: String = "track"
-        public const val RATE: String = "rate"
-    }
-
-    /** The category's payload keys, typed. */
-    public data class Payload(
-        val orderId: String,
-        val trackingUrl: String? = null,
-        val items: String? = null
-    ) {
-        /** The payload as the JSON object a tap sends back (what the action token's pld binds). */
-        public fun toJson(): String {
-            val fields = ArrayList<String>()
-            fields.add("\"orderId\":" + ActionableJson.string(orderId))
-            if (trackingUrl != null) fields.add("\"trackingUrl\":" + ActionableJson.string(trackingUrl))
-            if (items != null) fields.add("\"items\":" + items)
-            return fields.joinToString(",", "{", "}")
-        }
-
-        public companion object {
-            /** The payload of an FCM data message (values are strings there), or null when a required key is missing or a value does not parse. */
-            public fun fromData(data: Map<String, String>): Payload? {
-                val orderId = data["orderId"] ?: return null
-                val trackingUrl = data["trackingUrl"]
-                val items = data["items"]
-                return Payload(orderId, trackingUrl, items)
-            }
-        }
-    }
-
-    /**
-     * The actions an Android notification of this category shows (at most three), built for the running API level.
-     * `notificationId` is the notification's id (the action token's), `data` the FCM data message, `activity` the
-     * activity a foreground action opens.
-     */
-    public fun actions(context: Context, notificationId: String, data: Map<String, String>, activity: Class<*>): List<NotificationCompat.Action> {
-        val actions = ArrayList<NotificationCompat.Action>()
-        // The typed payload the tap sends back: what the action token's pld binds.
-        val payload = Payload.fromData(data)?.toJson() ?: "{}"
-        run {
-            val intent = ActionableIntents.tap(context, activity, ID, "track", notificationId, data["actionToken"], payload)
-            val flags = PendingIntent.FLAG_UPDATE_CURRENT or ActionableIntents.immutableFlag()
-            val requestCode = ActionableIntents.requestCode(notificationId, "track")
-            val pending = PendingIntent.getActivity(context, requestCode, intent, flags)
-            val builder = NotificationCompat.Action.Builder(0, context.getString(com.example.app.R.string.actionable_order_shipped_track_title), pending)
-            builder.setShowsUserInterface(true)
-            actions.add(builder.build())
-        }
-        run {
-            val intent = ActionableIntents.tap(context, ActionableActionReceiver::class.java, ID, "rate", notificationId, data["actionToken"], payload)
-            intent.putExtra(ActionableIntents.MAX_LENGTH, 280)
-            val flags = PendingIntent.FLAG_UPDATE_CURRENT or ActionableIntents.mutableFlag()
-            val requestCode = ActionableIntents.requestCode(notificationId, "rate")
-            val pending = PendingIntent.getBroadcast(context, requestCode, intent, flags)
-            val builder = NotificationCompat.Action.Builder(0, context.getString(com.example.app.R.string.actionable_order_shipped_rate_title), pending)
-            builder.addRemoteInput(RemoteInput.Builder(ActionableIntents.TEXT).setLabel(context.getString(com.example.app.R.string.actionable_order_shipped_rate_label)).build())
-            builder.setShowsUserInterface(false)
-            actions.add(builder.build())
-        }
-        return actions
-    }
-}
-
-/** The categories by id: what the messaging service builds a data message's notification from. */
+/** The categories, each an object of its own (ActionableCategories.Invite), and the categories by id. */
 public object ActionableCategories {
+    /** `invite`: Someone invited the user to an event. */
+    public object Invite {
+        /** The value of `category` in the data message (and `aps.category` on iOS). */
+        public const val ID: String = "invite"
+
+        /** The category's action ids. */
+        public object Actions {
+            public const val ACCEPT: String = "accept"
+            public const val DECLINE: String = "decline"
+            public const val MAYBE: String = "maybe"
+            public const val COMMENT: String = "comment"
+        }
+
+        /** The category's payload keys, typed. */
+        public data class Payload(
+            val inviteId: String,
+            val eventName: String? = null,
+            val seats: Long? = null
+        ) {
+            /** The payload as the JSON object a tap sends back (what the action token's pld binds). */
+            public fun toJson(): String {
+                val fields = ArrayList<String>()
+                fields.add("\"inviteId\":" + ActionableJson.string(inviteId))
+                if (eventName != null) fields.add("\"eventName\":" + ActionableJson.string(eventName))
+                if (seats != null) fields.add("\"seats\":" + seats.toString())
+                return fields.joinToString(",", "{", "}")
+            }
+
+            public companion object {
+                /** The payload of an FCM data message (values are strings there), or null when a required key is missing or a value does not parse. */
+                public fun fromData(data: Map<String, String>): Payload? {
+                    val inviteId = data["inviteId"] ?: return null
+                    val eventName = data["eventName"]
+                    val seats = data["seats"]?.let { it.toLongOrNull() ?: return null }
+                    return Payload(inviteId, eventName, seats)
+                }
+            }
+        }
+
+        /**
+         * The actions an Android notification of this category shows (at most three), built for the running API level.
+         * `notificationId` is the notification's id (the action token's), `data` the FCM data message, `activity` the
+         * activity a foreground action opens.
+         */
+        public fun actions(context: Context, notificationId: String, data: Map<String, String>, activity: Class<*>): List<NotificationCompat.Action> {
+            val actions = ArrayList<NotificationCompat.Action>()
+            // The typed payload the tap sends back: what the action token's pld binds.
+            val payload = Payload.fromData(data)?.toJson() ?: "{}"
+            run {
+                val intent = ActionableIntents.tap(context, ActionableActionReceiver::class.java, ID, "accept", notificationId, data["actionToken"], payload)
+                val flags = PendingIntent.FLAG_UPDATE_CURRENT or ActionableIntents.immutableFlag()
+                val requestCode = ActionableIntents.requestCode(notificationId, "accept")
+                val pending = PendingIntent.getBroadcast(context, requestCode, intent, flags)
+                val builder = NotificationCompat.Action.Builder(0, context.getString(com.example.app.R.string.actionable_invite_accept_title), pending)
+                builder.setShowsUserInterface(false)
+                if (Build.VERSION.SDK_INT >= Build.VERSION_CODES.S) builder.setAuthenticationRequired(true)
+                actions.add(builder.build())
+            }
+            run {
+                val intent = ActionableIntents.tap(context, ActionableActionReceiver::class.java, ID, "decline", notificationId, data["actionToken"], payload)
+                val flags = PendingIntent.FLAG_UPDATE_CURRENT or ActionableIntents.immutableFlag()
+                val requestCode = ActionableIntents.requestCode(notificationId, "decline")
+                val pending = PendingIntent.getBroadcast(context, requestCode, intent, flags)
+                val builder = NotificationCompat.Action.Builder(0, context.getString(com.example.app.R.string.actionable_invite_decline_title), pending)
+                builder.setShowsUserInterface(false)
+                if (Build.VERSION.SDK_INT >= Build.VERSION_CODES.S) builder.setAuthenticationRequired(true)
+                actions.add(builder.build())
+            }
+            run {
+                val intent = ActionableIntents.tap(context, ActionableActionReceiver::class.java, ID, "comment", notificationId, data["actionToken"], payload)
+                intent.putExtra(ActionableIntents.MAX_LENGTH, 500)
+                val flags = PendingIntent.FLAG_UPDATE_CURRENT or ActionableIntents.mutableFlag()
+                val requestCode = ActionableIntents.requestCode(notificationId, "comment")
+                val pending = PendingIntent.getBroadcast(context, requestCode, intent, flags)
+                val builder = NotificationCompat.Action.Builder(0, context.getString(com.example.app.R.string.actionable_invite_comment_title), pending)
+                builder.addRemoteInput(RemoteInput.Builder(ActionableIntents.TEXT).setLabel(context.getString(com.example.app.R.string.actionable_invite_comment_label)).build())
+                builder.setShowsUserInterface(false)
+                actions.add(builder.build())
+            }
+            return actions
+        }
+    }
+
+    /** `login-approval`: Approve or deny a sign-in attempt from a new device. */
+    public object LoginApproval {
+        /** The value of `category` in the data message (and `aps.category` on iOS). */
+        public const val ID: String = "login-approval"
+
+        /** The category's action ids. */
+        public object Actions {
+            public const val APPROVE: String = "approve"
+            public const val DENY: String = "deny"
+            public const val REVIEW: String = "review"
+        }
+
+        /** The category's payload keys, typed. */
+        public data class Payload(
+            val attemptId: String,
+            val device: String? = null,
+            val location: String? = null,
+            val expiresAt: Long
+        ) {
+            /** The payload as the JSON object a tap sends back (what the action token's pld binds). */
+            public fun toJson(): String {
+                val fields = ArrayList<String>()
+                fields.add("\"attemptId\":" + ActionableJson.string(attemptId))
+                if (device != null) fields.add("\"device\":" + ActionableJson.string(device))
+                if (location != null) fields.add("\"location\":" + ActionableJson.string(location))
+                fields.add("\"expiresAt\":" + expiresAt.toString())
+                return fields.joinToString(",", "{", "}")
+            }
+
+            public companion object {
+                /** The payload of an FCM data message (values are strings there), or null when a required key is missing or a value does not parse. */
+                public fun fromData(data: Map<String, String>): Payload? {
+                    val attemptId = data["attemptId"] ?: return null
+                    val device = data["device"]
+                    val location = data["location"]
+                    val expiresAt = data["expiresAt"]?.let { it.toLongOrNull() ?: return null } ?: return null
+                    return Payload(attemptId, device, location, expiresAt)
+                }
+            }
+        }
+
+        /**
+         * The actions an Android notification of this category shows (at most three), built for the running API level.
+         * `notificationId` is the notification's id (the action token's), `data` the FCM data message, `activity` the
+         * activity a foreground action opens.
+         */
+        public fun actions(context: Context, notificationId: String, data: Map<String, String>, activity: Class<*>): List<NotificationCompat.Action> {
+            val actions = ArrayList<NotificationCompat.Action>()
+            // The typed payload the tap sends back: what the action token's pld binds.
+            val payload = Payload.fromData(data)?.toJson() ?: "{}"
+            run {
+                val intent = ActionableIntents.tap(context, ActionableActionReceiver::class.java, ID, "approve", notificationId, data["actionToken"], payload)
+                val flags = PendingIntent.FLAG_UPDATE_CURRENT or ActionableIntents.immutableFlag()
+                val requestCode = ActionableIntents.requestCode(notificationId, "approve")
+                val pending = PendingIntent.getBroadcast(context, requestCode, intent, flags)
+                val builder = NotificationCompat.Action.Builder(0, context.getString(com.example.app.R.string.actionable_login_approval_approve_title), pending)
+                builder.setShowsUserInterface(false)
+                if (Build.VERSION.SDK_INT >= Build.VERSION_CODES.S) builder.setAuthenticationRequired(true)
+                actions.add(builder.build())
+            }
+            run {
+                val intent = ActionableIntents.tap(context, ActionableActionReceiver::class.java, ID, "deny", notificationId, data["actionToken"], payload)
+                val flags = PendingIntent.FLAG_UPDATE_CURRENT or ActionableIntents.immutableFlag()
+                val requestCode = ActionableIntents.requestCode(notificationId, "deny")
+                val pending = PendingIntent.getBroadcast(context, requestCode, intent, flags)
+                val builder = NotificationCompat.Action.Builder(0, context.getString(com.example.app.R.string.actionable_login_approval_deny_title), pending)
+                builder.setShowsUserInterface(false)
+                if (Build.VERSION.SDK_INT >= Build.VERSION_CODES.S) builder.setAuthenticationRequired(true)
+                actions.add(builder.build())
+            }
+            run {
+                val intent = ActionableIntents.tap(context, activity, ID, "review", notificationId, data["actionToken"], payload)
+                val flags = PendingIntent.FLAG_UPDATE_CURRENT or ActionableIntents.immutableFlag()
+                val requestCode = ActionableIntents.requestCode(notificationId, "review")
+                val pending = PendingIntent.getActivity(context, requestCode, intent, flags)
+                val builder = NotificationCompat.Action.Builder(0, context.getString(com.example.app.R.string.actionable_login_approval_review_title), pending)
+                builder.setShowsUserInterface(true)
+                actions.add(builder.build())
+            }
+            return actions
+        }
+    }
+
+    /** `message`: A new chat message in a conversation. */
+    public object Message {
+        /** The value of `category` in the data message (and `aps.category` on iOS). */
+        public const val ID: String = "message"
+
+        /** The category's action ids. */
+        public object Actions {
+            public const val REPLY: String = "reply"
+            public const val MARKREAD: String = "markRead"
+        }
+
+        /** The category's payload keys, typed. */
+        public data class Payload(
+            val conversationId: String,
+            val messageId: String,
+            val senderName: String? = null
+        ) {
+            /** The payload as the JSON object a tap sends back (what the action token's pld binds). */
+            public fun toJson(): String {
+                val fields = ArrayList<String>()
+                fields.add("\"conversationId\":" + ActionableJson.string(conversationId))
+                fields.add("\"messageId\":" + ActionableJson.string(messageId))
+                if (senderName != null) fields.add("\"senderName\":" + ActionableJson.string(senderName))
+                return fields.joinToString(",", "{", "}")
+            }
+
+            public companion object {
+                /** The payload of an FCM data message (values are strings there), or null when a required key is missing or a value does not parse. */
+                public fun fromData(data: Map<String, String>): Payload? {
+                    val conversationId = data["conversationId"] ?: return null
+                    val messageId = data["messageId"] ?: return null
+                    val senderName = data["senderName"]
+                    return Payload(conversationId, messageId, senderName)
+                }
+            }
+        }
+
+        /**
+         * The actions an Android notification of this category shows (at most three), built for the running API level.
+         * `notificationId` is the notification's id (the action token's), `data` the FCM data message, `activity` the
+         * activity a foreground action opens.
+         */
+        public fun actions(context: Context, notificationId: String, data: Map<String, String>, activity: Class<*>): List<NotificationCompat.Action> {
+            val actions = ArrayList<NotificationCompat.Action>()
+            // The typed payload the tap sends back: what the action token's pld binds.
+            val payload = Payload.fromData(data)?.toJson() ?: "{}"
+            run {
+                val intent = ActionableIntents.tap(context, ActionableActionReceiver::class.java, ID, "reply", notificationId, data["actionToken"], payload)
+                intent.putExtra(ActionableIntents.MAX_LENGTH, 2000)
+                val flags = PendingIntent.FLAG_UPDATE_CURRENT or ActionableIntents.mutableFlag()
+                val requestCode = ActionableIntents.requestCode(notificationId, "reply")
+                val pending = PendingIntent.getBroadcast(context, requestCode, intent, flags)
+                val builder = NotificationCompat.Action.Builder(0, context.getString(com.example.app.R.string.actionable_message_reply_title), pending)
+                builder.addRemoteInput(RemoteInput.Builder(ActionableIntents.TEXT).setLabel(context.getString(com.example.app.R.string.actionable_message_reply_label)).build())
+                builder.setShowsUserInterface(false)
+                actions.add(builder.build())
+            }
+            run {
+                val intent = ActionableIntents.tap(context, ActionableActionReceiver::class.java, ID, "markRead", notificationId, data["actionToken"], payload)
+                val flags = PendingIntent.FLAG_UPDATE_CURRENT or ActionableIntents.immutableFlag()
+                val requestCode = ActionableIntents.requestCode(notificationId, "markRead")
+                val pending = PendingIntent.getBroadcast(context, requestCode, intent, flags)
+                val builder = NotificationCompat.Action.Builder(0, context.getString(com.example.app.R.string.actionable_message_markRead_title), pending)
+                builder.setShowsUserInterface(false)
+                actions.add(builder.build())
+            }
+            return actions
+        }
+    }
+
+    /** `order-shipped`: An order left the warehouse. JSON works as well as YAML. */
+    public object OrderShipped {
+        /** The value of `category` in the data message (and `aps.category` on iOS). */
+        public const val ID: String = "order-shipped"
+
+        /** The category's action ids. */
+        public object Actions {
+            public const val TRACK: String = "track"
+            public const val RATE: String = "rate"
+        }
+
+        /** The category's payload keys, typed. */
+        public data class Payload(
+            val orderId: String,
+            val trackingUrl: String? = null,
+            val items: String? = null
+        ) {
+            /** The payload as the JSON object a tap sends back (what the action token's pld binds). */
+            public fun toJson(): String {
+                val fields = ArrayList<String>()
+                fields.add("\"orderId\":" + ActionableJson.string(orderId))
+                if (trackingUrl != null) fields.add("\"trackingUrl\":" + ActionableJson.string(trackingUrl))
+                if (items != null) fields.add("\"items\":" + items)
+                return fields.joinToString(",", "{", "}")
+            }
+
+            public companion object {
+                /** The payload of an FCM data message (values are strings there), or null when a required key is missing or a value does not parse. */
+                public fun fromData(data: Map<String, String>): Payload? {
+                    val orderId = data["orderId"] ?: return null
+                    val trackingUrl = data["trackingUrl"]
+                    val items = data["items"]
+                    return Payload(orderId, trackingUrl, items)
+                }
+            }
+        }
+
+        /**
+         * The actions an Android notification of this category shows (at most three), built for the running API level.
+         * `notificationId` is the notification's id (the action token's), `data` the FCM data message, `activity` the
+         * activity a foreground action opens.
+         */
+        public fun actions(context: Context, notificationId: String, data: Map<String, String>, activity: Class<*>): List<NotificationCompat.Action> {
+            val actions = ArrayList<NotificationCompat.Action>()
+            // The typed payload the tap sends back: what the action token's pld binds.
+            val payload = Payload.fromData(data)?.toJson() ?: "{}"
+            run {
+                val intent = ActionableIntents.tap(context, activity, ID, "track", notificationId, data["actionToken"], payload)
+                val flags = PendingIntent.FLAG_UPDATE_CURRENT or ActionableIntents.immutableFlag()
+                val requestCode = ActionableIntents.requestCode(notificationId, "track")
+                val pending = PendingIntent.getActivity(context, requestCode, intent, flags)
+                val builder = NotificationCompat.Action.Builder(0, context.getString(com.example.app.R.string.actionable_order_shipped_track_title), pending)
+                builder.setShowsUserInterface(true)
+                actions.add(builder.build())
+            }
+            run {
+                val intent = ActionableIntents.tap(context, ActionableActionReceiver::class.java, ID, "rate", notificationId, data["actionToken"], payload)
+                intent.putExtra(ActionableIntents.MAX_LENGTH, 280)
+                val flags = PendingIntent.FLAG_UPDATE_CURRENT or ActionableIntents.mutableFlag()
+                val requestCode = ActionableIntents.requestCode(notificationId, "rate")
+                val pending = PendingIntent.getBroadcast(context, requestCode, intent, flags)
+                val builder = NotificationCompat.Action.Builder(0, context.getString(com.example.app.R.string.actionable_order_shipped_rate_title), pending)
+                builder.addRemoteInput(RemoteInput.Builder(ActionableIntents.TEXT).setLabel(context.getString(com.example.app.R.string.actionable_order_shipped_rate_label)).build())
+                builder.setShowsUserInterface(false)
+                actions.add(builder.build())
+            }
+            return actions
+        }
+    }
+
     /** The actions of a `category` notification, or null for a category this app does not know. */
     public fun actions(context: Context, category: String, notificationId: String, data: Map<String, String>, activity: Class<*>): List<NotificationCompat.Action>? {
         return when (category) {
