@@ -44,6 +44,15 @@ struct AndroidSendTests {
                 let devices = try JSONDecoder().decode(DeviceList.self, from: try await SendHarness.call("GET", "/v1/devices/alice", port: port).body)
                 #expect(devices.items.map(\.token) == [token] && devices.items.first?.platform == "android")
                 #expect(devices.items.first?.environment == nil, "an Android device has no APNs environment")
+                // Signing in again (a JWT for the same user here) registers FirebaseMessaging's current token, which
+                // FCM does not hand over again: onNewToken runs only when it changes.
+                let current = "fcm-alice-2:APA91bHun4MxP5egoKMwt2KZFBaFUH-2RYqx"
+                _ = try await app(["signin", current])
+                #expect(try await app(["run"]).contains("actionable.device\tSuccess"))
+                let signedIn = try JSONDecoder().decode(
+                    DeviceList.self, from: try await SendHarness.call("GET", "/v1/devices/alice", port: port).body)
+                #expect(Set(signedIn.items.map(\.token)) == [token, current])
+                _ = try await SendHarness.call("DELETE", "/v1/devices/" + current, port: port)
 
                 // The backend sends; FCM takes the data message the server built.
                 for id in ["n-and-1", "n-and-2"] {

@@ -80,7 +80,22 @@ class Notification(channel: String?) {
     }
 }
 
-open class Activity : ContextWrapper(null)
+/** The process's application: the system calls onCreate before any activity, service or receiver of the process. */
+open class Application : ContextWrapper(null) {
+    open fun onCreate() {}
+}
+
+/**
+ * An activity: the intent that started it (getIntent), replaced with setIntent; onCreate when it is made, onNewIntent
+ * when an intent reaches it while it runs (launchMode singleTop or singleTask).
+ */
+open class Activity : ContextWrapper(null) {
+    private var current: Intent = Intent()
+    open fun getIntent(): Intent = current
+    open fun setIntent(newIntent: Intent) { current = newIntent }
+    protected open fun onCreate(savedInstanceState: Bundle?) {}
+    protected open fun onNewIntent(intent: Intent) {}
+}
 
 open class Service : ContextWrapper(null) {
     /** The system's attach (hidden in Android): gives the service its base context. */

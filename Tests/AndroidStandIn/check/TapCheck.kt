@@ -1,6 +1,7 @@
 // The generated Android code as an app lives it, in separate JVM processes, on the stand-in:
 //   TapCheck configure SERVER [BEARER]          — ActionableReports.configure, as Application.onCreate does
 //   TapCheck token FCM_TOKEN                    — FCM hands the messaging service a new token
+//   TapCheck signin FCM_TOKEN                   — a user signs in: FirebaseMessaging's current token is registered
 //   TapCheck deliver DATA_FILE ACTION-or-- [TEXT or -] [halt]
 //       — FCM hands the messaging service the data message (a JSON object of strings in DATA_FILE); prints what is
 //         posted (with each action's title); unless ACTION is -, the user taps ACTION (with TEXT typed into its RemoteInput), as the system does it (the PendingIntent
@@ -65,6 +66,12 @@ fun tapMain(arguments: Array<String>) {
             service.attachForStandIn(context)
             service.onNewToken(arguments[1])
             println("token handed over")
+        }
+        "signin" -> {
+            // A user signs in: FirebaseMessaging's current token (no onNewToken: it did not change) is registered.
+            com.google.firebase.messaging.FirebaseMessaging.standInToken = arguments[1]
+            com.example.app.ActionableDevices.registerCurrentToken(context)
+            println("signed in")
         }
         "deliver" -> {
             val data = readData(java.io.File(arguments[1]).readText())

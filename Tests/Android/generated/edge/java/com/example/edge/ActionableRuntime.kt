@@ -221,11 +221,26 @@ public class ActionableReportWorker(context: Context, parameters: androidx.work.
 
 /**
  * The device's FCM registration token, registered for the signed-in user with POST /v1/devices (platform android)
- * through WorkManager: kept until the server has it. The messaging service calls it from onNewToken; call it too
- * when a user signs in, with FirebaseMessaging's current token.
+ * through WorkManager: kept until the server has it. The messaging service calls it from onNewToken; when a user
+ * signs in, call registerCurrentToken after ActionableReports.configure with their JWT.
  */
 public object ActionableDevices {
     public const val TOKEN: String = "actionable.deviceToken"
+
+    /**
+     * Registers FirebaseMessaging's current token for the user signed in now (call it after
+     * ActionableReports.configure with their JWT, at each sign-in): FCM calls onNewToken only when the token
+     * changes, not when the user does. Returns at once; the token is stored for registration off the main thread.
+     */
+    public fun registerCurrentToken(context: Context) {
+        val application = context.getApplicationContext()
+        com.google.firebase.messaging.FirebaseMessaging.getInstance().getToken()
+            .addOnSuccessListener(object : com.google.android.gms.tasks.OnSuccessListener<String> {
+                override fun onSuccess(result: String) {
+                    Thread { register(application, result) }.start()
+                }
+            })
+    }
 
     public fun register(context: Context, token: String) {
         val request = androidx.work.OneTimeWorkRequest.Builder(ActionableDeviceWorker::class.java)
