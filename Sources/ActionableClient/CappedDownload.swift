@@ -22,16 +22,26 @@ final class CappedDownload: NSObject, URLSessionDataDelegate, @unchecked Sendabl
     private var continuation: CheckedContinuation<HTTPExchange.Answer, any Error>?
     private var task: URLSessionDataTask?
     private var cancelled = false
+    private var expired = false
 
     private init(limit: Int) { self.limit = limit }
 
     /// Sends `request` on a session of `configuration` (its own, with this delegate) and returns
-    /// the answer; throws ``Failure/tooLarge(limit:)`` past `limit` bytes, `URLError` when the
-    /// exchange fails, `CancellationError` when the calling task is cancelled.
+    /// the answer; throws ``Failure/tooLarge(limit:)`` past `limit` bytes, `URLError(.timedOut)`
+    /// when the whole exchange (head and body) takes longer than the configuration's
+    /// `timeoutIntervalForResource`, `URLError` when the exchange fails, `CancellationError` when
+    /// the calling task is cancelled.
+    ///
+    /// The deadline is kept here too: FoundationNetworking (Linux) restarts its timeouts at each
+    /// byte, so a server that trickles a byte every few seconds would hold the call for ever.
     static func get(_ request: URLRequest, configuration: URLSessionConfiguration, limit: Int) async throws -> HTTPExchange.Answer {
         let download = CappedDownload(limit: limit)
         let session = URLSession(configuration: configuration, delegate: download, delegateQueue: nil)
         defer { session.finishTasksAndInvalidate() }
+        let timeout = configuration.timeoutIntervalForResource
+        if timeout.isFinite && timeout > 0 {
+            DispatchQueue.global().asyncAfter(deadline: .now() + min(timeout, 86_400)) { [weak download] in download?.expire() }
+        }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 download.start(session.dataTask(with: request), continuation: continuation)
@@ -39,6 +49,16 @@ final class CappedDownload: NSObject, URLSessionDataDelegate, @unchecked Sendabl
         } onCancel: {
             download.cancel()
         }
+    }
+
+    /// The deadline passed: the task is cancelled and the call ends with `URLError(.timedOut)`.
+    private func expire() {
+        lock.lock()
+        expired = true
+        let task = self.task
+        lock.unlock()
+        task?.cancel()
+        finish(with: .failure(URLError(.timedOut)))
     }
 
     private func start(_ task: URLSessionDataTask, continuation: CheckedContinuation<HTTPExchange.Answer, any Error>) {
@@ -61,6 +81,12 @@ final class CappedDownload: NSObject, URLSessionDataDelegate, @unchecked Sendabl
         let task = self.task
         lock.unlock()
         task?.cancel()
+    }
+
+    private var isExpired: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return expired
     }
 
     private func finish(with result: Result<HTTPExchange.Answer, any Error>) {
@@ -112,6 +138,8 @@ final class CappedDownload: NSObject, URLSessionDataDelegate, @unchecked Sendabl
         lock.unlock()
         if tooLarge {
             finish(with: .failure(Failure.tooLarge(limit: limit)))
+        } else if self.isExpired {
+            finish(with: .failure(URLError(.timedOut)))
         } else if cancelled {
             finish(with: .failure(CancellationError()))
         } else if let error {

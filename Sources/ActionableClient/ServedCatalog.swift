@@ -160,19 +160,50 @@ extension ServedCatalog {
         }
     }
 
-    /// `text` when its format specifiers are the ones iOS fills in for these strings — `%u` (the
-    /// count), `%@` (a name), positional (`%1$u`) or `%%` — else nil: the system formats these
-    /// strings, and a specifier it has no argument for is not the server's to choose.
-    static func safeFormat(_ text: String) -> String? {
+    /// What iOS passes a format it fills in, in order: the hidden-previews placeholder gets the
+    /// count (`%u`); the summary format the count, then the summary argument (`%u more from %@`).
+    enum FormatArgument: Equatable {
+        case count
+        case text
+    }
+
+    /// `text` when every format specifier in it names an argument iOS supplies, as that argument's
+    /// type — `%u` or `%d` for the count, `%@` for the summary argument, in order or positional
+    /// (`%2$@ … %1$u`), `%%` — else nil. No width, precision or flag: iOS formats these strings,
+    /// and a specifier it has no argument for (`%9$@`, `%@ %@ %@`), an object read from the count
+    /// (`%1$@`) or a width of two billion is a crash or a hang the server does not get to choose.
+    static func safeFormat(_ text: String, arguments: [FormatArgument]) -> String? {
         var scalars = text.unicodeScalars.makeIterator()
+        var sequential = 0
+        var positional: Bool?
         while let scalar = scalars.next() {
             guard scalar == "%" else { continue }
             var next = scalars.next()
             if next == "%" { continue }
-            while let digit = next, ("0"..."9").contains(digit) { next = scalars.next() }
-            if next == "$" { next = scalars.next() }
+            var digits = ""
+            while let digit = next, ("0"..."9").contains(digit), digits.count < 3 {
+                digits.unicodeScalars.append(digit)
+                next = scalars.next()
+            }
+            let index: Int
+            if !digits.isEmpty {
+                // Only a position (`%2$@`): digits without `$` would be a width.
+                guard next == "$", let position = Int(digits), position >= 1, positional != false else { return nil }
+                positional = true
+                index = position
+                next = scalars.next()
+            } else {
+                guard positional != true else { return nil }  // positional and not, mixed
+                positional = false
+                sequential += 1
+                index = sequential
+            }
+            guard index <= arguments.count else { return nil }
             if next == "l" { next = scalars.next() }
-            guard next == "u" || next == "@" || next == "d" else { return nil }
+            switch (arguments[index - 1], next) {
+            case (.count, "u"?), (.count, "d"?), (.text, "@"?): continue
+            default: return nil
+            }
         }
         return text
     }
@@ -211,8 +242,11 @@ extension ServedCatalog {
         return ServedCategory(
             identifier: raw.category, actions: ordered, options: (raw.options ?? []).filter(knownOptions.contains),
             intents: raw.intents ?? [],
-            hiddenPreviewsBodyPlaceholder: raw.hiddenPreviewsBodyPlaceholder?.resolved(for: languages).flatMap(Self.safeFormat),
-            summaryFormat: raw.summaryFormat?.resolved(for: languages).flatMap(Self.safeFormat), payloadKeys: Set((raw.payload ?? [:]).keys))
+            hiddenPreviewsBodyPlaceholder: raw.hiddenPreviewsBodyPlaceholder?.resolved(for: languages).flatMap {
+                Self.safeFormat($0, arguments: [.count])
+            },
+            summaryFormat: raw.summaryFormat?.resolved(for: languages).flatMap { Self.safeFormat($0, arguments: [.count, .text]) },
+            payloadKeys: Set((raw.payload ?? [:]).keys))
     }
 
     private static func context(_ list: [String]?, limit: Int, known: [ServedAction], name: String) throws -> [String] {

@@ -79,6 +79,22 @@ struct HostileCatalogTests {
         }
     }
 
+    /// A server that trickles its answer — a byte every second, its head or its body — is cut
+    /// off at the sync's timeout, head and body together, and the cached catalog stays. (On
+    /// Linux, FoundationNetworking restarted its timeout at each byte: still hanging at 40 s with a
+    /// 5 s timeout.)
+    @Test(arguments: [Array("HTTP/1.1 200 OK\r\nETag: \"v9\"\r\nContent-Length: 100000\r\n\r\n{".utf8), Array("HTTP/1.1 200 OK\r\nX-Pad: ".utf8)])
+    func aTricklingServerIsCutOffAtTheTimeout(head: [UInt8]) async throws {
+        let upstream = try HostileUpstream { _, _ in .trickle(head: head, interval: 1) }
+        defer { upstream.stop() }
+        let cache = FileManager.default.temporaryDirectory.appendingPathComponent("actionable-trickle-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: cache) }
+        let sync = CatalogSync(server: URL(string: "http://127.0.0.1:\(upstream.port)")!, cache: cache, languages: ["en"], timeout: 3)
+        await #expect(throws: CatalogSync.RefreshError.unreachable(URLError(.timedOut).localizedDescription)) { try await sync.refresh() }
+        #expect(await sync.cached() == nil)
+        #expect(upstream.arrivals.count == 1)
+    }
+
     @Test func aCacheFileOfGarbageIsIgnoredAndACatalogSurvivesARestart() async throws {
         let cache = FileManager.default.temporaryDirectory.appendingPathComponent("actionable-cache-\(UUID())")
         defer { try? FileManager.default.removeItem(at: cache) }

@@ -70,8 +70,11 @@ struct ServedCatalogTests {
         #expect(served.skipped[7].contains("maxLength 0"))
     }
 
-    /// The system fills in these strings' specifiers: a server may use the ones it has an
-    /// argument for (`%u`, `%@`, positional, `%%`), and a text with any other is left out.
+    /// The system fills in these strings' specifiers: the summary format gets the count, then the
+    /// summary argument; the hidden-previews placeholder the count alone. A server may name those,
+    /// as their types, in order or by position; a text with any other specifier is left out.
+    /// (The check looked only at the conversion letter: `%9$@`, `%2147483647u`, `%1$@` over the
+    /// count and `%@ %@ %@` passed.)
     @Test func placeholdersAndSummaryFormatsKeepOnlyTheSpecifiersTheSystemFills() throws {
         func served(_ format: String) throws -> ServedCategory? {
             try ServedCatalog(
@@ -79,12 +82,21 @@ struct ServedCatalogTests {
                 languages: []
             ).category("a")
         }
-        for format in ["%u more", "%u more from %@", "%2$@ sent %1$u", "100%% done", "%lu new", "plain"] {
+        for format in ["%u more", "100%% done", "%lu new", "%d new", "%1$u new", "plain"] {
             #expect(try served(format)?.summaryFormat == format, "\(format)")
             #expect(try served(format)?.hiddenPreviewsBodyPlaceholder == format, "\(format)")
         }
-        for format in ["%n", "%s", "%@%x", "%", "%08.3f", "%1$s"] {
+        for format in ["%u more from %@", "%2$@ sent %1$u", "%1$u from %2$@, %2$@"] {
+            #expect(try served(format)?.summaryFormat == format, "\(format)")
+            #expect(try served(format)?.hiddenPreviewsBodyPlaceholder == nil, "the placeholder has no text argument: \(format)")
+        }
+        let refused = [
+            "%n", "%s", "%@%x", "%", "%08.3f", "%1$s", "%9$@", "%3$u", "%2147483647u", "%1$@", "%@ %@ %@", "%@", "%u %u",
+            "%1$u %@", "%0$u", "%-5u", "%.3u", "%u %@ %@",
+        ]
+        for format in refused {
             #expect(try served(format)?.summaryFormat == nil, "\(format)")
+            #expect(try served(format)?.hiddenPreviewsBodyPlaceholder == nil, "\(format)")
             #expect(try served(format) != nil, "the category itself stays: \(format)")
         }
     }
