@@ -53,8 +53,12 @@ public actor CatalogSync {
     private let configuration: URLSessionConfiguration
     private let languages: [String]
     private let limit: Int
-    private var stored: Stored?
+    private var stored: Stored? {
+        didSet { snapshot.set(stored?.catalog) }
+    }
     private var loaded = false
+    /// The catalog last kept, readable from any thread (``payloadKeys(ofCategory:)``).
+    private nonisolated let snapshot = CatalogSnapshot()
 
     private struct Stored {
         var etag: String
@@ -94,6 +98,20 @@ public actor CatalogSync {
     public func cached() -> ServedCatalog? {
         loadIfNeeded()
         return stored?.catalog
+    }
+
+    /// The payload keys of category `identifier` in the catalog last kept (by a refresh of this
+    /// launch, or read from the cache), or `nil` when it has no such category. Not isolated to
+    /// the actor: `NotificationResponseHandler`'s `payloadKeys`, which is synchronous, can ask it
+    /// after the generated categories:
+    ///
+    /// ```swift
+    /// NotificationResponseHandler(reporter: reporter) { category in
+    ///     NotificationCategories.payloadKeys(ofCategory: category) ?? sync.payloadKeys(ofCategory: category)
+    /// }
+    /// ```
+    public nonisolated func payloadKeys(ofCategory identifier: String) -> Set<String>? {
+        snapshot.catalog(orLoad: { Self.read(cacheFile, languages: languages)?.catalog })?.payloadKeys(ofCategory: identifier)
     }
 
     /// The cached catalog's `ETag`, or `nil`.
@@ -168,13 +186,18 @@ public actor CatalogSync {
     private func loadIfNeeded() {
         guard !loaded else { return }
         loaded = true
-        // The file is the ETag, a newline, and the body as served; written in one atomic step.
+        stored = Self.read(cacheFile, languages: languages)
+    }
+
+    /// The cache file's catalog: the ETag, a newline, and the body as served (written in one
+    /// atomic step); `nil` when absent or not a catalog.
+    private static func read(_ cacheFile: URL, languages: [String]) -> Stored? {
         guard let data = try? Data(contentsOf: cacheFile), let newline = data.firstIndex(of: 0x0A),
             let etag = String(data: data[data.startIndex..<newline], encoding: .utf8), Self.isEntityTag(etag)
-        else { return }
+        else { return nil }
         let body = Data(data[data.index(after: newline)...])
-        guard let catalog = try? ServedCatalog(json: body, languages: languages) else { return }
-        stored = Stored(etag: etag, body: body, catalog: catalog)
+        guard let catalog = try? ServedCatalog(json: body, languages: languages) else { return nil }
+        return Stored(etag: etag, body: body, catalog: catalog)
     }
 
     private func write(etag: String, body: Data) {
@@ -184,5 +207,31 @@ public actor CatalogSync {
         } catch {
             // The catalog is used for this launch; the next one asks again without an ETag.
         }
+    }
+}
+
+/// The catalog a ``CatalogSync`` last kept, behind a lock: read from any thread, set by the actor.
+final class CatalogSnapshot: @unchecked Sendable {
+    private let lock = NSLock()
+    private var current: ServedCatalog?
+    private var known = false
+
+    /// Sets the catalog kept now (nil: none).
+    func set(_ catalog: ServedCatalog?) {
+        lock.lock()
+        current = catalog
+        known = true
+        lock.unlock()
+    }
+
+    /// The catalog kept now; before the actor has read its cache, what `load` reads.
+    func catalog(orLoad load: () -> ServedCatalog?) -> ServedCatalog? {
+        lock.lock()
+        defer { lock.unlock() }
+        if !known {
+            current = load()
+            known = true
+        }
+        return current
     }
 }

@@ -7,6 +7,8 @@ struct Actionable: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "actionable",
         abstract: "Category files, lint, payloads and a webhook server for iOS actionable notifications.",
+        // The release this commit is (docs/ios-client.md, "Versions"); @actionable/node's package.json says the same.
+        version: "0.1.0",
         subcommands: [
             LintCommand.self, CatalogCommand.self, PayloadCommand.self, ServeCommand.self, RespondCommand.self,
             GenerateCommand.self, DeliveriesCommand.self, PreviewCommand.self, DiffCommand.self, APNsStandInCommand.self, FCMStandInCommand.self,

@@ -95,6 +95,26 @@ struct HostileCatalogTests {
         #expect(upstream.arrivals.count == 1)
     }
 
+    /// The served categories' payload keys are read synchronously, as the response handler asks
+    /// for them: from this launch's refresh, and at the next launch from the cache before any call.
+    @Test func aServedCategorysPayloadKeysAreReadWithoutAwaiting() async throws {
+        let cache = FileManager.default.temporaryDirectory.appendingPathComponent("actionable-keys-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: cache) }
+        let served = ServedCatalogTests.catalog(
+            #"{"category":"poll","payload":{"pollId":{"type":"string","required":true},"round":{"type":"integer"}},"actions":[{"id":"yes","title":"Yes"}]}"#
+        )
+        try await CatalogProxy.run { proxy, port in
+            let sync = CatalogSync(server: URL(string: "http://127.0.0.1:\(port)")!, cache: cache, languages: ["en"])
+            #expect(sync.payloadKeys(ofCategory: "poll") == nil)
+            await proxy.answer(Self.answer(200, served))
+            try await sync.refresh()
+            #expect(sync.payloadKeys(ofCategory: "poll") == ["pollId", "round"])
+            #expect(sync.payloadKeys(ofCategory: "invite") == nil)
+        }
+        let relaunched = CatalogSync(server: URL(string: "http://127.0.0.1:1")!, cache: cache, languages: ["en"])
+        #expect(relaunched.payloadKeys(ofCategory: "poll") == ["pollId", "round"])
+    }
+
     @Test func aCacheFileOfGarbageIsIgnoredAndACatalogSurvivesARestart() async throws {
         let cache = FileManager.default.temporaryDirectory.appendingPathComponent("actionable-cache-\(UUID())")
         defer { try? FileManager.default.removeItem(at: cache) }

@@ -28,6 +28,14 @@ struct NodePackageTests {
         }
     }
 
+    /// One release, one version: the command's and the Node package's.
+    @Test func itsVersionIsTheCommands() async throws {
+        let manifest = try JSONSerialization.jsonObject(with: Data(contentsOf: Self.package.appendingPathComponent("package.json"))) as? [String: Any]
+        let version = try #require(manifest?["version"] as? String)
+        let run = try await CommandLineRunner.run(["--version"])
+        #expect(run.status == 0 && run.stdout == version + "\n", "actionable --version: \(run.stdout)\(run.stderr); package.json: \(version)")
+    }
+
     @Test func itsTestsPassAgainstARealServe() async throws {
         try await Self.build()
         let run = try await CommandLineRunner.runTool(
