@@ -229,3 +229,18 @@ extension PostgresActionStore {
         try await connection.query(PostgresQuery(unsafeSQL: sql, binds: try sqlBindings(values)), logger: logger)
     }
 }
+
+extension PostgresActionStore {
+    public func recordSignOut(session: String, until: Date, now: Date) async throws {
+        try await transaction { connection, logger in
+            try await Self.run(AdminSignOutTable.prune(.postgres), [.real(now.timeIntervalSince1970)], connection, logger)
+            try await Self.run(AdminSignOutTable.insert(.postgres), [.text(session), .real(until.timeIntervalSince1970)], connection, logger)
+        }
+    }
+
+    public func isSignedOut(session: String) async throws -> Bool {
+        try await transaction { connection, logger in
+            !(try await Self.rows(AdminSignOutTable.select(.postgres), [.text(session)], connection, logger)).isEmpty
+        }
+    }
+}

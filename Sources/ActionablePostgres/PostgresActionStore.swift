@@ -273,6 +273,7 @@ public final class PostgresActionStore: ActionStore {
         (12, "queue indexes in claim order", EndpointTable.version12(.postgres)),
         (13, "devices on both platforms", DeviceTable.version13(.postgres)),
         (14, "responses routed to endpoints read through their deliveries", ResponseStates.version14(.postgres)),
+        (15, "admin sign-outs", AdminSignOutTable.version15(.postgres)),
     ]
 
     /// Stores `action` once: batched with the accepts arriving meanwhile (see

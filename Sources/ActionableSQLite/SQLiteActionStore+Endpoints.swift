@@ -187,3 +187,16 @@ extension SQLiteActionStore {
             })
     }
 }
+
+extension SQLiteActionStore {
+    public func recordSignOut(session: String, until: Date, now: Date) async throws {
+        try await pool.write { db in
+            try db.execute(sql: AdminSignOutTable.prune(.sqlite), arguments: [now.timeIntervalSince1970])
+            try db.execute(sql: AdminSignOutTable.insert(.sqlite), arguments: [session, until.timeIntervalSince1970])
+        }
+    }
+
+    public func isSignedOut(session: String) async throws -> Bool {
+        try await pool.read { db in try Row.fetchOne(db, sql: AdminSignOutTable.select(.sqlite), arguments: [session]) != nil }
+    }
+}

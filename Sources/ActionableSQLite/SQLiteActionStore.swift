@@ -92,6 +92,9 @@ public final class SQLiteActionStore: ActionStore {
         migrator.registerMigration("v14: responses routed to endpoints read through their deliveries") { db in
             for statement in ResponseStates.version14(.sqlite) { try db.execute(sql: statement) }
         }
+        migrator.registerMigration("v15: admin sign-outs") { db in
+            for statement in AdminSignOutTable.version15(.sqlite) { try db.execute(sql: statement) }
+        }
         return migrator
     }
 

@@ -193,3 +193,12 @@ extension DeliveryOutcome {
         }
     }
 }
+
+extension InMemoryActionStore {
+    public func recordSignOut(session: String, until: Date, now: Date) {
+        signOuts = signOuts.filter { $0.value >= now }
+        if signOuts[session] == nil { signOuts[session] = until }
+    }
+
+    public func isSignedOut(session: String) -> Bool { signOuts[session] != nil }
+}

@@ -23,6 +23,8 @@ public actor InMemoryActionStore: ActionStore {
     var rows: [String: Row] = [:]
     /// The endpoints and each response's deliveries to them (`InMemoryActionStore+Endpoints.swift`).
     var endpointTable: [String: Endpoint] = [:]
+    /// The admin sessions signed out, with when each record may be forgotten.
+    var signOuts: [String: Date] = [:]
     var endpointDeliveries: [String: [String: EndpointDeliveryRow]] = [:]
     private var badgeEntries: [String: BadgeEntry] = [:]
     /// The devices by token (`InMemoryActionStore+Devices.swift`).

@@ -272,6 +272,8 @@ struct ActionsEndpointTests {
         func hold(_ responses: [HeldResponse], owner: String) async throws { throw Down() }
         func fanOutAtAccept(_ fanOut: AcceptFanOut) async {}
         func resumeIfPausedByMissingFlag(id: String, at: Date) async throws -> Bool { throw Down() }
+        func recordSignOut(session: String, until: Date, now: Date) async throws { throw Down() }
+        func isSignedOut(session: String) async throws -> Bool { throw Down() }
         func claimDeliveries(
             endpointID: String, now: Date, limit: Int, lease: TimeInterval, owner: String, breaker: BreakerSettings,
             if claimable: @escaping @Sendable (Endpoint) -> Bool

@@ -118,6 +118,13 @@ struct AdminPageTests {
         // Signing out clears the cookie (with the CSRF token), and a stolen form without one cannot.
         let out = try await Self.run(store, [(.post, "/admin/logout", "csrf=\(csrf)", cookie, nil)])
         #expect(out.first?.headers[.setCookie]?.contains("Max-Age=0") == true)
+        // The old cookie, replayed with its CSRF token, is a signed-out session: it neither sees the
+        // page nor changes anything (it still worked for 8 hours).
+        let replayed = try await Self.run(
+            store, [(.get, "/admin", nil, cookie, nil), (.post, "/admin/deliveries/r-002/retry", "csrf=\(csrf)", cookie, nil)])
+        #expect(replayed.map(\.status) == [.ok, .unauthorized])
+        #expect(replayed[0].body.contains(#"action="/admin/session""#) && !replayed[0].body.contains("count-dead"))
+        #expect(try await store.action(id: "r-002")?.status == .dead)
     }
 
     @Test func textFromStorageAndTheCatalogIsEscaped() async throws {

@@ -64,6 +64,10 @@ struct OverloadTests {
         func resumeIfPausedByMissingFlag(id: String, at: Date) async throws -> Bool {
             await inner.resumeIfPausedByMissingFlag(id: id, at: at)
         }
+        func recordSignOut(session: String, until: Date, now: Date) async throws {
+            await inner.recordSignOut(session: session, until: until, now: now)
+        }
+        func isSignedOut(session: String) async throws -> Bool { await inner.isSignedOut(session: session) }
         func claimDeliveries(
             endpointID: String, now: Date, limit: Int, lease: TimeInterval, owner: String, breaker: BreakerSettings,
             if claimable: @escaping @Sendable (Endpoint) -> Bool

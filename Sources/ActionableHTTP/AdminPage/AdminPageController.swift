@@ -48,7 +48,7 @@ struct AdminPageController: Sendable {
 
     /// Who is asking: an operator with a session (its nonce), one with the bearer token, or nobody.
     enum Visitor {
-        case session(nonce: String)
+        case session(nonce: String, expiry: Date)
         case bearer
         case nobody
     }
@@ -56,10 +56,10 @@ struct AdminPageController: Sendable {
     var routes: RouteCollection<ActionableRequestContext> {
         let routes = RouteCollection(context: ActionableRequestContext.self)
         routes.get("/admin") { request, context in
-            switch visitor(request) {
+            switch try await signedInVisitor(request, context: context) {
             case .nobody: return page(signIn(problem: nil))
             case .bearer: return page(try await admin(csrf: nil, notice: nil, context: context))
-            case .session(let nonce):
+            case .session(let nonce, _):
                 let queued = request.uri.queryParameters["queued"].map(String.init)
                 let notice = queued.map { "Response \($0) is queued again; it will be delivered with the same webhook-id." }
                 return page(try await admin(csrf: session.csrfToken(forNonce: nonce), notice: notice, context: context))
@@ -92,10 +92,17 @@ struct AdminPageController: Sendable {
             response.headers[.setCookie] = cookie(session.newCookie(), maxAge: Int(AdminSession.lifetime))
             return response
         }
-        routes.post("/admin/logout") { request, _ in
+        routes.post("/admin/logout") { request, context in
             let form = try await AdminForm.fields(of: request, allowing: ["csrf"])
-            guard case .session(let nonce) = visitor(request), session.isValidCSRF(form["csrf"] ?? "", forNonce: nonce) else {
+            guard case .session(let nonce, let expiry) = try await signedInVisitor(request, context: context),
+                session.isValidCSRF(form["csrf"] ?? "", forNonce: nonce)
+            else {
                 return page(signIn(problem: nil))
+            }
+            // Recorded in storage before the answer: the cookie, copied or not, and its CSRF token
+            // are refused by every instance from now on, not only forgotten by this browser.
+            try await settings.storage(context, "the storage cannot be reached: the session is not signed out; try again") {
+                try await store.recordSignOut(session: nonce, until: expiry, now: Date())
             }
             var response = Self.redirect("/admin")
             response.headers[.setCookie] = cookie("", maxAge: 0)
@@ -103,7 +110,7 @@ struct AdminPageController: Sendable {
         }
         routes.post("/admin/deliveries/:id/retry") { request, context in
             let id = context.parameters.get("id") ?? ""
-            return try await authorizedForm(request) {
+            return try await authorizedForm(request, context: context) {
                 switch try await settings.storage(context, "the storage cannot be reached", { try await store.requeue(id: id, at: Date()) }) {
                 case .queued:
                     let escaped = id.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
@@ -118,7 +125,7 @@ struct AdminPageController: Sendable {
         for (verb, paused) in [("pause", true), ("resume", false)] {
             routes.post("/admin/endpoints/:id/\(verb)") { request, context in
                 let id = context.parameters.get("id") ?? ""
-                return try await authorizedForm(request) {
+                return try await authorizedForm(request, context: context) {
                     let changed = try await settings.storage(context, "the storage cannot be reached") {
                         try await store.updateEndpoint(id: id, EndpointChange(paused: paused), at: Date())
                     }
@@ -132,12 +139,14 @@ struct AdminPageController: Sendable {
 
     /// Runs `change` for a form an operator may send: a session whose CSRF token matches, or the
     /// bearer token; the sign-in page otherwise, with nothing changed.
-    private func authorizedForm(_ request: Request, _ change: () async throws -> Response) async throws -> Response {
+    private func authorizedForm(
+        _ request: Request, context: ActionableRequestContext, _ change: () async throws -> Response
+    ) async throws -> Response {
         let form = try await AdminForm.fields(of: request, allowing: ["csrf"])
-        switch visitor(request) {
+        switch try await signedInVisitor(request, context: context) {
         case .nobody:
             return page(signIn(problem: "Sign in first."), status: .unauthorized)
-        case .session(let nonce) where !session.isValidCSRF(form["csrf"] ?? "", forNonce: nonce):
+        case .session(let nonce, _) where !session.isValidCSRF(form["csrf"] ?? "", forNonce: nonce):
             return page(
                 signIn(problem: "The form's CSRF token does not belong to this session: nothing was changed. Reload the page and try again."),
                 status: .forbidden)
@@ -151,12 +160,23 @@ struct AdminPageController: Sendable {
         for header in request.headers[values: .cookie] {
             for pair in header.split(separator: ";") {
                 let parts = pair.trimmingCharacters(in: .whitespaces).split(separator: "=", maxSplits: 1).map(String.init)
-                if parts.count == 2, parts[0] == AdminSession.cookieName, let nonce = session.nonce(ofCookie: parts[1]) {
-                    return .session(nonce: nonce)
+                if parts.count == 2, parts[0] == AdminSession.cookieName, let found = session.session(ofCookie: parts[1]) {
+                    return .session(nonce: found.nonce, expiry: found.expiry)
                 }
             }
         }
         return .nobody
+    }
+
+    /// ``visitor(_:)``, with a session signed out (on any instance) counted as nobody: storage is
+    /// asked, so a storage that cannot be reached is a 503 rather than a guess.
+    func signedInVisitor(_ request: Request, context: ActionableRequestContext) async throws -> Visitor {
+        let found = visitor(request)
+        guard case .session(let nonce, _) = found else { return found }
+        let signedOut = try await settings.storage(context, "the storage cannot be reached") {
+            try await store.isSignedOut(session: nonce)
+        }
+        return signedOut ? .nobody : found
     }
 
     private func cookie(_ value: String, maxAge: Int) -> String {

@@ -26,7 +26,11 @@ struct AdminSession: Sendable {
     }
 
     /// The nonce of a valid, unexpired session cookie; nil otherwise.
-    func nonce(ofCookie value: String, now: Date = Date()) -> String? {
+    func nonce(ofCookie value: String, now: Date = Date()) -> String? { session(ofCookie: value, now: now)?.nonce }
+
+    /// The nonce and expiry of a valid, unexpired session cookie; nil otherwise. (A signed-out
+    /// session is refused by storage: ``AdminPageController``.)
+    func session(ofCookie value: String, now: Date = Date()) -> (nonce: String, expiry: Date)? {
         let parts = value.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         guard parts.count == 3, let expiry = Int(parts[0]), Double(expiry) > now.timeIntervalSince1970,
             let given = Base64URL.decode(parts[2])
@@ -34,7 +38,7 @@ struct AdminSession: Sendable {
         guard HMAC<SHA256>.isValidAuthenticationCode(given, authenticating: Data("\(parts[0]).\(parts[1])".utf8), using: key) else {
             return nil
         }
-        return parts[1]
+        return (parts[1], Date(timeIntervalSince1970: Double(expiry)))
     }
 
     /// The CSRF token of the session with `nonce`.
