@@ -66,10 +66,11 @@ final class CappedDownload: NSObject, URLSessionDataDelegate, @unchecked Sendabl
         self.task = task
         self.continuation = continuation
         let cancelled = self.cancelled
+        let expired = self.expired
         lock.unlock()
-        if cancelled {
+        if cancelled || expired {
             task.cancel()  // never resumed: cancelling ends it, and the session lets go of it
-            finish(with: .failure(CancellationError()))
+            finish(with: .failure(cancelled ? CancellationError() : URLError(.timedOut)))
         } else {
             task.resume()
         }

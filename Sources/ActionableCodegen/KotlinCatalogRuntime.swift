@@ -48,29 +48,46 @@ extension KotlinRuntime {
             /** Ends an exchange at its deadline: disconnecting ends a read blocked on a server that trickles its headers. */
             private val watchdog: java.util.Timer by lazy { java.util.Timer("actionable-catalog-watchdog", true) }
 
-            /** The exchange under way, or a new one started on a thread of its own, ended by the watchdog at its deadline. */
+            /**
+             * The exchange under way, or a new one started on a thread of its own. From its deadline on, the watchdog
+             * disconnects it every second until it ends (a disconnect before the connection exists does nothing), and
+             * an exchange past its deadline is never joined: a new one takes its place.
+             */
             private fun start(context: Context): Exchange {
                 while (true) {
-                    current.get()?.let { return it }
+                    val running = current.get()
+                    if (running != null) {
+                        if (System.nanoTime() < running.deadline) return running
+                        running.connection?.disconnect()
+                        current.compareAndSet(running, null)
+                        continue
+                    }
                     val exchange = Exchange(System.nanoTime() + 8_000_000_000L)
                     if (!current.compareAndSet(null, exchange)) continue
                     val stop = object : java.util.TimerTask() {
                         override fun run() { exchange.connection?.disconnect() }
                     }
-                    watchdog.schedule(stop, 8_000L)
-                    val thread = Thread({
-                        try {
-                            exchange.body = fetch(context, exchange)
-                        } catch (error: Throwable) {
-                            exchange.body = null
-                        } finally {
-                            stop.cancel()
-                            current.compareAndSet(exchange, null)
-                            exchange.done.countDown()
-                        }
-                    }, "actionable-catalog")
-                    thread.setDaemon(true)
-                    thread.start()
+                    try {
+                        watchdog.schedule(stop, 8_000L, 1_000L)
+                        val thread = Thread({
+                            try {
+                                exchange.body = fetch(context, exchange)
+                            } catch (error: Throwable) {
+                                exchange.body = null
+                            } finally {
+                                stop.cancel()
+                                current.compareAndSet(exchange, null)
+                                exchange.done.countDown()
+                            }
+                        }, "actionable-catalog")
+                        thread.setDaemon(true)
+                        thread.start()
+                    } catch (error: Throwable) {
+                        // No watchdog or no thread (the process is short of them): no exchange, and none left set.
+                        stop.cancel()
+                        current.compareAndSet(exchange, null)
+                        exchange.done.countDown()
+                    }
                     return exchange
                 }
             }

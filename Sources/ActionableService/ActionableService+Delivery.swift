@@ -49,16 +49,40 @@ extension ActionableService {
     static func seedEndpoints(_ forwards: [ForwardRoute], into store: any EndpointStore, at now: Date, logger: Logger) async throws {
         let existing = try await store.endpoints()
         let ids = ForwardRoute.endpointIDs(forwards)
-        var seeded: Set<String> = []
-        for (forward, preferred) in zip(forwards, ids) {
-            // The same pattern and URL seeded under the other id (the pattern had one flag and
-            // now has several, or the other way round) stays that endpoint: its deliveries in
-            // flight are not sent a second time by a new one.
-            let adopted = existing.first { endpoint in
-                endpoint.id != preferred && endpoint.seeded && endpoint.url == forward.url && endpoint.filter == [forward.pattern]
-                    && !ids.contains(endpoint.id) && !seeded.contains(endpoint.id)
+        var flagsOfPattern: [String: Int] = [:]
+        for forward in forwards { flagsOfPattern[forward.pattern, default: 0] += 1 }
+        // Which endpoint each flag is, in two passes so that no two flags share one and no
+        // pattern-and-URL gets a second endpoint:
+        // 1. an endpoint seeded for the flag's pattern and URL, whatever its id (one id scheme
+        //    or the other; the flags of a pattern went from one to several or back);
+        // 2. else the flag's own id; else, for a pattern one flag names, the endpoint a flag of
+        //    that pattern seeded before (its URL then follows the flag, as a URL change does);
+        //    else a new endpoint.
+        var chosen: [String?] = forwards.map { _ in nil }
+        var taken: Set<String> = []
+        for (index, forward) in forwards.enumerated() {
+            let same = existing.filter { $0.seeded && $0.url == forward.url && $0.filter == [forward.pattern] && !taken.contains($0.id) }
+            if let endpoint = same.first(where: { $0.id == ids[index] }) ?? same.first {
+                chosen[index] = endpoint.id
+                taken.insert(endpoint.id)
             }
-            let id = existing.contains(where: { $0.id == preferred }) ? preferred : adopted?.id ?? preferred
+        }
+        for (index, forward) in forwards.enumerated() where chosen[index] == nil {
+            let preferred = ids[index]
+            if !taken.contains(preferred), existing.contains(where: { $0.id == preferred }) {
+                chosen[index] = preferred
+            } else if flagsOfPattern[forward.pattern] == 1,
+                let earlier = existing.first(where: { $0.seeded && $0.filter == [forward.pattern] && !taken.contains($0.id) })
+            {
+                chosen[index] = earlier.id
+            } else {
+                chosen[index] = preferred
+            }
+            if let id = chosen[index] { taken.insert(id) }
+        }
+        var seeded: Set<String> = []
+        for (forward, choice) in zip(forwards, chosen) {
+            guard let id = choice else { continue }
             seeded.insert(id)
             if let current = existing.first(where: { $0.id == id }) {
                 if current.url != forward.url || current.filter != [forward.pattern] {

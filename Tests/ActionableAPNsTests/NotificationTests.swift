@@ -74,6 +74,7 @@ struct NotificationTests {
         #expect(PeerText.printable(String(repeating: "é", count: 300)).count == 201)
         #expect(PeerText.printable("BadDeviceToken") == "BadDeviceToken")
         #expect(PeerText.printable("\u{7F}\u{85}\t") == #"\u{7F}\u{85}\t"#)
+        #expect(PeerText.printable("a\u{202E}b\u{200B}c\u{2066}") == #"a\u{202E}b\u{200B}c\u{2066}"#)
     }
 
     @Test func answersAreReadAsAppleWritesThem() {

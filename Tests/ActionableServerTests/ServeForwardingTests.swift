@@ -126,6 +126,18 @@ struct ServeForwardingTests {
         let next = try await DeliveriesProcessTests.tap("n-one-upstream-again", in: directory, port: again)
         try await first.arrived(1, id: next)
         #expect(await single.stop() == 0)
+
+        // Only the second URL now: the endpoint seeded for it stays the one, and no other is
+        // turned to it (the first endpoint, by its id, was: two endpoints for one URL, each tap twice).
+        let last = try ServeProcessTests.freePort()
+        let other = try await ServerProcess.serve(
+            in: directory, port: last,
+            extra: ["--forward", "invite.*=http://127.0.0.1:\(second.port)/rsvp", "--forward-secret", Self.secret, "--admin-token", admin])
+        defer { other.signal() }
+        let final = try #require(try await LoopbackCall.send("/v1/endpoints", port: last, bearer: admin).json["items"] as? [[String: Any]])
+        #expect(final.count == 2, "\(final)")
+        #expect(final.filter { $0["url"] as? String == "http://127.0.0.1:\(second.port)/rsvp" }.count == 1, "\(final)")
+        #expect(await other.stop() == 0)
     }
 
     /// The same `PATTERN=URL` twice is refused at start-up, naming it.

@@ -71,7 +71,7 @@ export interface VerifyOptions {
  */
 export declare function verifyWebhook<Payload = {
     [key: string]: unknown;
-}>(rawBody: string | Uint8Array, headers: HeadersLike, secrets: string | readonly string[], options?: VerifyOptions): ForwardedResponse<Payload>;
+}>(rawBody: string | Uint8Array, headers: HeadersLike, secrets: string | readonly string[], options?: VerifyOptions | null): ForwardedResponse<Payload>;
 /** JSON text of `value`, with a bigint written as its digits (JSON.stringify refuses bigints). */
 export declare function jsonText(value: unknown): string;
 /**

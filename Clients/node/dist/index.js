@@ -29,7 +29,9 @@ function header(headers, name) {
     for (const key of Object.keys(record)) {
         if (key.toLowerCase() === name) {
             const value = record[key];
-            return Array.isArray(value) ? value.join(" ") : value;
+            if (Array.isArray(value))
+                return value.map(String).join(" ");
+            return typeof value === "string" ? value : value === undefined || value === null ? undefined : String(value);
         }
     }
     return undefined;
@@ -55,6 +57,7 @@ const encoder = new TextEncoder();
  * missing header, a timestamp more than `toleranceSeconds` (300) from now, or no matching signature.
  */
 function verifyWebhook(rawBody, headers, secrets, options = {}) {
+    options = options ?? {};
     // What a receiver's set-up gets wrong first, each said as what to do (the values come from JavaScript: the types
     // do not hold them to their declarations).
     const given = (typeof secrets === "string" ? [secrets] : Array.isArray(secrets) ? secrets : []);
@@ -80,6 +83,9 @@ function verifyWebhook(rawBody, headers, secrets, options = {}) {
     if (!/^\d{1,15}$/.test(timestamp))
         throw new WebhookVerificationError("bad-timestamp", `webhook-timestamp ${JSON.stringify(timestamp)} is not Unix seconds`);
     const now = options.now ? options.now() : Date.now() / 1000;
+    if (typeof now !== "number" || !Number.isFinite(now)) {
+        throw new WebhookVerificationError("bad-option", `now() must return a finite number of Unix seconds, not ${String(now)}`);
+    }
     const sent = Number(timestamp);
     if (sent < now - tolerance)
         throw new WebhookVerificationError("too-old", `webhook-timestamp ${timestamp} is older than ${tolerance} s`);
@@ -245,13 +251,14 @@ function retryAfterSeconds(value, now) {
     const text = value.trim();
     if (/^\d{1,10}$/.test(text))
         return Number(text);
-    if (!/^[A-Za-z]{3}, /.test(text))
+    // An HTTP date: IMF-fixdate, or the obsolete RFC 850 and asctime forms a recipient must accept.
+    if (!/^[A-Za-z]/.test(text))
         return undefined;
-    const date = Date.parse(text);
+    const date = Date.parse(/GMT$|UTC$/.test(text) ? text : text + " GMT");
     return Number.isFinite(date) ? Math.max(0, Math.ceil((date - now) / 1000)) : undefined;
 }
 /** The answer's body as text, at most `limit` bytes of it read: a longer one is cancelled and refused. */
-async function cappedText(response, limit, stop) {
+async function cappedText(response, limit, stop, aborted) {
     const tooLarge = () => {
         stop();
         return new ProblemError(response.status, { type: "about:blank", title: `the answer is larger than ${limit} bytes`, status: response.status });
@@ -270,11 +277,18 @@ async function cappedText(response, limit, stop) {
     const chunks = [];
     let total = 0;
     for (;;) {
+        if (aborted()) {
+            await reader.cancel().catch(() => undefined);
+            throw new ProblemError(response.status, { type: "about:blank", title: "the answer took longer than timeoutMs", status: response.status });
+        }
         const { done, value } = await reader.read();
         if (done)
             break;
-        if (!value)
+        if (!value || value.byteLength === 0) {
+            // An empty chunk resolved at once would never let the timer run: wait a turn of the event loop.
+            await new Promise((resolve) => setTimeout(resolve, 0));
             continue;
+        }
         total += value.byteLength;
         if (total > limit) {
             await reader.cancel().catch(() => undefined);
@@ -307,12 +321,15 @@ class ActionableServer {
         if (!url || (url.protocol !== "http:" && url.protocol !== "https:")) {
             throw optionError(`baseURL must be the server's http:// or https:// URL, e.g. https://actionable.example.com, not ${JSON.stringify(options.baseURL)}`);
         }
+        if (url.search !== "" || url.hash !== "" || url.username !== "" || url.password !== "" || base.includes("?") || base.includes("#")) {
+            throw optionError("baseURL must have no query, fragment or credentials: the paths of the API are added to it (the token goes in backendToken)");
+        }
         if (typeof options.backendToken !== "string" || options.backendToken.length === 0) {
             throw optionError("backendToken is empty: pass the token serve was started with (--backend-token; is its environment variable set?)");
         }
         const timeout = options.timeoutMs ?? 30000;
-        if (typeof timeout !== "number" || !Number.isFinite(timeout) || timeout <= 0) {
-            throw optionError(`timeoutMs must be a finite number of milliseconds above 0, not ${String(timeout)}: leave it out for 30000`);
+        if (typeof timeout !== "number" || !Number.isFinite(timeout) || timeout <= 0 || timeout > 2147483647) {
+            throw optionError(`timeoutMs must be a number of milliseconds above 0 and at most 2147483647 (Node's timer limit), not ${String(timeout)}: leave it out for 30000`);
         }
         const limit = options.maxAnswerBytes ?? 1 << 20;
         if (typeof limit !== "number" || !Number.isSafeInteger(limit) || limit <= 0) {
@@ -321,7 +338,7 @@ class ActionableServer {
         const chosen = options.fetch ?? globalThis.fetch;
         if (typeof chosen !== "function")
             throw optionError("there is no global fetch (Node 18 or later has one): pass options.fetch");
-        this.base = base.replace(/\/+$/, "");
+        this.base = url.href.replace(/\/+$/, "");
         this.token = options.backendToken;
         // Called unbound (some runtimes refuse a fetch called on another object).
         this.fetcher = (url, init) => chosen(url, init);
@@ -365,7 +382,7 @@ class ActionableServer {
             response = await this.fetcher(this.base + path, {
                 method, headers, redirect: "manual", body: json === undefined ? undefined : jsonText(json), signal: controller.signal,
             });
-            text = await cappedText(response, this.limit, () => controller.abort());
+            text = await cappedText(response, this.limit, () => controller.abort(), () => controller.signal.aborted);
         }
         finally {
             clearTimeout(timer);

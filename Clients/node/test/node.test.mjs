@@ -233,6 +233,11 @@ test("verifyWebhook names a receiver's set-up mistakes: no secrets, a parsed bod
     for (const toleranceSeconds of [NaN, Infinity, -1, "300"]) {
         refused(() => verifyWebhook(body, headers, secret, { toleranceSeconds }), "bad-option", ["toleranceSeconds", "finite"]);
     }
+    refused(() => verifyWebhook(body, headers, secret, { now: () => NaN }), "bad-option", ["now()", "finite"]);
+    // Header values of other types, and no options at all: refusals or answers, never a raw TypeError.
+    refused(() => verifyWebhook(body, { ...headers, "webhook-signature": 42 }, secret), "bad-signature", ["secrets"]);
+    refused(() => verifyWebhook(body, { ...headers, "webhook-timestamp": ["1", "2"] }, secret), "bad-timestamp", ["Unix seconds"]);
+    assert.equal(verifyWebhook(body, headers, secret, null).id, "r1");
     refused(() => verifyWebhook(body, headers, "whsec_short"), "bad-secret", ["whsec_"]);
     refused(() => verifyWebhook(body, undefined, secret), "missing-header", ["headers"]);
     // A signature dated 1970 is refused with the default tolerance (NaN let it through).
@@ -257,6 +262,9 @@ test("retryAfter is the server's Retry-After, and undefined without one", async 
         [429, { "retry-after": "" }, undefined],
         [503, { "retry-after": "soon" }, undefined],
         [503, { "retry-after": new Date(Date.now() + 120_000).toUTCString() }, "about 120"],
+        // The obsolete HTTP date forms a recipient must still read (RFC 850, asctime): both in the past here.
+        [503, { "retry-after": "Sunday, 06-Nov-94 08:49:37 GMT" }, 0],
+        [503, { "retry-after": "Sun Nov  6 08:49:37 1994" }, 0],
     ];
     let index = 0;
     const fake = await upstream((request, response) => {
@@ -310,6 +318,22 @@ test("ActionableServer refuses options that cannot work, naming each", () => {
     refused({ baseURL: "https://actionable.example.com", backendToken: undefined }, ["backendToken", "--backend-token"]);
     refused({ baseURL: "https://actionable.example.com", backendToken: "" }, ["backendToken"]);
     refused({ baseURL: "https://actionable.example.com", backendToken: "t", timeoutMs: NaN }, ["timeoutMs"]);
+    // Node cuts a timer past 2^31-1 ms to 1 ms: every call would abort at once.
+    refused({ baseURL: "https://actionable.example.com", backendToken: "t", timeoutMs: 3e9 }, ["timeoutMs", "2147483647"]);
+    // The API's paths would land inside a query or a fragment.
+    refused({ baseURL: "https://actionable.example.com/?k=1", backendToken: "t" }, ["query"]);
+    refused({ baseURL: "https://actionable.example.com/#x", backendToken: "t" }, ["fragment"]);
+    refused({ baseURL: "https://user:pass@actionable.example.com/", backendToken: "t" }, ["credentials"]);
     refused({ baseURL: "https://actionable.example.com", backendToken: "t", maxAnswerBytes: 0 }, ["maxAnswerBytes"]);
     assert.ok(new ActionableServer({ baseURL: "https://actionable.example.com/", backendToken: "t" }));
+});
+
+test("a fetch whose body yields empty chunks without end is aborted at timeoutMs", async () => {
+    // A custom fetch (a proxy's, a mock's) whose reader resolves at once with nothing: the timer must still run.
+    const spinning = async () => ({
+        status: 200, statusText: "OK", headers: { get: () => null }, text: async () => "",
+        body: { getReader: () => ({ read: async () => ({ done: false, value: new Uint8Array(0) }), cancel: async () => undefined }) },
+    });
+    const client = new ActionableServer({ baseURL: "http://127.0.0.1:1", backendToken: "t-0123456789", fetch: spinning, timeoutMs: 50 });
+    await assert.rejects(client.badge("bob"), (error) => error instanceof ProblemError && /longer than timeoutMs/.test(error.message));
 });

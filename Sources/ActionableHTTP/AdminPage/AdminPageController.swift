@@ -102,7 +102,8 @@ struct AdminPageController: Sendable {
             // Recorded in storage before the answer: the cookie, copied or not, and its CSRF token
             // are refused by every instance from now on, not only forgotten by this browser.
             try await settings.storage(context, "the storage cannot be reached: the session is not signed out; try again") {
-                try await store.recordSignOut(session: nonce, until: expiry, now: Date())
+                // Kept an hour past the cookie's expiry: an instance whose clock runs behind still refuses it.
+                try await store.recordSignOut(session: nonce, until: expiry.addingTimeInterval(3600), now: Date())
             }
             var response = Self.redirect("/admin")
             response.headers[.setCookie] = cookie("", maxAge: 0)
