@@ -114,18 +114,25 @@ def main():
 
         driver = browser()
         wait = WebDriverWait(driver, 20)
+
+        def submit(button):
+            """Clicks a form's button and returns once the page it navigates to replaced this one:
+            a look-up made while the navigation runs is aborted by it ("aborted by navigation")."""
+            old = driver.find_element(By.TAG_NAME, "html")
+            button.click()
+            wait.until(EC.staleness_of(old))
         driver.get(base + "/admin")
         check(driver.find_elements(By.ID, "token") != [], "signed out: the sign-in form")
         check(response_id not in driver.page_source and "count-dead" not in driver.page_source, "signed out: no data")
 
         driver.find_element(By.ID, "token").send_keys("not-the-token")
-        driver.find_element(By.ID, "sign-in").click()
+        submit(driver.find_element(By.ID, "sign-in"))
         problem = wait.until(EC.presence_of_element_located((By.ID, "problem")))
         check("not the server's admin token" in problem.text, "a wrong token is refused, with a message")
         check(response_id not in driver.page_source, "a wrong token shows no data")
 
         driver.find_element(By.ID, "token").send_keys(ADMIN)
-        driver.find_element(By.ID, "sign-in").click()
+        submit(driver.find_element(By.ID, "sign-in"))
         dead = wait.until(EC.presence_of_element_located((By.CSS_SELECTOR, f'#dead tr[data-id="{response_id}"]')))
         check("410" in dead.find_element(By.CSS_SELECTOR, "td.error").text, "the dead response shows its last error")
         check(driver.find_element(By.CSS_SELECTOR, "#count-dead .n").text == "1", "the dead count is 1")
@@ -157,7 +164,7 @@ def main():
 
         # Retry, with the page's own form: delivered with the same webhook-id.
         Upstream.status = 204
-        driver.find_element(By.CSS_SELECTOR, f'#dead tr[data-id="{response_id}"] button.retry').click()
+        submit(driver.find_element(By.CSS_SELECTOR, f'#dead tr[data-id="{response_id}"] button.retry'))
         notice = wait.until(EC.presence_of_element_located((By.ID, "notice")))
         check(response_id in notice.text, "the page says the response is queued again")
         check(Upstream.received.get(timeout=30) == (first[0], 204), "the upstream got it again with the same webhook-id")
@@ -202,22 +209,28 @@ def main():
         driver.get(base + "/admin")
         check(row("down").find_element(By.CSS_SELECTOR, "td.state").text == "open", "after the forgery it is not paused")
 
-        row("down").find_element(By.CSS_SELECTOR, "button.pause").click()
+        submit(row("down").find_element(By.CSS_SELECTOR, "button.pause"))
         wait.until(lambda d: shows("down", "paused"))
         check(row("down").find_elements(By.CSS_SELECTOR, "button.resume") != [], "a paused endpoint offers Resume")
         state = urllib.request.urlopen(urllib.request.Request(
             f"{base}/v1/endpoints/down", headers={"Authorization": f"Bearer {ADMIN}"})).read().decode()
         check('"paused":true' in state, "the API says it is paused")
-        row("down").find_element(By.CSS_SELECTOR, "button.resume").click()
+        submit(row("down").find_element(By.CSS_SELECTOR, "button.resume"))
         wait.until(lambda d: shows("down", "active"))
         check(row("down").find_element(By.CSS_SELECTOR, "td.streak").text == "0", "resumed: the breaker is closed, the streak reset")
 
-        driver.find_element(By.ID, "sign-out").click()
+        old_cookie = driver.get_cookie("actionable_admin")
+        submit(driver.find_element(By.ID, "sign-out"))
         wait.until(EC.presence_of_element_located((By.ID, "token")))
         check(response_id not in driver.page_source, "signed out again: no data")
         driver.delete_all_cookies()
         driver.get(base + "/admin")
         check("count-delivered" not in driver.page_source, "a browser without a session sees no data")
+        # The cookie of the ended session, put back as a copy of it would be: the server refuses it.
+        driver.add_cookie({"name": "actionable_admin", "value": old_cookie["value"], "path": "/admin"})
+        driver.get(base + "/admin")
+        check(driver.find_elements(By.ID, "token") != [] and "count-delivered" not in driver.page_source,
+              "the signed-out session's cookie, put back, gets the sign-in form")
 
         if arguments.screenshots:
             preview_file = os.path.join(work, "preview.html")
