@@ -48,10 +48,7 @@ struct DocSnippetTypeScriptTests {
         try FileManager.default.copyItem(
             at: CommandLineRunner.repository.appendingPathComponent("Tests/TypeScript/generated/notification-categories.ts"),
             to: directory.appendingPathComponent("notification-categories.ts"))
-        let modules = directory.appendingPathComponent("node_modules/@actionable")
-        try FileManager.default.createDirectory(at: modules, withIntermediateDirectories: true)
-        try FileManager.default.createSymbolicLink(
-            at: modules.appendingPathComponent("node"), withDestinationURL: CommandLineRunner.repository.appendingPathComponent("Clients/node"))
+        try NodePackageTests.link(into: directory)
         let run = try await CommandLineRunner.runTool(
             "tsc", TypeScriptFlags.strictest + TypeScriptFlags.node16 + ["globals.d.ts"] + snippets.indices.map { "snippet-\($0).ts" },
             in: directory, environment: [:])
@@ -75,10 +72,7 @@ struct DocSnippetTypeScriptTests {
             "globals.d.ts": Self.globals,
         ])
         defer { try? FileManager.default.removeItem(at: directory) }
-        let modules = directory.appendingPathComponent("node_modules/@actionable")
-        try FileManager.default.createDirectory(at: modules, withIntermediateDirectories: true)
-        try FileManager.default.createSymbolicLink(
-            at: modules.appendingPathComponent("node"), withDestinationURL: CommandLineRunner.repository.appendingPathComponent("Clients/node"))
+        try NodePackageTests.link(into: directory)
         let run = try await CommandLineRunner.runTool(
             "tsc", TypeScriptFlags.strictest + TypeScriptFlags.node16 + ["globals.d.ts", "snippet.ts"], in: directory, environment: [:])
         #expect(run.status != 0 && run.stdout.contains("snippet.ts(2,") && run.stdout.contains("TS2345"), "\(run.stdout)")

@@ -11,6 +11,14 @@ import Testing
 struct NodePackageTests {
     static let package = CommandLineRunner.repository.appendingPathComponent("Clients/node")
 
+    /// Links this checkout's package as `node_modules/@actionable/node` of the project in
+    /// `directory`, as an installed copy would be found.
+    static func link(into directory: URL) throws {
+        let modules = directory.appendingPathComponent("node_modules/@actionable")
+        try FileManager.default.createDirectory(at: modules, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(at: modules.appendingPathComponent("node"), withDestinationURL: package)
+    }
+
     /// Compiles the package into a scratch folder and expects every file there to be the
     /// committed one in `dist/`, byte for byte.
     static func build() async throws {
@@ -113,9 +121,7 @@ struct NodePackageTests {
         try FileManager.default.copyItem(
             at: CommandLineRunner.repository.appendingPathComponent("Tests/TypeScript/generated/notification-categories.ts"),
             to: directory.appendingPathComponent("notification-categories.ts"))
-        let modules = directory.appendingPathComponent("node_modules/@actionable")
-        try FileManager.default.createDirectory(at: modules, withIntermediateDirectories: true)
-        try FileManager.default.createSymbolicLink(at: modules.appendingPathComponent("node"), withDestinationURL: Self.package)
+        try Self.link(into: directory)
         let options = ["--strict", "--noEmit", "--module", "node16", "--moduleResolution", "node16", "--target", "es2020", "--lib", "es2020,dom"]
         let good = try await CommandLineRunner.runTool("tsc", options + ["backend.ts"], in: directory, environment: [:])
         #expect(good.status == 0, "\(good.stdout)\(good.stderr)")
