@@ -34,11 +34,11 @@ struct PostgresFaultTests {
             "--forward-secret", "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw",
         ]
         let ports = try [ServeProcessTests.freePort(), ServeProcessTests.freePort()]
+        let load = TapLoad(ports: ports, tokens: try await ActionTokens(keys: [key]))
         let first = try await ServerProcess.serve(in: directory, port: ports[0], extra: extra)
         let second = try await ServerProcess.serve(in: directory, port: ports[1], extra: extra)
         let instances = [first, second]
         do {
-            let load = TapLoad(ports: ports, tokens: try await ActionTokens(keys: [key]))
             let clients = Task { await load.run(clients: 6) }
             try await load.accepted(40, after: 0)
             try await upstream.arrived(20)
@@ -77,6 +77,22 @@ struct PostgresFaultTests {
         } catch {
             for (index, instance) in instances.enumerated() {
                 print("instance \(index + 1) printed (last 6,000 characters):\n\(instance.log.suffix(6000))")
+            }
+            // Last, so that it stands in what a CI summary keeps: the taps answered 2xx that never
+            // arrived, and what storage holds of them and of the endpoint.
+            let missing = Set(load.accepted).subtracting(upstream.arrivals).sorted()
+            if !missing.isEmpty {
+                let ids = missing.prefix(20).map { "'\($0)'" }.joined(separator: ",")
+                print("accepted but not arrived: \(missing.count) of \(load.accepted.count)")
+                print(await postgres.rows("SELECT id, status, fanned_out, attempts, expired_leases FROM action_responses WHERE id IN (\(ids))"))
+                print(
+                    await postgres.rows(
+                        """
+                        SELECT response_id, status, attempts, expired_leases, lease_owner, to_timestamp(lease_until) AS lease_until,
+                            to_timestamp(next_attempt_at) AS next_attempt_at, last_error FROM endpoint_deliveries WHERE response_id IN (\(ids))
+                        """))
+                print(await postgres.rows("SELECT id, paused, failure_streak, open_until, next_slot_at FROM endpoints"))
+                print(await postgres.rows("SELECT now()"))
             }
             for instance in instances { instance.signal(SIGKILL) }
             await postgres.remove()

@@ -43,6 +43,11 @@ public final class ThrowawayPostgres: Sendable {
     public func halt() async throws { _ = try await Self.script(["halt", directory]) }
     /// The database comes back on the same port.
     public func resume() async throws { _ = try await Self.script(["resume", directory]) }
+    /// What `sql` returns on the cluster's database, as psql prints it (or why it could not run):
+    /// what a failed test shows of the state it left.
+    public func rows(_ sql: String) async -> String {
+        do { return try await Self.script(["psql", directory, sql]) } catch { return "\(error)" }
+    }
     /// Stops the cluster and removes its folder.
     public func remove() async { _ = try? await Self.script(["stop", directory]) }
 
@@ -61,8 +66,8 @@ public final class ThrowawayPostgres: Sendable {
         _ = FileManager.default.createFile(atPath: errorFile.path, contents: nil)
         // system(3) on a thread of its own: it waits for the script's own pid (Foundation's Process
         // left the script a zombie here, its exit never reported, once pg_ctl had started a server).
-        let command = ([script.path] + arguments + [">", outputFile.path, "2>", errorFile.path, "</dev/null"])
-            .joined(separator: " ")
+        let quoted = ([script.path] + arguments).map { "'" + $0.replacingOccurrences(of: "'", with: #"'\''"#) + "'" }
+        let command = (quoted + [">", outputFile.path, "2>", errorFile.path, "</dev/null"]).joined(separator: " ")
         let status = try await CommandLineRunner.offPool { system(command) }
         let text = (try? String(contentsOf: outputFile, encoding: .utf8)) ?? ""
         guard status == 0 else {
