@@ -75,9 +75,13 @@ public struct ActionableConfiguration: Sendable {
     /// The most connections open at once from one peer address; past it, a new one is closed at
     /// once (`--max-connections-per-address`; 0: no limit).
     public var maximumConnectionsPerAddress: Int = 64
-    /// How long one attempt to reach an upstream (endpoint, ops endpoint, APNs) may take, its
-    /// answer's head and body together (`--forward-timeout`).
+    /// How long one attempt to an endpoint or the ops endpoint may take, its answer's head and
+    /// body together (`--forward-timeout`).
     public var forwardTimeout: Duration = .seconds(10)
+    /// How long one send to APNs may take, Apple's answer included (`--apns-timeout`).
+    public var apnsTimeout: Duration = .seconds(10)
+    /// How long one send to FCM may take, an access token's exchange included (`--fcm-timeout`).
+    public var fcmTimeout: Duration = .seconds(10)
     /// The most attempts in flight to one endpoint, refilled as each answers
     /// (`--endpoint-concurrency`).
     public var endpointConcurrency: Int = 32
@@ -187,9 +191,11 @@ public struct ActionableConfiguration: Sendable {
         public var isLoopback: Bool { LoopbackHost.contains(host) }
     }
 
-    /// Checks what can be checked before anything starts, with a message that names the setting.
+    /// Checks what can be checked before anything starts, with a message that names the setting:
+    /// each setting's value against its bounds (declared with it, ``ServeSetting``), then what
+    /// settings require of each other.
     public func validate() throws(ConfigurationError) {
-        guard (0...65535).contains(port) else { throw ConfigurationError("--port must be between 0 and 65535, not \(port)", usage: true) }
+        for setting in ServeSetting.all { try setting.check(self) }
         try Self.checkSecret(server.adminToken, "admin token", flag: "--admin-token")
         try Self.checkSecret(server.backendToken, "backend token", flag: "--backend-token")
         if let reused = appJWTKeys.first(where: { app in tokenKeys.contains { $0.hasSameSecret(as: app) } }) {
@@ -203,41 +209,24 @@ public struct ActionableConfiguration: Sendable {
                 "listening on \(host) with the development token key: anyone who can read \(developmentKeyDirectory)/ could "
                     + "sign action tokens; pass --token-key ID=SECRET (or --insecure-development-key for a throwaway test)")
         }
-        guard readTimeout >= .seconds(1) else { throw ConfigurationError("--read-timeout must be at least 1 second", usage: true) }
-        guard idleTimeout >= .seconds(1) else { throw ConfigurationError("--idle-timeout must be at least 1 second", usage: true) }
-        guard maximumConnections >= 1 else { throw ConfigurationError("--max-connections must be at least 1", usage: true) }
-        guard maximumConnectionsPerAddress >= 0 else {
-            throw ConfigurationError("--max-connections-per-address must be 0 (no limit) or more", usage: true)
+        if let tls, tls.certificate.isEmpty || tls.key.isEmpty {
+            throw ConfigurationError("--tls-certificate and --tls-key go together: give both, or neither", usage: true)
         }
-        guard endpointConcurrency >= 1, endpointConcurrency <= 4096 else {
-            throw ConfigurationError("--endpoint-concurrency must be between 1 and 4096", usage: true)
+        // An attempt must end (and be recorded) before its lease runs out: otherwise another
+        // instance takes it over mid-attempt, and the expired lease counts it towards poison.
+        for (flag, timeout) in attemptTimeouts {
+            guard deliveryLease >= timeout + .seconds(1) else {
+                throw ConfigurationError("--delivery-lease must be at least \(flag) plus a second: an attempt ends before its lease", usage: true)
+            }
+            guard shutdownGrace >= timeout + .seconds(1) else {
+                throw ConfigurationError("--shutdown-grace must be longer than \(flag): attempts in flight finish within it", usage: true)
+            }
         }
-        guard forwardTimeout >= .seconds(1), forwardTimeout <= .seconds(3600) else {
-            throw ConfigurationError("--forward-timeout must be between 1 second and 1 hour", usage: true)
+        guard retryPolicy.maximumDelay >= retryPolicy.firstDelay else {
+            throw ConfigurationError("--retry-max-delay must be at least --retry-first-delay", usage: true)
         }
-        guard deliveryLease >= forwardTimeout + .seconds(1) else {
-            // An attempt must end (and be recorded) before its lease runs out: otherwise another
-            // instance takes it over mid-attempt, and the expired lease counts it towards poison.
-            throw ConfigurationError(
-                "--delivery-lease must be at least --forward-timeout plus a second: an attempt ends before its lease", usage: true)
-        }
-        guard shutdownGrace <= .seconds(3600) else { throw ConfigurationError("--shutdown-grace must be at most 1 hour", usage: true) }
-        guard readTimeout <= .seconds(86_400), idleTimeout <= .seconds(86_400) else {
-            throw ConfigurationError("--read-timeout and --idle-timeout must be at most 1 day", usage: true)
-        }
-        guard shutdownGrace >= forwardTimeout + .seconds(1) else {
-            throw ConfigurationError(
-                "--shutdown-grace must be longer than --forward-timeout: attempts in flight finish within it", usage: true)
-        }
-        guard server.deviceLimits.maximumActive >= 0, server.deviceLimits.registrationsPerHour >= 0 else {
-            throw ConfigurationError("--max-devices-per-user and --device-registrations-per-hour must be 0 (no limit) or more", usage: true)
-        }
-        guard deliveryLease >= .seconds(1) else { throw ConfigurationError("--delivery-lease must be at least 1 second", usage: true) }
-        guard retention >= .zero else { throw ConfigurationError("--retention must be 0 (keep everything) or more", usage: true) }
         if !forwards.isEmpty && forwardSecret == nil { throw ConfigurationError.missingForwardSecret }
         try ForwardRoute.checkDistinct(forwards)
-        guard breaker.failures >= 1 else { throw ConfigurationError("--breaker-failures must be at least 1", usage: true) }
-        guard breaker.probeEvery >= 1 else { throw ConfigurationError("--breaker-probe must be at least 1 second", usage: true) }
         if let opsEndpoint {
             guard Self.isHTTPURL(opsEndpoint) else {
                 throw ConfigurationError("--ops-endpoint takes an http:// or https:// URL", usage: true)
@@ -251,11 +240,16 @@ public struct ActionableConfiguration: Sendable {
                 throw ConfigurationError("--otel-endpoint takes an http:// or https:// URL, such as http://localhost:4318", usage: true)
             }
         }
-        if let storageTimeout, storageTimeout < .seconds(1) {
-            throw ConfigurationError("--storage-timeout must be at least 1 second", usage: true)
-        }
-        guard apnsConnections >= 1 else { throw ConfigurationError("--apns-connections must be at least 1", usage: true) }
         if let apns {
+            let parts: [(ServeSetting, String)] = [
+                (.apnsKeyFile, apns.keyFile), (.apnsKeyID, apns.keyID), (.apnsTeamID, apns.teamID), (.apnsTopic, apns.topic),
+            ]
+            let missing = parts.filter { $0.1.isEmpty }.map(\.0.flag)
+            guard missing.isEmpty else {
+                throw ConfigurationError(
+                    "sending to APNs needs --apns-key-file, --apns-key-id, --apns-team-id and --apns-topic together; missing "
+                        + missing.joined(separator: ", "), usage: true)
+            }
             guard let url = URL(string: apns.url ?? "https://api.push.apple.com"), url.scheme == "https", url.host != nil else {
                 throw ConfigurationError("--apns-url \(apns.url ?? ""): APNs is reached over HTTPS; give https://HOST:PORT", usage: true)
             }
@@ -264,6 +258,9 @@ public struct ActionableConfiguration: Sendable {
             }
         }
         if let fcm {
+            guard !fcm.serviceAccountFile.isEmpty else {
+                throw ConfigurationError("--fcm-url and --fcm-ca-file need --fcm-service-account", usage: true)
+            }
             guard let url = URL(string: fcm.url ?? "https://fcm.googleapis.com"), url.scheme == "https", url.host != nil else {
                 throw ConfigurationError("--fcm-url \(fcm.url ?? ""): FCM is reached over HTTPS; give https://HOST:PORT", usage: true)
             }
@@ -272,10 +269,12 @@ public struct ActionableConfiguration: Sendable {
                     "sending (--fcm-service-account) needs --backend-token: POST /v1/send takes the backend's token", usage: true)
             }
         }
-        guard server.maximumBodySize > 0 else { throw ConfigurationError("--max-body-size must be positive", usage: true) }
-        guard server.maximumConcurrentAccepts > 0 else {
-            throw ConfigurationError("--max-in-flight must be positive", usage: true)
-        }
+    }
+
+    /// Each way out's timeout with its flag: endpoints always, APNs and FCM when the server sends.
+    var attemptTimeouts: [(String, Duration)] {
+        [(ServeSetting.forwardTimeout.flag, forwardTimeout)] + (apns == nil ? [] : [(ServeSetting.apnsTimeout.flag, apnsTimeout)])
+            + (fcm == nil ? [] : [(ServeSetting.fcmTimeout.flag, fcmTimeout)])
     }
 }
 

@@ -101,12 +101,12 @@ public struct ActionableService: Service {
         let sending = try await configuration.apns.asyncMap { settings throws(ConfigurationError) in
             (
                 client: try await Self.apnsClient(
-                    settings, connections: configuration.apnsConnections, timeout: configuration.forwardTimeout, logger: logger),
+                    settings, connections: configuration.apnsConnections, timeout: configuration.apnsTimeout, logger: logger),
                 signal: OutboxSignal()
             )
         }
         let fcmSending = try await configuration.fcm.asyncMap { settings throws(ConfigurationError) in
-            (client: try await Self.fcmClient(settings, timeout: configuration.forwardTimeout, logger: logger), signal: OutboxSignal())
+            (client: try await Self.fcmClient(settings, timeout: configuration.fcmTimeout, logger: logger), signal: OutboxSignal())
         }
         var settings = configuration.server
         settings.tracing = tracing != nil

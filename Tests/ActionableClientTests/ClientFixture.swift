@@ -60,7 +60,7 @@ final class ClientFixture: Sendable {
             in: directory, port: port,
             extra: [
                 "--forward", "*=http://127.0.0.1:\(upstream)/taps", "--forward-secret", "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw",
-                "--admin-token", "operator-token-0123456789abcdefghijkl", "--forward-timeout", "30s", "--delivery-lease", "40",
+                "--admin-token", "operator-token-0123456789abcdefghijkl", "--forward-timeout", "30s", "--delivery-lease", "40s",
                 "--shutdown-grace", "45s",
             ] + extra)
     }

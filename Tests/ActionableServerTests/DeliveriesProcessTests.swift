@@ -26,7 +26,7 @@ struct DeliveriesProcessTests {
             // default 10 s on a loaded machine: retried, as it should be, and counted twice).
             extra: [
                 "--forward", "invite.*=http://127.0.0.1:\(upstream)/rsvp", "--forward-secret", secret, "--admin-token", admin,
-                "--forward-timeout", "30s", "--delivery-lease", "40", "--shutdown-grace", "45s",
+                "--forward-timeout", "30s", "--delivery-lease", "40s", "--shutdown-grace", "45s",
             ] + extra)
         return (server, port)
     }

@@ -211,7 +211,7 @@ struct EndpointFanOutTests {
             let live = try #require(client.port)
             let directory = try CommandLineRunner.temporaryDirectory([:], exampleCategories: true)
             defer { try? FileManager.default.removeItem(at: directory) }
-            let extra = ["--admin-token", Self.admin, "--forward-secret", Self.secret, "--delivery-lease", "3", "--forward-timeout", "2s"]
+            let extra = ["--admin-token", Self.admin, "--forward-secret", Self.secret, "--delivery-lease", "3s", "--forward-timeout", "2s"]
             let port = try ServerProcess.freePort()
             let server = try await ServerProcess.serve(in: directory, port: port, extra: extra)
             defer { server.signal(SIGKILL) }

@@ -137,7 +137,7 @@ struct HostileUpstreamProcessTests {
         defer { upstream.stop() }
         // Each attempt stalls for its 2 s, and the process is killed as soon as it began: the
         // lease (3 s) runs out without an outcome.
-        let extra = ["--delivery-lease", "4", "--forward-timeout", "2s", "--shutdown-grace", "4s"]
+        let extra = ["--delivery-lease", "4s", "--forward-timeout", "2s", "--shutdown-grace", "4s"]
         var (server, port) = try await Self.serve(in: directory, upstream: upstream.port, extra: extra)
         let (status, body) = try await ServeProcessTests.post(
             try ServeProcessTests.acceptTap(notificationID: "n-poison", in: directory), port: port)

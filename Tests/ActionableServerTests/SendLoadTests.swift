@@ -111,7 +111,7 @@ struct SendLoadTests {
         try await SendHarness.run { harness in
             let port = try ServerProcess.freePort()
             // A short lease, so the copies the killed server had claimed are taken over soon.
-            let flags = harness.sendingFlags + ["--delivery-lease", "3", "--forward-timeout", "2s"]
+            let flags = harness.sendingFlags + ["--delivery-lease", "3s", "--forward-timeout", "2s", "--apns-timeout", "2s", "--fcm-timeout", "2s"]
             let server = try await ServerProcess.serve(in: harness.directory, port: port, extra: flags)
             defer { server.signal() }
             try await Self.register(port: port)

@@ -168,7 +168,7 @@ struct SendProcessTests {
             let port = try ServerProcess.freePort()
             let server = try await ServerProcess.serve(
                 in: harness.directory, port: port,
-                extra: harness.sendingFlags + ["--forward-timeout", "70s", "--shutdown-grace", "80s", "--delivery-lease", "90"])
+                extra: harness.sendingFlags + ["--apns-timeout", "70s", "--shutdown-grace", "80s", "--delivery-lease", "90s"])
             defer { server.signal(SIGKILL) }
             #expect(try await SendHarness.register(stalled, user: "alice", port: port) == 201)
             #expect(try await SendHarness.register(Self.phone, user: "bob", port: port) == 201)

@@ -103,16 +103,106 @@ struct ServeSettingTests {
         ("admin-token", .string("short"), "--admin-token"),
         ("insecure-development-key", .string("maybe"), "--insecure-development-key maybe: use true or false"),
         // An attempt must end before its lease runs out, and before the shutdown grace does.
-        ("delivery-lease", .int(10), "--delivery-lease must be at least --forward-timeout plus a second"),
+        ("delivery-lease", .string("10s"), "--delivery-lease must be at least --forward-timeout plus a second"),
         ("forward-timeout", .string("2h"), "--forward-timeout must be between 1 second and 1 hour"),
         ("shutdown-grace", .string("5s"), "--shutdown-grace must be longer than --forward-timeout"),
-        ("shutdown-grace", .string("400000d"), "--shutdown-grace must be at most 1 hour"),
+        ("shutdown-grace", .string("400000d"), "--shutdown-grace must be between 1 second and 1 hour, not 400000d"),
         ("max-connections-per-address", .int(-1), "--max-connections-per-address must be 0 (no limit) or more"),
-        ("read-timeout", .string("2d"), "--read-timeout and --idle-timeout must be at most 1 day"),
-        ("max-devices-per-user", .int(-5), "--max-devices-per-user and --device-registrations-per-hour must be 0"),
+        ("read-timeout", .string("2d"), "--read-timeout must be between 1 second and 1 day, not 2d"),
+        ("max-devices-per-user", .int(-5), "--max-devices-per-user must be 0 (no limit) or more, not -5"),
+        // One duration syntax: the lease and the storage timeout no longer take bare seconds.
+        ("delivery-lease", .string("60"), "--delivery-lease 60: use a number and a unit"),
+        ("storage-timeout", .int(5), "--storage-timeout 5: use a number and a unit"),
+        // A duration too long for any clock is refused by its bounds, not trapped on.
+        ("badge-lifetime", .string("1e300d"), "--badge-lifetime must be between 1 second and 365 days"),
+        ("apns-timeout", .string("2h"), "--apns-timeout must be between 1 second and 1 hour"),
+        ("port", .int(70000), "--port must be between 0 and 65535, not 70000"),
+        ("endpoint-concurrency", .int(0), "--endpoint-concurrency must be between 1 and 4096"),
+        ("apns-url", .string("https://127.0.0.1:9"), "missing --apns-key-file, --apns-key-id, --apns-team-id, --apns-topic"),
+        ("fcm-url", .string("https://127.0.0.1:9"), "need --fcm-service-account"),
     ])
     func aValueThatCannotWorkIsRefusedByItsFlag(key: String, value: ConfigContent, message: String) {
         let error = #expect(throws: ConfigurationError.self) { try ActionableConfiguration(reader: Self.reader([key: value])) }
         #expect(error?.description.contains(message) == true, "\(error?.description ?? "no error")")
+    }
+
+    /// A value for every setting, none its default, that together pass validation: what
+    /// `everySettingSetsWhatItDeclares` gives. A setting added to `ServeSetting.all` needs one here.
+    static let samples: [String: String] = [
+        "categories": "Elsewhere", "host": "127.0.0.2", "port": "9000", "storage": "memory:", "storage-timeout": "30s",
+        "token-key": "k1=0123456789abcdef0123456789abcdef", "insecure-development-key": "true", "accept-unbound-payloads": "true",
+        "app-jwt-key": "a1=fedcba9876543210fedcba9876543210", "app-jwt-audience": "aud2", "forward": "invite.*=http://127.0.0.1:9/a",
+        "forward-secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw", "breaker-failures": "7", "breaker-probe": "45s",
+        "ops-endpoint": "http://127.0.0.1:9/ops", "max-body-size": "2048", "max-in-flight": "10", "read-timeout": "20s",
+        "idle-timeout": "2m", "max-connections": "100", "max-connections-per-address": "0", "forward-timeout": "5s",
+        "endpoint-concurrency": "8", "shutdown-grace": "30s", "metrics-address": "127.0.0.1:9090", "otel-endpoint": "http://127.0.0.1:4318",
+        "delivery-lease": "2m", "admin-token": "operator-token-0123456789abcdefghijkl", "admin-secure-cookie": "true",
+        "retry-for": "12h", "retry-first-delay": "2s", "retry-max-delay": "30m", "tls-certificate": "cert.pem", "tls-key": "key.pem",
+        "backend-token": "backend-token-0123456789abcdefghijklm", "badge-lifetime": "12h", "retention": "0",
+        "apns-key-file": "AuthKey.p8", "apns-key-id": "KID", "apns-team-id": "TEAM", "apns-topic": "com.example.app",
+        "apns-url": "https://127.0.0.1:9", "apns-ca-file": "apns-ca.pem", "apns-connections": "4", "apns-timeout": "20s",
+        "fcm-service-account": "service-account.json", "fcm-url": "https://127.0.0.1:10", "fcm-ca-file": "fcm-ca.pem", "fcm-timeout": "25s",
+        "max-devices-per-user": "0", "device-registrations-per-hour": "5",
+    ]
+
+    /// Each declaration sets the property it names: every setting given a value of its own (from
+    /// the command line, as `serve` reads it) is that value in the configuration read, and none is
+    /// its default. A declaration wired to the wrong property, or read by no one, fails here.
+    @Test func everySettingSetsWhatItDeclares() throws {
+        #expect(Set(Self.samples.keys) == Set(ServeSetting.all.map(\.key)), "a setting without a sample, or a sample of no setting")
+        let arguments = ServeSetting.all.flatMap { setting -> [String] in
+            let sample = Self.samples[setting.key] ?? ""
+            return setting.kind == .toggle ? [setting.flag] : [setting.flag, sample]
+        }
+        let read = try ActionableConfiguration(reader: ConfigReader(providers: [try ServeSetting.commandLine(arguments)]))
+        for setting in ServeSetting.all {
+            let sample = try #require(Self.samples[setting.key])
+            #expect(sample != setting.defaultValue, "\(setting.flag)'s sample is its default")
+            let value = setting.value(in: read)
+            if setting.kind == .list {
+                // A secret list says how many it holds; an upstream's path is redacted.
+                let expected = setting.isSecret ? value == "1 secret" : value.map { sample.hasPrefix($0) } == true
+                #expect(expected, "\(setting.flag) read as \(value ?? "nothing")")
+            } else {
+                #expect(value == sample, "\(setting.flag) read as \(value ?? "nothing")")
+            }
+        }
+    }
+
+    /// The command line: `--key VALUE` and `--key=VALUE`, a toggle alone, a list repeated, a
+    /// setting given again taking its last value.
+    @Test func theCommandLineTakesEveryFormOfAFlag() throws {
+        let provider = try ServeSetting.commandLine([
+            "--port", "9001", "--host=127.0.0.3", "--insecure-development-key", "--forward", "invite.*=http://127.0.0.1:9/a",
+            "--forward=*=http://127.0.0.1:9/b", "--forward-secret", "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw", "--retention", "2d",
+            "--retention", "3d",
+        ])
+        let read = try ActionableConfiguration(reader: ConfigReader(providers: [provider]))
+        #expect(read.port == 9001 && read.host == "127.0.0.3" && read.insecureDevelopmentKey)
+        #expect(read.forwards.map(\.pattern) == ["invite.*", "*"])
+        #expect(read.retention == .seconds(3 * 86400))
+    }
+
+    /// What is not a setting, or lacks its value, is refused before anything starts, naming it.
+    @Test(arguments: [
+        (["--prot", "9000"], "--prot is not a setting of serve; did you mean --port?"),
+        (["--delivery-lese", "60s"], "did you mean --delivery-lease?"),
+        (["--no-such-thing"], "--no-such-thing is not a setting of serve; see actionable serve --help"),
+        (["--port"], "--port needs a value: --port PORT"),
+        (["--port", "--host", "x"], "--port needs a value"),
+        (["9000"], "9000: serve takes only --flags"),
+        (["--"], "--: serve takes only --flags"),
+    ])
+    func aFlagThatIsNoSettingIsRefused(arguments: [String], message: String) {
+        let error = #expect(throws: ConfigurationError.self) { try ServeSetting.commandLine(arguments) }
+        #expect(error?.description.contains(message) == true, "\(error?.description ?? "no error")")
+        #expect(error?.isUsage == true)
+    }
+
+    /// `serve` itself: an unknown flag exits 2 with the hint, before opening anything.
+    @Test func serveRefusesAMisspelledFlag() async throws {
+        let result = try await CommandLineRunner.run(["serve", "--prot", "9000"])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("did you mean --port?"), "\(result.stderr)")
     }
 }

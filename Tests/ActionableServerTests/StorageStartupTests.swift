@@ -96,7 +96,7 @@ struct StorageStartupTests {
             CommandLineRunner.binary,
             [
                 // Port 0: the listener takes a free port itself, so no other test can take it first.
-                "serve", "--port", "0", "--storage-timeout", "1",
+                "serve", "--port", "0", "--storage-timeout", "1s",
                 "--storage", "postgres://postgres@127.0.0.1:\(databasePort)/x?sslmode=disable",
             ], in: directory)
         defer { server.signal() }

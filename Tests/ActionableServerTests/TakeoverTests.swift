@@ -67,7 +67,7 @@ struct TakeoverTests {
                 // The first instance's attempt is held by the upstream until the instance is
                 // killed: its deadline (5 s) must outlast the moment the kill takes on a loaded
                 // machine, or it records a retry and tries again itself.
-                "--forward-secret", secret, "--delivery-lease", "6", "--forward-timeout", "5s",
+                "--forward-secret", secret, "--delivery-lease", "6s", "--forward-timeout", "5s",
             ]
 
             let firstPort = try ServeProcessTests.freePort()
@@ -128,7 +128,7 @@ struct TakeoverTests {
             }
             let extra = [
                 "--storage", url, "--forward", "invite.*=http://127.0.0.1:\(upstreamPort)/rsvp",
-                "--forward-secret", "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw", "--delivery-lease", "40", "--forward-timeout", "30s",
+                "--forward-secret", "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw", "--delivery-lease", "40s", "--forward-timeout", "30s",
                 "--shutdown-grace", "35s",
             ]
             let firstPort = try ServeProcessTests.freePort()

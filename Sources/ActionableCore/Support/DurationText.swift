@@ -20,6 +20,8 @@ public enum DurationText {
     /// zero or less.
     public static func text(_ seconds: TimeInterval) -> String {
         guard seconds > 0 else { return "0" }
+        // Beyond what a whole count can hold (1e300d, read from hostile input): as a number.
+        guard seconds < 1e15 else { return "\(seconds)s" }
         for (unit, size, least) in [("d", 86400.0, 2.0), ("h", 3600.0, 1.0), ("m", 60.0, 2.0)] {
             let count = seconds / size
             if count.rounded() == count && count >= least { return "\(Int(count))\(unit)" }

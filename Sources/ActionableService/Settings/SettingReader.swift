@@ -1,0 +1,49 @@
+import ActionableCore
+import Configuration
+import Foundation
+
+/// Reads a setting's value, by its key, from a `ConfigReader`, with an error that names the flag
+/// and the fix when the value does not parse; `nil` when no provider holds it.
+struct SettingReader {
+    let reader: ConfigReader
+
+    func text(_ key: String, secret: Bool = false) -> String? {
+        reader.string(forKey: ConfigKey([key]), isSecret: secret)
+    }
+
+    /// An array (a repeated flag, a JSON array, the environment's comma-separated text), or one text.
+    func list(_ key: String, secret: Bool = false) -> [String]? {
+        reader.stringArray(forKey: ConfigKey([key]), isSecret: secret) ?? text(key, secret: secret).map { [$0] }
+    }
+
+    /// A whole number, written as a number (a JSON number) or as text (a flag, the environment).
+    func integer(_ key: String) throws(ConfigurationError) -> Int? {
+        if let number = reader.int(forKey: ConfigKey([key])) { return number }
+        guard let text = text(key) else { return nil }
+        guard let number = Int(text.trimmingCharacters(in: .whitespaces)) else {
+            throw ConfigurationError("--\(key) \(text): use a whole number", usage: true)
+        }
+        return number
+    }
+
+    /// Seconds, from `90s`, `30m`, `12h`, `7d` (or `0` where `zeroAllowed`).
+    func duration(_ key: String, zeroAllowed: Bool) throws(ConfigurationError) -> TimeInterval? {
+        guard let value = text(key) ?? reader.int(forKey: ConfigKey([key])).map(String.init) else { return nil }
+        if zeroAllowed && value == "0" { return 0 }
+        guard let seconds = DurationText.seconds(value) else {
+            throw ConfigurationError("--\(key) \(value): use a number and a unit, as in 90s, 30m, 12h or 30d", usage: true)
+        }
+        return seconds
+    }
+
+    /// On when given as a flag, or as `true`/`1` in the environment or a file.
+    func toggle(_ key: String) throws(ConfigurationError) -> Bool? {
+        if let value = reader.bool(forKey: ConfigKey([key])) { return value }
+        guard let text = text(key) else { return nil }
+        switch text.lowercased() {
+        case "true", "1", "yes", "on": return true
+        case "false", "0", "no", "off", "": return false
+        default: throw ConfigurationError("--\(key) \(text): use true or false", usage: true)
+        }
+    }
+}
