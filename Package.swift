@@ -11,29 +11,30 @@ let package = Package(
     name: "Actionable",
     platforms: [.macOS(.v15), .iOS(.v13)],
     products: [
-        .library(name: "ActionableCore", targets: ["ActionableCore"]),
-        .library(name: "ActionableLint", targets: ["ActionableLint"]),
+        // What an app uses, with the `Server` trait off (nothing but Yams resolved): the client, and
+        // the catalog with its linter and generator (the `ActionableGenerator` plugin's tool).
+        .library(name: "ActionableClient", targets: ["ActionableClient", "ActionableWire"]),
+        .library(name: "ActionableCore", targets: ["ActionableCore", "ActionableLint", "ActionableCodegen"]),
+        .plugin(name: "ActionableGenerator", targets: ["ActionableGenerator"]),
+        // What a Swift backend uses: the router, action tokens and payloads.
         .library(name: "ActionableRouter", targets: ["ActionableRouter"]),
-        .library(name: "ActionableTokens", targets: ["ActionableTokens"]),
-        .library(name: "ActionablePayload", targets: ["ActionablePayload"]),
-        .library(name: "ActionableCodegen", targets: ["ActionableCodegen"]),
-        .library(name: "ActionableStore", targets: ["ActionableStore"]),
-        .library(name: "ActionableSQLite", targets: ["ActionableSQLite"]),
-        .library(name: "ActionablePostgres", targets: ["ActionablePostgres"]),
-        .library(name: "ActionableDelivery", targets: ["ActionableDelivery"]),
-        .library(name: "ActionableHTTP", targets: ["ActionableHTTP"]),
-        .library(name: "ActionableService", targets: ["ActionableService"]),
-        .library(name: "ActionableTesting", targets: ["ActionableTesting"]),
-        .library(name: "ActionableClient", targets: ["ActionableClient"]),
-        .library(name: "ActionableWire", targets: ["ActionableWire"]),
-        .library(name: "ActionableAPNs", targets: ["ActionableAPNs"]),
-        .library(name: "ActionableAPNsTesting", targets: ["ActionableAPNsTesting"]),
-        .library(name: "ActionableFCM", targets: ["ActionableFCM"]),
-        .library(name: "ActionableFCMTesting", targets: ["ActionableFCMTesting"]),
-        .library(name: "ActionablePreview", targets: ["ActionablePreview"]),
+        .library(name: "ActionableTokens", targets: ["ActionableTokens", "ActionablePayload"]),
+        // The server's parts without a database driver: the routes to mount in a Hummingbird
+        // application, the storage interface, the outbox and its senders, the catalog's preview.
+        .library(
+            name: "ActionableHTTP",
+            targets: ["ActionableHTTP", "ActionableStore", "ActionableDelivery", "ActionableAPNs", "ActionableFCM", "ActionablePreview"]),
+        // The whole server, as `actionable serve` runs it, with its SQLite and PostgreSQL drivers.
+        .library(
+            name: "ActionableService",
+            targets: [
+                "ActionableService", "ActionableSQLite", "ActionablePostgres", "ActionableHTTP", "ActionableStore", "ActionableDelivery",
+                "ActionableAPNs", "ActionableFCM", "ActionablePreview",
+            ]),
+        // For a backend's own tests: response builders, and stand-ins of APNs and FCM.
+        .library(name: "ActionableTesting", targets: ["ActionableTesting", "ActionableAPNsTesting", "ActionableFCMTesting"]),
         .executable(name: "actionable", targets: ["actionable"]),
         .executable(name: "actionable-generator", targets: ["actionable-generator"]),
-        .plugin(name: "ActionableGenerator", targets: ["ActionableGenerator"]),
         .executable(name: "invite-example", targets: ["InviteExample"]),
         .executable(name: "invite-service", targets: ["InviteService"]),
     ],

@@ -31,7 +31,7 @@ let package = Package(
         .executableTarget(
             name: "apns-send",
             dependencies: [
-                .product(name: "ActionableAPNs", package: main), .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "ActionableHTTP", package: main), .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"), .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Logging", package: "swift-log"), "SendLoad",
             ]
@@ -40,7 +40,7 @@ let package = Package(
         .executableTarget(
             name: "fcm-send",
             dependencies: [
-                .product(name: "ActionableFCM", package: main), .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "ActionableHTTP", package: main), .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"), .product(name: "Logging", package: "swift-log"), "SendLoad",
             ]
         ),
@@ -60,7 +60,6 @@ let package = Package(
                 "CategoryGenerator",
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "ActionableCore", package: main),
-                .product(name: "ActionableLint", package: main),
                 .product(name: "Yams", package: "Yams"),
             ],
             path: "Benchmarks/LintBenchmarks",
@@ -83,7 +82,6 @@ let package = Package(
             dependencies: [
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "ActionableCore", package: main),
-                .product(name: "ActionablePayload", package: main),
                 .product(name: "ActionableTokens", package: main),
             ],
             path: "Benchmarks/PayloadBenchmarks",

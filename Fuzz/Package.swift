@@ -24,7 +24,7 @@ let package = Package(
         .target(name: "FuzzSupport", dependencies: [.product(name: "ActionableCore", package: main)]),
         .executableTarget(
             name: "fuzz-category-loader",
-            dependencies: ["FuzzSupport", .product(name: "ActionableCore", package: main), .product(name: "ActionableLint", package: main)]
+            dependencies: ["FuzzSupport", .product(name: "ActionableCore", package: main)]
         ),
         .executableTarget(
             name: "fuzz-action-request",
@@ -37,11 +37,11 @@ let package = Package(
             dependencies: ["FuzzSupport", .product(name: "ActionableCore", package: main), .product(name: "ActionableTokens", package: main)]
         ),
         .executableTarget(
-            name: "fuzz-lint-config", dependencies: ["FuzzSupport", .product(name: "ActionableLint", package: main)]
+            name: "fuzz-lint-config", dependencies: ["FuzzSupport", .product(name: "ActionableCore", package: main)]
         ),
         .executableTarget(
             name: "fuzz-set-values",
-            dependencies: ["FuzzSupport", .product(name: "ActionableCore", package: main), .product(name: "ActionablePayload", package: main)]
+            dependencies: ["FuzzSupport", .product(name: "ActionableCore", package: main), .product(name: "ActionableTokens", package: main)]
         ),
         .executableTarget(
             name: "fuzz-admin-form", dependencies: ["FuzzSupport", .product(name: "ActionableHTTP", package: main)]
@@ -49,9 +49,7 @@ let package = Package(
         .executableTarget(
             name: "fuzz-upstream-answers",
             dependencies: [
-                "FuzzSupport", .product(name: "ActionableDelivery", package: main), .product(name: "ActionableAPNs", package: main),
-                .product(name: "ActionableFCM", package: main),
-                .product(name: "ActionableClient", package: main), .product(name: "ActionableWire", package: main),
+                "FuzzSupport", .product(name: "ActionableHTTP", package: main), .product(name: "ActionableClient", package: main),
                 .product(name: "ActionableRouter", package: main), .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
@@ -59,7 +57,7 @@ let package = Package(
             name: "fuzz-http-application",
             dependencies: [
                 "FuzzSupport", .product(name: "ActionableCore", package: main), .product(name: "ActionableHTTP", package: main),
-                .product(name: "ActionableStore", package: main), .product(name: "ActionableTokens", package: main),
+                .product(name: "ActionableTokens", package: main),
                 .product(name: "Hummingbird", package: "hummingbird"), .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"), .product(name: "Logging", package: "swift-log"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

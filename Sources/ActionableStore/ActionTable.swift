@@ -5,9 +5,9 @@ import Foundation
 /// text does not depend on the driver, and the decoding of a row into a ``AcceptedResponse``.
 ///
 /// A driver keeps only what is its own: how it connects, how it batches accepts, how it claims.
-public enum ActionTable {
+package enum ActionTable {
     /// The statements of schema version 1, one statement each.
-    public static func version1(_ dialect: SQLDialect) -> [String] {
+    package static func version1(_ dialect: SQLDialect) -> [String] {
         let double = dialect.doubleType
         return [
             """
@@ -34,19 +34,19 @@ public enum ActionTable {
     }
 
     /// The columns a ``AcceptedResponse`` is decoded from, in the order ``decode(_:)`` reads them.
-    public static let columns = """
+    package static let columns = """
         id, notification_id, category, action, user_id, user_text, payload, received_at, status, attempts, \
         next_attempt_at, last_error, queued_at, trace_parent, expired_leases
         """
 
     /// Selects one response by id as operators see it (``ResponseStates``); parameter 1 is the id.
-    public static func selectByID(_ dialect: SQLDialect) -> String {
+    package static func selectByID(_ dialect: SQLDialect) -> String {
         "SELECT \(columns) FROM \(ResponseStates.view) WHERE id = \(dialect.parameter(1))"
     }
 
     /// The statements of schema version 9: the trace context of a response's accept, and of a
     /// notification's record (``SendTable``), which their attempts continue.
-    public static func version9(_ dialect: SQLDialect) -> [String] {
+    package static func version9(_ dialect: SQLDialect) -> [String] {
         [
             "ALTER TABLE action_responses ADD COLUMN trace_parent TEXT",
             "ALTER TABLE notifications ADD COLUMN trace_parent TEXT",
@@ -56,7 +56,7 @@ public enum ActionTable {
     /// The statements of schema version 10: how many leases of each response, endpoint delivery
     /// and notification copy ran out without an outcome (``LeasePolicy``), and the indexes
     /// retention reads devices and notifications by.
-    public static func version10(_ dialect: SQLDialect) -> [String] {
+    package static func version10(_ dialect: SQLDialect) -> [String] {
         [
             "ALTER TABLE action_responses ADD COLUMN expired_leases INTEGER NOT NULL DEFAULT 0",
             "ALTER TABLE endpoint_deliveries ADD COLUMN expired_leases INTEGER NOT NULL DEFAULT 0",
@@ -69,11 +69,11 @@ public enum ActionTable {
 
     /// What a claim adds to the expired leases of a row it takes: one when the row was still
     /// leased (its lease ran out without an outcome).
-    public static let countExpiredLease = "expired_leases = expired_leases + CASE WHEN lease_owner IS NULL THEN 0 ELSE 1 END"
+    package static let countExpiredLease = "expired_leases = expired_leases + CASE WHEN lease_owner IS NULL THEN 0 ELSE 1 END"
 
     /// Selects the responses of `count` ids (parameters 1 through `count`), in no order: one round
     /// trip for a claimed batch instead of one per response.
-    public static func selectByIDs(_ dialect: SQLDialect, count: Int) -> String {
+    package static func selectByIDs(_ dialect: SQLDialect, count: Int) -> String {
         "SELECT \(columns) FROM action_responses WHERE id IN (\((1...max(1, count)).map(dialect.parameter).joined(separator: ", ")))"
     }
 
@@ -81,7 +81,7 @@ public enum ActionTable {
     /// id, category, action, user, text, payload (JSON), received at (Unix seconds), answerable
     /// until (Unix seconds or `NULL`), trace parent (or `NULL`), routed (1: handed to endpoints in
     /// this commit, its status `routed`; 0: pending).
-    public static func insertUnlessAnswered(_ dialect: SQLDialect) -> String {
+    package static func insertUnlessAnswered(_ dialect: SQLDialect) -> String {
         let p = (1...11).map(dialect.parameter)
         return """
             INSERT INTO action_responses (id, notification_id, category, action, user_id, user_text, payload,
@@ -93,35 +93,35 @@ public enum ActionTable {
     }
 
     /// The answer already stored for a notification; parameter 1 is the notification id.
-    public static func answerOfNotification(_ dialect: SQLDialect) -> String {
+    package static func answerOfNotification(_ dialect: SQLDialect) -> String {
         "SELECT id, action, user_text FROM action_responses WHERE notification_id = \(dialect.parameter(1))"
     }
 
     /// Marks a claimed response delivered; parameters: delivered at, id, lease owner.
-    public static func markDelivered(_ dialect: SQLDialect) -> String {
+    package static func markDelivered(_ dialect: SQLDialect) -> String {
         QueueTable.responses.finish(dialect, set: "status = 'delivered', delivered_at = \(dialect.parameter(1)), last_error = NULL", setting: 1)
     }
 
     /// Puts a claimed response back to pending; parameters: next attempt at, error, id, owner.
-    public static func reschedule(_ dialect: SQLDialect) -> String {
+    package static func reschedule(_ dialect: SQLDialect) -> String {
         QueueTable.responses.finish(
             dialect, set: "next_attempt_at = \(dialect.parameter(1)), last_error = \(dialect.parameter(2))", setting: 2)
     }
 
     /// Marks a claimed response dead; parameters: reason, id, owner.
-    public static func markDead(_ dialect: SQLDialect) -> String {
+    package static func markDead(_ dialect: SQLDialect) -> String {
         QueueTable.responses.finish(dialect, set: "status = 'dead', last_error = \(dialect.parameter(1))", setting: 1)
     }
 
     /// Counts the work waiting in the outbox (an integer column): responses waiting for an
     /// in-process handler or for routing, and deliveries waiting for their endpoint.
-    public static let pendingCount = """
+    package static let pendingCount = """
         SELECT CAST((SELECT COUNT(*) FROM action_responses WHERE status = 'pending')
             + (SELECT COUNT(*) FROM endpoint_deliveries WHERE endpoint_id IN (SELECT id FROM endpoints) AND status = 'pending') AS INTEGER)
         """
 
     /// Decodes a row of ``columns``.
-    public static func decode(_ row: some ActionRow) throws -> AcceptedResponse {
+    package static func decode(_ row: some ActionRow) throws -> AcceptedResponse {
         // Kept as the text it was stored as: parsed only if a handler reads the payload.
         let response = ActionResponse(
             category: CategoryID(try row.string("category")), action: ActionID(try row.string("action")),
@@ -139,7 +139,7 @@ public enum ActionTable {
 }
 
 /// A row of ``ActionTable``, read by column name: each driver adapts its own row type.
-public protocol ActionRow {
+package protocol ActionRow {
     /// A text column.
     func string(_ column: String) throws -> String
     /// A text column that may be `NULL`.

@@ -14,9 +14,9 @@ public protocol AdminSignOuts: Sendable {
 }
 
 /// The `admin_sign_outs` table as every SQL driver stores it.
-public enum AdminSignOutTable {
+package enum AdminSignOutTable {
     /// The statements of schema version 15.
-    public static func version15(_ dialect: SQLDialect) -> [String] {
+    package static func version15(_ dialect: SQLDialect) -> [String] {
         [
             """
             CREATE TABLE admin_sign_outs (
@@ -28,17 +28,17 @@ public enum AdminSignOutTable {
     }
 
     /// Records a sign-out; parameters: session, until.
-    public static func insert(_ dialect: SQLDialect) -> String {
+    package static func insert(_ dialect: SQLDialect) -> String {
         "INSERT INTO admin_sign_outs (session, until_at) VALUES (\(dialect.parameter(1)), \(dialect.parameter(2))) ON CONFLICT (session) DO NOTHING"
     }
 
     /// Forgets the sign-outs that ended before a time; parameter 1.
-    public static func prune(_ dialect: SQLDialect) -> String {
+    package static func prune(_ dialect: SQLDialect) -> String {
         "DELETE FROM admin_sign_outs WHERE until_at < \(dialect.parameter(1))"
     }
 
     /// One row when the session is signed out; parameter 1 is the session.
-    public static func select(_ dialect: SQLDialect) -> String {
+    package static func select(_ dialect: SQLDialect) -> String {
         "SELECT 1 FROM admin_sign_outs WHERE session = \(dialect.parameter(1))"
     }
 }

@@ -2,9 +2,9 @@
 /// its user and, once read, when. Rows are never deleted by a read, so a retried read or a
 /// record after the answer (a tap that raced the backend's record) finds the row and changes
 /// nothing.
-public enum BadgeTable {
+package enum BadgeTable {
     /// The statements of the ledger's schema version, one statement each.
-    public static func version2(_ dialect: SQLDialect) -> [String] {
+    package static func version2(_ dialect: SQLDialect) -> [String] {
         let double = dialect.doubleType
         return [
             """
@@ -22,7 +22,7 @@ public enum BadgeTable {
 
     /// Records a sent notification unless its id is known; parameters: notification id, user,
     /// category, sent at.
-    public static func insertSent(_ dialect: SQLDialect) -> String {
+    package static func insertSent(_ dialect: SQLDialect) -> String {
         let p = (1...4).map(dialect.parameter)
         return """
             INSERT INTO badge_entries (notification_id, user_id, category, sent_at) VALUES (\(p[0]), \(p[1]), \(p[2]), \(p[3]))
@@ -31,13 +31,13 @@ public enum BadgeTable {
     }
 
     /// The user a notification id is recorded for; parameter 1 is the id.
-    public static func userOfNotification(_ dialect: SQLDialect) -> String {
+    package static func userOfNotification(_ dialect: SQLDialect) -> String {
         "SELECT user_id FROM badge_entries WHERE notification_id = \(dialect.parameter(1))"
     }
 
     /// Marks an answered notification read, recording it read if it was not recorded yet (so a
     /// later record does not count it); parameters: notification id, user, category, at.
-    public static func markAnswered(_ dialect: SQLDialect) -> String {
+    package static func markAnswered(_ dialect: SQLDialect) -> String {
         let p = (1...4).map(dialect.parameter)
         return """
             INSERT INTO badge_entries (notification_id, user_id, category, sent_at, read_at)
@@ -47,7 +47,7 @@ public enum BadgeTable {
     }
 
     /// Marks one notification of a user read; parameters: at, user, notification id.
-    public static func markRead(_ dialect: SQLDialect) -> String {
+    package static func markRead(_ dialect: SQLDialect) -> String {
         """
         UPDATE badge_entries SET read_at = \(dialect.parameter(1))
         WHERE user_id = \(dialect.parameter(2)) AND notification_id = \(dialect.parameter(3)) AND read_at IS NULL
@@ -55,12 +55,12 @@ public enum BadgeTable {
     }
 
     /// Marks every notification of a user read; parameters: at, user.
-    public static func markAllRead(_ dialect: SQLDialect) -> String {
+    package static func markAllRead(_ dialect: SQLDialect) -> String {
         "UPDATE badge_entries SET read_at = \(dialect.parameter(1)) WHERE user_id = \(dialect.parameter(2)) AND read_at IS NULL"
     }
 
     /// A user's badge; parameters: user, counting since (an integer column).
-    public static func count(_ dialect: SQLDialect) -> String {
+    package static func count(_ dialect: SQLDialect) -> String {
         """
         SELECT CAST(COUNT(*) AS INTEGER) FROM badge_entries
         WHERE user_id = \(dialect.parameter(1)) AND read_at IS NULL AND sent_at >= \(dialect.parameter(2))
@@ -68,7 +68,7 @@ public enum BadgeTable {
     }
 
     /// Every user's unread notifications; parameter 1 is counting since (an integer column).
-    public static func total(_ dialect: SQLDialect) -> String {
+    package static func total(_ dialect: SQLDialect) -> String {
         "SELECT CAST(COUNT(*) AS INTEGER) FROM badge_entries WHERE read_at IS NULL AND sent_at >= \(dialect.parameter(1))"
     }
 }

@@ -2,9 +2,9 @@ import ActionableWire
 import Foundation
 
 /// The `devices` table as every SQL driver stores it: one row per device token.
-public enum DeviceTable {
+package enum DeviceTable {
     /// The statements of schema version 5.
-    public static func version5(_ dialect: SQLDialect) -> [String] {
+    package static func version5(_ dialect: SQLDialect) -> [String] {
         let double = dialect.doubleType
         return [
             """
@@ -26,7 +26,7 @@ public enum DeviceTable {
     /// before), each copy's (its transport claims only its own, from an index that starts with
     /// it), and the FCM message of a notification (`NULL` for one recorded before, or without an
     /// Android device).
-    public static func version13(_ dialect: SQLDialect) -> [String] {
+    package static func version13(_ dialect: SQLDialect) -> [String] {
         // Each statement may run again on PostgreSQL (whose migrations run statement by statement:
         // a start stopped between two finishes the rest); SQLite (the dialect with a rowid, which
         // has no IF NOT EXISTS here) runs a migration in one transaction.
@@ -44,15 +44,15 @@ public enum DeviceTable {
     }
 
     /// The columns a ``Device`` is read from.
-    public static let columns = "token, user_id, platform, environment, state, registered_at, last_sent_at"
+    package static let columns = "token, user_id, platform, environment, state, registered_at, last_sent_at"
 
     /// A token's user, platform, environment and state; parameter 1 is the token.
-    public static func select(_ dialect: SQLDialect) -> String {
+    package static func select(_ dialect: SQLDialect) -> String {
         "SELECT user_id, platform, environment, state FROM devices WHERE token = \(dialect.parameter(1))"
     }
 
     /// Registers a token, active, whatever it was; parameters: token, user, platform, environment, at.
-    public static func upsert(_ dialect: SQLDialect) -> String {
+    package static func upsert(_ dialect: SQLDialect) -> String {
         let p = (1...5).map(dialect.parameter)
         return """
             INSERT INTO devices (token, user_id, platform, environment, state, registered_at)
@@ -63,22 +63,22 @@ public enum DeviceTable {
     }
 
     /// Removes a token; parameter 1 is the token.
-    public static func delete(_ dialect: SQLDialect) -> String {
+    package static func delete(_ dialect: SQLDialect) -> String {
         "DELETE FROM devices WHERE token = \(dialect.parameter(1))"
     }
 
     /// Removes a token of a user; parameters: token, user.
-    public static func deleteOfUser(_ dialect: SQLDialect) -> String {
+    package static func deleteOfUser(_ dialect: SQLDialect) -> String {
         "DELETE FROM devices WHERE token = \(dialect.parameter(1)) AND user_id = \(dialect.parameter(2))"
     }
 
     /// A user's devices, oldest registration first; parameter 1 is the user.
-    public static func ofUser(_ dialect: SQLDialect) -> String {
+    package static func ofUser(_ dialect: SQLDialect) -> String {
         "SELECT \(columns) FROM devices WHERE user_id = \(dialect.parameter(1)) ORDER BY registered_at, token"
     }
 
     /// Unregisters an active token not registered after a time; parameters: at, token, since.
-    public static func unregister(_ dialect: SQLDialect) -> String {
+    package static func unregister(_ dialect: SQLDialect) -> String {
         """
         UPDATE devices SET state = 'unregistered', unregistered_at = \(dialect.parameter(1))
         WHERE token = \(dialect.parameter(2)) AND state = 'active' AND registered_at <= \(dialect.parameter(3))
@@ -87,7 +87,7 @@ public enum DeviceTable {
 
     /// A user's registrations of tokens other than one since a time, and the oldest of them;
     /// parameters: user, since, token.
-    public static func recentRegistrations(_ dialect: SQLDialect) -> String {
+    package static func recentRegistrations(_ dialect: SQLDialect) -> String {
         """
         SELECT CAST(COUNT(*) AS INTEGER) AS recent, MIN(registered_at) AS oldest FROM devices
         WHERE user_id = \(dialect.parameter(1)) AND registered_at > \(dialect.parameter(2)) AND token <> \(dialect.parameter(3))
@@ -96,7 +96,7 @@ public enum DeviceTable {
 
     /// Unregisters a user's active devices past the newest `maximum` registrations; parameters:
     /// at, user, maximum.
-    public static func unregisterOldest(_ dialect: SQLDialect) -> String {
+    package static func unregisterOldest(_ dialect: SQLDialect) -> String {
         let p = (1...3).map(dialect.parameter)
         return """
             UPDATE devices SET state = 'unregistered', unregistered_at = \(p[0])
@@ -107,13 +107,13 @@ public enum DeviceTable {
     }
 
     /// A token's row before a registration, as ``select(_:)`` reads it.
-    public struct Before: Hashable, Sendable {
-        public var user: String
-        public var platform: String
-        public var environment: String
-        public var state: String
+    package struct Before: Hashable, Sendable {
+        package var user: String
+        package var platform: String
+        package var environment: String
+        package var state: String
 
-        public init(user: String, platform: String, environment: String, state: String) {
+        package init(user: String, platform: String, environment: String, state: String) {
             self.user = user
             self.platform = platform
             self.environment = environment
@@ -123,13 +123,13 @@ public enum DeviceTable {
 
     /// Whether a registration (from the row before) needs room under ``DeviceLimits``: every one
     /// but a token the user already has active.
-    public static func addsDevice(before: Before?, user: String) -> Bool {
+    package static func addsDevice(before: Before?, user: String) -> Bool {
         guard let before else { return true }
         return before.user != user || before.state != DeviceState.active.rawValue
     }
 
     /// What registering did, from the row before (`nil` when there was none).
-    public static func registration(
+    package static func registration(
         before: Before?, user: String, platform: DevicePlatform, environment: APNsEnvironment
     ) -> DeviceRegistration {
         guard let before, before.user == user, before.platform == platform.rawValue, before.environment == environment.rawValue else {
@@ -139,7 +139,7 @@ public enum DeviceTable {
     }
 
     /// Reads a row of ``columns``.
-    public static func decode(_ row: some ActionRow) throws -> Device {
+    package static func decode(_ row: some ActionRow) throws -> Device {
         Device(
             token: try row.string("token"), user: try row.string("user_id"),
             platform: DevicePlatform(rawValue: try row.string("platform")) ?? .ios,

@@ -6,9 +6,9 @@ import Foundation
 /// A response handed to its endpoints (`fanned_out = 1`, `status = 'routed'`) takes its state from
 /// its deliveries when operators read it (``ResponseStates``): a finished attempt writes only its
 /// delivery's row.
-public enum EndpointTable {
+package enum EndpointTable {
     /// The statements of schema version 8.
-    public static func version8(_ dialect: SQLDialect) -> [String] {
+    package static func version8(_ dialect: SQLDialect) -> [String] {
         let double = dialect.doubleType
         return [
             """
@@ -48,15 +48,15 @@ public enum EndpointTable {
     }
 
     /// The columns an ``Endpoint`` is decoded from.
-    public static let columns =
+    package static let columns =
         "id, url, filter, secret, previous_secret, rate_limit, paused, seeded, failure_streak, open_until, next_slot_at, created_at"
 
     /// Every endpoint, by id.
-    public static let selectAll = "SELECT \(columns) FROM endpoints ORDER BY id"
+    package static let selectAll = "SELECT \(columns) FROM endpoints ORDER BY id"
 
     /// Every endpoint, by id, with `due` (1 or 0): whether a delivery of it is due at parameter 1
     /// as ``QueueTable/claim(_:lock:)`` would take it (pending, due, its lease free or run out).
-    public static func selectAllWithDue(_ dialect: SQLDialect) -> String {
+    package static func selectAllWithDue(_ dialect: SQLDialect) -> String {
         let now = dialect.parameter(1)
         return """
             SELECT \(columns), CASE WHEN EXISTS (
@@ -68,12 +68,12 @@ public enum EndpointTable {
     }
 
     /// One endpoint; parameter 1 is its id; `lock` is appended (`FOR UPDATE` on PostgreSQL).
-    public static func selectOne(_ dialect: SQLDialect, lock: String = "") -> String {
+    package static func selectOne(_ dialect: SQLDialect, lock: String = "") -> String {
         "SELECT \(columns) FROM endpoints WHERE id = \(dialect.parameter(1)) \(lock)"
     }
 
     /// Inserts an endpoint unless its id is taken; parameters: the 12 ``columns`` in order.
-    public static func insert(_ dialect: SQLDialect) -> String {
+    package static func insert(_ dialect: SQLDialect) -> String {
         let p = (1...12).map(dialect.parameter).joined(separator: ", ")
         return "INSERT INTO endpoints (\(columns)) VALUES (\(p)) ON CONFLICT (id) DO NOTHING"
     }
@@ -81,7 +81,7 @@ public enum EndpointTable {
     /// Writes every column of an endpoint but its id and creation time; parameters: url, filter,
     /// secret, previous secret, rate limit, paused, seeded, failure streak, open until, next slot
     /// at, id.
-    public static func update(_ dialect: SQLDialect) -> String {
+    package static func update(_ dialect: SQLDialect) -> String {
         let p = (1...11).map(dialect.parameter)
         return """
             UPDATE endpoints SET url = \(p[0]), filter = \(p[1]), secret = \(p[2]), previous_secret = \(p[3]), rate_limit = \(p[4]),
@@ -91,12 +91,12 @@ public enum EndpointTable {
     }
 
     /// The values of ``update(_:)`` for `endpoint`, in order.
-    public static func updateValues(_ endpoint: Endpoint) -> [SQLValue] {
+    package static func updateValues(_ endpoint: Endpoint) -> [SQLValue] {
         Array(insertValues(endpoint)[1...10]) + [.text(endpoint.id)]
     }
 
     /// The values of ``insert(_:)`` for `endpoint`, in order.
-    public static func insertValues(_ endpoint: Endpoint) -> [SQLValue] {
+    package static func insertValues(_ endpoint: Endpoint) -> [SQLValue] {
         [
             .text(endpoint.id), .text(endpoint.url), .text(encode(endpoint.filter)), .optionalText(endpoint.secret),
             .optionalText(endpoint.previousSecret), .optionalReal(endpoint.rateLimit), .integer(endpoint.paused ? 1 : 0),
@@ -107,7 +107,7 @@ public enum EndpointTable {
 
     /// Marks a claimed response handed to its endpoints, if `owner` still holds it; parameters: id,
     /// owner. Returns the id when it did.
-    public static func markFannedOut(_ dialect: SQLDialect) -> String {
+    package static func markFannedOut(_ dialect: SQLDialect) -> String {
         """
         UPDATE action_responses SET fanned_out = 1, status = 'routed', attempts = 0, lease_owner = NULL, lease_until = NULL,
             last_error = NULL
@@ -118,7 +118,7 @@ public enum EndpointTable {
 
     /// Sets a claimed response that no handler or endpoint takes aside as held, if `owner` still
     /// holds it, giving back the attempt its claim counted; parameters: reason, id, owner.
-    public static func hold(_ dialect: SQLDialect) -> String {
+    package static func hold(_ dialect: SQLDialect) -> String {
         """
         UPDATE action_responses SET status = 'held', last_error = \(dialect.parameter(1)),
             attempts = CASE WHEN attempts > 0 THEN attempts - 1 ELSE 0 END, lease_owner = NULL, lease_until = NULL
@@ -128,7 +128,7 @@ public enum EndpointTable {
 
     /// Gives a claimed response back, due at once, with the attempt its claim counted (an endpoint
     /// that takes it appeared meanwhile: the next round fans it out); parameters: id, owner.
-    public static func giveBack(_ dialect: SQLDialect) -> String {
+    package static func giveBack(_ dialect: SQLDialect) -> String {
         """
         UPDATE action_responses SET attempts = CASE WHEN attempts > 0 THEN attempts - 1 ELSE 0 END,
             lease_owner = NULL, lease_until = NULL
@@ -138,7 +138,7 @@ public enum EndpointTable {
 
     /// The statements of schema version 11: which endpoints a start without their `--forward`
     /// flag paused (as versions before it did); those are resumed by the next start with the flag.
-    public static func version11(_ dialect: SQLDialect) -> [String] {
+    package static func version11(_ dialect: SQLDialect) -> [String] {
         [
             "ALTER TABLE endpoints ADD COLUMN paused_by_missing_flag INTEGER NOT NULL DEFAULT 0",
             "UPDATE endpoints SET paused_by_missing_flag = 1 WHERE seeded = 1 AND paused = 1",
@@ -149,7 +149,7 @@ public enum EndpointTable {
     /// response_id` for deliveries, `… next_attempt_at, notification_id, token` for copies), so a
     /// claim reads its few rows from the index instead of sorting the whole backlog (16 ms a claim
     /// behind 17,000 pending deliveries on PostgreSQL, measured).
-    public static func version12(_ dialect: SQLDialect) -> [String] {
+    package static func version12(_ dialect: SQLDialect) -> [String] {
         [
             // Each statement may run again: a start stopped between two of them finishes the rest.
             "DROP INDEX IF EXISTS endpoint_deliveries_due",
@@ -160,18 +160,18 @@ public enum EndpointTable {
     }
 
     /// Resumes an endpoint that only a start without its flag had paused; parameter 1 is its id.
-    public static func resumePausedByMissingFlag(_ dialect: SQLDialect) -> String {
+    package static func resumePausedByMissingFlag(_ dialect: SQLDialect) -> String {
         "UPDATE endpoints SET paused = 0, paused_by_missing_flag = 0 WHERE id = \(dialect.parameter(1)) AND paused_by_missing_flag = 1"
     }
 
     /// Forgets why an endpoint was paused (an operator paused or resumed it); parameter 1 is its id.
-    public static func clearPausedByMissingFlag(_ dialect: SQLDialect) -> String {
+    package static func clearPausedByMissingFlag(_ dialect: SQLDialect) -> String {
         "UPDATE endpoints SET paused_by_missing_flag = 0 WHERE id = \(dialect.parameter(1))"
     }
 
     /// Lets every held response go, due at once (an endpoint was created or changed: the next
     /// round fans out what it takes and holds the rest again); parameter: now.
-    public static func releaseHeld(_ dialect: SQLDialect) -> String {
+    package static func releaseHeld(_ dialect: SQLDialect) -> String {
         """
         UPDATE action_responses SET status = 'pending', next_attempt_at = \(dialect.parameter(1)), last_error = NULL
         WHERE status = 'held'
@@ -179,7 +179,7 @@ public enum EndpointTable {
     }
 
     /// A pending delivery; parameters: response id, endpoint id, due (and queued) at.
-    public static func insertDelivery(_ dialect: SQLDialect) -> String {
+    package static func insertDelivery(_ dialect: SQLDialect) -> String {
         let p = (1...3).map(dialect.parameter)
         return """
             INSERT INTO endpoint_deliveries (response_id, endpoint_id, next_attempt_at, queued_at)
@@ -188,11 +188,11 @@ public enum EndpointTable {
     }
 
     /// The columns an ``EndpointDelivery`` is decoded from.
-    public static let deliveryColumns =
+    package static let deliveryColumns =
         "response_id, endpoint_id, status, attempts, next_attempt_at, queued_at, last_error, delivered_at, lease_owner, expired_leases"
 
     /// A response's deliveries; parameter 1 is the response id.
-    public static func selectDeliveries(_ dialect: SQLDialect) -> String {
+    package static func selectDeliveries(_ dialect: SQLDialect) -> String {
         "SELECT \(deliveryColumns) FROM endpoint_deliveries WHERE response_id = \(dialect.parameter(1)) ORDER BY endpoint_id"
     }
 
@@ -201,7 +201,7 @@ public enum EndpointTable {
     /// which a held outcome gives back in place). `changes` tells whether it applied. Parameters:
     /// status, give back an attempt (1 or 0), next attempt at (`NULL`: unchanged), last error,
     /// delivered at, response id, endpoint id, owner.
-    public static func finishLeased(_ dialect: SQLDialect) -> String {
+    package static func finishLeased(_ dialect: SQLDialect) -> String {
         let p = (1...5).map(dialect.parameter)
         return QueueTable.deliveries.finish(
             dialect,
@@ -213,7 +213,7 @@ public enum EndpointTable {
 
     /// The values of ``finishLeased(_:)``: what ``finishValues(_:fate:error:now:)`` writes, from the
     /// fate alone.
-    public static func finishLeasedValues(
+    package static func finishLeasedValues(
         responseID: String, endpointID: String, owner: String, fate: EndpointGate.Fate, error: String?, now: Date
     ) -> [SQLValue] {
         let written = Written(fate, error: error, now: now)
@@ -227,7 +227,7 @@ public enum EndpointTable {
     /// What a delivery's row gets after `fate` at `now` (PostgreSQL writes a batch of these in one
     /// statement): status, attempts, next attempt at, last error, delivered at, response id,
     /// endpoint id.
-    public static func finishValues(_ delivery: EndpointDelivery, fate: EndpointGate.Fate, error: String?, now: Date) -> [SQLValue] {
+    package static func finishValues(_ delivery: EndpointDelivery, fate: EndpointGate.Fate, error: String?, now: Date) -> [SQLValue] {
         let written = Written(fate, error: error, now: now)
         return [
             .text(written.status.rawValue), .integer(written.givesBackAttempt ? max(0, delivery.attempts - 1) : delivery.attempts),
@@ -267,7 +267,7 @@ public enum EndpointTable {
 
     /// Lets an endpoint's held deliveries go: due now, with a fresh retry window; parameters: now,
     /// endpoint id.
-    public static func release(_ dialect: SQLDialect) -> String {
+    package static func release(_ dialect: SQLDialect) -> String {
         """
         UPDATE endpoint_deliveries SET next_attempt_at = \(dialect.parameter(1)), queued_at = \(dialect.parameter(1))
         WHERE endpoint_id = \(dialect.parameter(2)) AND status = 'pending'
@@ -275,7 +275,7 @@ public enum EndpointTable {
     }
 
     /// Decodes a row of ``columns``.
-    public static func decode(_ row: some ActionRow) throws -> Endpoint {
+    package static func decode(_ row: some ActionRow) throws -> Endpoint {
         Endpoint(
             id: try row.string("id"), url: try row.string("url"), filter: decodeFilter(try row.string("filter")),
             secret: try row.optionalString("secret"), previousSecret: try row.optionalString("previous_secret"),
@@ -286,7 +286,7 @@ public enum EndpointTable {
     }
 
     /// Decodes a row of ``deliveryColumns``.
-    public static func decodeDelivery(_ row: some ActionRow) throws -> EndpointDelivery {
+    package static func decodeDelivery(_ row: some ActionRow) throws -> EndpointDelivery {
         EndpointDelivery(
             responseID: try row.string("response_id"), endpointID: try row.string("endpoint_id"),
             status: DeliveryStatus(rawValue: try row.string("status")) ?? .pending, attempts: try row.int("attempts"),
@@ -299,7 +299,7 @@ public enum EndpointTable {
     /// The claimed `deliveries` (in their order, each at its slot of `plan`) with their
     /// `responses`, read in one statement (``ActionTable/selectByIDs(_:count:)``); a delivery
     /// whose response is gone is left out (its lease runs out).
-    public static func claimed(_ deliveries: [EndpointDelivery], responses: [AcceptedResponse], plan: EndpointGate.Plan) -> [ClaimedDelivery] {
+    package static func claimed(_ deliveries: [EndpointDelivery], responses: [AcceptedResponse], plan: EndpointGate.Plan) -> [ClaimedDelivery] {
         let byID = Dictionary(responses.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         var claimed: [ClaimedDelivery] = []
         for (index, delivery) in deliveries.enumerated() {
@@ -310,7 +310,7 @@ public enum EndpointTable {
     }
 
     /// The response as its claimed delivery sees it: attempts, window and error of the delivery.
-    public static func claimed(_ response: AcceptedResponse, delivery: EndpointDelivery, sendAt: Date) -> ClaimedDelivery {
+    package static func claimed(_ response: AcceptedResponse, delivery: EndpointDelivery, sendAt: Date) -> ClaimedDelivery {
         var action = response
         action.status = delivery.status
         action.attempts = delivery.attempts

@@ -4,24 +4,24 @@
 /// to endpoints, copies of notifications to devices — are claimed and finished by the same two
 /// statements, built from this description; a driver runs them its own way (PostgreSQL adds
 /// `FOR UPDATE SKIP LOCKED` to the claim's inner select, SQLite finds the rows by `rowid`).
-public struct QueueTable: Sendable, Hashable {
+package struct QueueTable: Sendable, Hashable {
     /// The table.
-    public var name: String
+    package var name: String
     /// The columns that name one row.
-    public var key: [String]
+    package var key: [String]
     /// The column that says `pending` while a row is queued.
-    public var state: String
+    package var state: String
     /// The columns a claim is scoped to, each equal to a parameter (one endpoint's deliveries, one
     /// platform's copies), in parameter order.
-    public var scope: [String]
+    package var scope: [String]
     /// What else a due row meets, in SQL (responses handed to endpoints are not the handlers').
-    public var condition: String?
+    package var condition: String?
     /// The claim's order after `next_attempt_at`.
-    public var order: [String]
+    package var order: [String]
     /// What a claim returns of each row.
-    public var returning: String
+    package var returning: String
 
-    public init(
+    package init(
         name: String, key: [String], state: String, scope: [String] = [], condition: String? = nil, order: [String], returning: String
     ) {
         self.name = name
@@ -34,23 +34,23 @@ public struct QueueTable: Sendable, Hashable {
     }
 
     /// Responses waiting for an in-process handler (or to be handed to endpoints).
-    public static let responses = QueueTable(
+    package static let responses = QueueTable(
         name: "action_responses", key: ["id"], state: "status", condition: "fanned_out = 0", order: [], returning: ActionTable.columns)
 
     /// Deliveries of responses to endpoints, claimed per endpoint.
-    public static let deliveries = QueueTable(
+    package static let deliveries = QueueTable(
         name: "endpoint_deliveries", key: ["response_id", "endpoint_id"], state: "status", scope: ["endpoint_id"],
         order: ["response_id"], returning: EndpointTable.deliveryColumns)
 
     /// Copies of recorded notifications to devices, claimed per platform.
-    public static let sends = QueueTable(
+    package static let sends = QueueTable(
         name: "notification_sends", key: ["notification_id", "token"], state: "state", scope: ["platform"],
         order: ["notification_id", "token"], returning: "notification_id, token, platform, environment, attempts, expired_leases")
 
     /// Leases up to a limit of the due rows, oldest due first; parameters: owner, lease until, now,
     /// limit, then one per ``scope`` column. `lock` goes after the inner select (`FOR UPDATE SKIP
     /// LOCKED`). A claim that finds nothing writes nothing.
-    public func claim(_ dialect: SQLDialect, lock: String = "") -> String {
+    package func claim(_ dialect: SQLDialect, lock: String = "") -> String {
         let p = (1...(4 + scope.count)).map(dialect.parameter)
         let scoped = scope.enumerated().map { "\($1) = \(p[4 + $0])" }
         let due =
@@ -76,7 +76,7 @@ public struct QueueTable: Sendable, Hashable {
     /// Finishes a row its owner still holds, pending: `set` (assignments over parameters 1…
     /// `setting`) and the lease freed; the parameters after `set`'s are the key's, then the owner.
     /// Applies to nothing when the lease was lost (another claim took the row over).
-    public func finish(_ dialect: SQLDialect, set: String, setting: Int) -> String {
+    package func finish(_ dialect: SQLDialect, set: String, setting: Int) -> String {
         let keys = key.enumerated().map { "\($1) = \(dialect.parameter(setting + 1 + $0))" }
         return """
             UPDATE \(name) SET \(set), lease_owner = NULL, lease_until = NULL

@@ -16,18 +16,18 @@ import Foundation
 /// version wrote during a rolling upgrade (a summary, or `pending` on a routed row) reads right at
 /// once; ``normalize`` then sets such rows back to `routed` (at start and with each purge, found
 /// through a partial index that is empty otherwise).
-public enum ResponseStates {
+package enum ResponseStates {
     /// The stored status of a response handed to its endpoints: its state is its deliveries'.
-    public static let routed = "routed"
+    package static let routed = "routed"
 
     /// The name of the view operators read responses through: the columns of
     /// ``ActionTable/columns`` with the derived state, and `delivered_at`, `answerable_until`,
     /// `fanned_out` and `stored_status` (the row's own status).
-    public static let view = "response_states"
+    package static let view = "response_states"
 
     /// Sets routed rows an older version wrote a status into back to `routed` (through the partial
     /// index `action_responses_unrouted`, so it costs nothing when there are none).
-    public static let normalize = """
+    package static let normalize = """
         UPDATE action_responses SET status = 'routed', lease_owner = NULL, lease_until = NULL
         WHERE fanned_out = 1 AND status <> 'routed'
         """
@@ -112,7 +112,7 @@ public enum ResponseStates {
     /// of their deliveries (each was rewritten with every finished attempt) and are read through
     /// the view; and a partial index of routed rows an older version wrote a status into (empty
     /// but during a rolling upgrade). Each statement may run again.
-    public static func version14(_ dialect: SQLDialect) -> [String] {
+    package static func version14(_ dialect: SQLDialect) -> [String] {
         [
             "CREATE INDEX IF NOT EXISTS action_responses_unrouted ON action_responses (id) WHERE fanned_out = 1 AND status <> 'routed'",
             normalize,
@@ -123,20 +123,20 @@ public enum ResponseStates {
     /// How many responses are in each state, as operators see them: the rows by their own status
     /// (one pass over the status index), the routed ones split by their pending and dead
     /// deliveries (the claim index); `routed` rows neither pending nor dead are delivered.
-    public static let countsByStoredStatus = "SELECT status, CAST(COUNT(*) AS INTEGER) AS n FROM action_responses GROUP BY status"
+    package static let countsByStoredStatus = "SELECT status, CAST(COUNT(*) AS INTEGER) AS n FROM action_responses GROUP BY status"
 
     /// The routed responses with a pending delivery (an integer column).
-    public static let routedPendingCount =
+    package static let routedPendingCount =
         "SELECT CAST(COUNT(DISTINCT response_id) AS INTEGER) FROM (\(open("pending"))) AS open"
 
     /// The routed responses with a dead delivery and none pending (an integer column).
-    public static let routedDeadCount = """
+    package static let routedDeadCount = """
         SELECT CAST(COUNT(DISTINCT response_id) AS INTEGER) FROM (\(open("dead"))) AS open
         WHERE response_id NOT IN (\(open("pending")))
         """
 
     /// The counts operators see, from ``countsByStoredStatus``'s rows and the two routed counts.
-    public static func counts(stored: [(String, Int)], routedPending: Int, routedDead: Int) -> [DeliveryStatus: Int] {
+    package static func counts(stored: [(String, Int)], routedPending: Int, routedDead: Int) -> [DeliveryStatus: Int] {
         var counts: [DeliveryStatus: Int] = [:]
         for (status, count) in stored {
             if status == routed {
@@ -156,7 +156,7 @@ extension AcceptedResponse {
     /// handed to endpoints, and is its own state), and the time its own row says it was delivered
     /// (a response delivered in process). The same rule as the `response_states` view: the next
     /// attempt is the earliest pending delivery's, else the latest any delivery was due.
-    public func summarized(by deliveries: [EndpointDelivery], deliveredAt: Date?) -> (response: AcceptedResponse, deliveredAt: Date?) {
+    package func summarized(by deliveries: [EndpointDelivery], deliveredAt: Date?) -> (response: AcceptedResponse, deliveredAt: Date?) {
         guard let summary = EndpointGate.aggregate(deliveries) else { return (self, deliveredAt) }
         var response = self
         response.status = summary.status

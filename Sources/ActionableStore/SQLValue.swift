@@ -1,6 +1,6 @@
 /// A statement parameter, as the drivers bind it: the tables' value lists (``EndpointTable``,
 /// ``SendTable``) are written once, in this form, and each driver binds them its own way.
-public enum SQLValue: Hashable, Sendable {
+package enum SQLValue: Hashable, Sendable {
     case text(String)
     case real(Double)
     case integer(Int)

@@ -3,9 +3,9 @@ import Foundation
 
 /// The `notifications` and `notification_sends` tables as every SQL driver stores them: one row
 /// per notification, and one per device's copy of it.
-public enum SendTable {
+package enum SendTable {
     /// The statements of schema version 6.
-    public static func version6(_ dialect: SQLDialect) -> [String] {
+    package static func version6(_ dialect: SQLDialect) -> [String] {
         let double = dialect.doubleType
         return [
             """
@@ -42,11 +42,11 @@ public enum SendTable {
     }
 
     /// The columns a ``NewNotification`` is read from.
-    public static let notificationColumns =
+    package static let notificationColumns =
         "notification_id, user_id, category, payload, apns_payload, push_type, collapse_id, expiration, priority, created_at, trace_parent, fcm_message"
 
     /// The statements of schema version 7: the provider token shared by every instance.
-    public static func version7(_ dialect: SQLDialect) -> [String] {
+    package static func version7(_ dialect: SQLDialect) -> [String] {
         [
             """
             CREATE TABLE provider_tokens (
@@ -61,7 +61,7 @@ public enum SendTable {
     /// Stores a candidate token unless the stored one was issued after a time, returning the
     /// stored token when it replaced it (no row otherwise); parameters: key id, token, issued at,
     /// reuse if issued after.
-    public static func shareToken(_ dialect: SQLDialect) -> String {
+    package static func shareToken(_ dialect: SQLDialect) -> String {
         let p = (1...4).map(dialect.parameter)
         return """
             INSERT INTO provider_tokens (key_id, token, issued_at) VALUES (\(p[0]), \(p[1]), \(p[2]))
@@ -72,20 +72,20 @@ public enum SendTable {
     }
 
     /// The stored token of a key; parameter 1 is the key id.
-    public static func selectToken(_ dialect: SQLDialect) -> String {
+    package static func selectToken(_ dialect: SQLDialect) -> String {
         "SELECT token, issued_at FROM provider_tokens WHERE key_id = \(dialect.parameter(1))"
     }
 
     /// Records a notification unless its id is known; parameters: the twelve
     /// ``notificationColumns`` in order (the trace parent added by schema version 9,
     /// ``ActionTable/version9(_:)``, the FCM message by version 13).
-    public static func insertNotification(_ dialect: SQLDialect) -> String {
+    package static func insertNotification(_ dialect: SQLDialect) -> String {
         let p = (1...12).map(dialect.parameter).joined(separator: ", ")
         return "INSERT INTO notifications (\(notificationColumns)) VALUES (\(p)) ON CONFLICT (notification_id) DO NOTHING"
     }
 
     /// The values of ``insertNotification(_:)`` for `notification`, in order.
-    public static func insertValues(_ notification: NewNotification) -> [SQLValue] {
+    package static func insertValues(_ notification: NewNotification) -> [SQLValue] {
         [
             .text(notification.notificationID), .text(notification.user), .text(notification.category), .text(notification.payloadJSON),
             .text(notification.apnsPayload), .text(notification.pushType), .optionalText(notification.collapseID),
@@ -97,7 +97,7 @@ public enum SendTable {
 
     /// Adds a device's pending copy; parameters: notification id, token, platform, environment,
     /// next attempt at.
-    public static func insertSend(_ dialect: SQLDialect) -> String {
+    package static func insertSend(_ dialect: SQLDialect) -> String {
         let p = (1...5).map(dialect.parameter)
         return """
             INSERT INTO notification_sends (notification_id, token, platform, environment, next_attempt_at)
@@ -106,7 +106,7 @@ public enum SendTable {
     }
 
     /// A notification's user and its copies' count; parameter 1 is the id.
-    public static func known(_ dialect: SQLDialect) -> String {
+    package static func known(_ dialect: SQLDialect) -> String {
         """
         SELECT user_id, (SELECT CAST(COUNT(*) AS INTEGER) FROM notification_sends s WHERE s.notification_id = n.notification_id)
         FROM notifications n WHERE notification_id = \(dialect.parameter(1))
@@ -114,12 +114,12 @@ public enum SendTable {
     }
 
     /// One notification; parameter 1 is the id.
-    public static func selectNotification(_ dialect: SQLDialect) -> String {
+    package static func selectNotification(_ dialect: SQLDialect) -> String {
         "SELECT \(notificationColumns) FROM notifications WHERE notification_id = \(dialect.parameter(1))"
     }
 
     /// A notification's copies, by token; parameter 1 is the id.
-    public static func selectSends(_ dialect: SQLDialect) -> String {
+    package static func selectSends(_ dialect: SQLDialect) -> String {
         """
         SELECT token, platform, environment, state, status, reason, attempts FROM notification_sends
         WHERE notification_id = \(dialect.parameter(1)) ORDER BY token
@@ -128,7 +128,7 @@ public enum SendTable {
 
     /// Finishes a leased copy; parameters: state, status, reason, next attempt at, notification
     /// id, token, owner.
-    public static func finish(_ dialect: SQLDialect) -> String {
+    package static func finish(_ dialect: SQLDialect) -> String {
         let p = (1...4).map(dialect.parameter)
         return QueueTable.sends.finish(
             dialect, set: "state = \(p[0]), status = \(p[1]), reason = \(p[2]), next_attempt_at = COALESCE(\(p[3]), next_attempt_at)",
@@ -136,13 +136,13 @@ public enum SendTable {
     }
 
     /// Dates a device's last send; parameters: at, token.
-    public static func markDeviceSent(_ dialect: SQLDialect) -> String {
+    package static func markDeviceSent(_ dialect: SQLDialect) -> String {
         "UPDATE devices SET last_sent_at = \(dialect.parameter(1)) WHERE token = \(dialect.parameter(2))"
     }
 
     /// The columns ``finish(_:)`` sets for `outcome`: state, status, reason, and the next
     /// attempt (`nil` keeps it).
-    public static func finishing(_ outcome: SendOutcome) -> (state: SendState, status: Int?, reason: String?, next: Date?) {
+    package static func finishing(_ outcome: SendOutcome) -> (state: SendState, status: Int?, reason: String?, next: Date?) {
         switch outcome {
         case .sent(let status): return (.sent, status, nil, nil)
         case .failed(let status, let reason): return (.failed, status, reason, nil)
@@ -152,7 +152,7 @@ public enum SendTable {
     }
 
     /// Reads a row of ``notificationColumns``.
-    public static func decodeNotification(_ row: some ActionRow) throws -> NewNotification {
+    package static func decodeNotification(_ row: some ActionRow) throws -> NewNotification {
         NewNotification(
             notificationID: try row.string("notification_id"), user: try row.string("user_id"), category: try row.string("category"),
             payloadJSON: try row.string("payload"), apnsPayload: try row.string("apns_payload"), pushType: try row.string("push_type"),
