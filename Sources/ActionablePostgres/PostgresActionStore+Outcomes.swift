@@ -145,7 +145,7 @@ extension PostgresActionStore {
         RETURNING d.response_id, d.endpoint_id
         """
 
-    /// ``EndpointTable/finishValues(_:fate:error:now:)``'s values, in order.
+    /// `EndpointTable/finishValues(_:fate:error:now:)`'s values, in order.
     private static let finishBatchNames = ["status", "attempts", "next", "error", "delivered", "r", "e"]
 
     /// Every outcome of a batch in one statement (`$1`: the rows of ``finishBatchNames``).
@@ -168,7 +168,7 @@ extension PostgresActionStore {
     private static func isHealthy(_ endpoint: Endpoint) -> Bool { endpoint.failureStreak == 0 && endpoint.openUntil == nil }
 }
 
-/// A ``SQLValue`` as JSON: text, a number exactly as Swift prints it (which reads back the same
+/// A `SQLValue` as JSON: text, a number exactly as Swift prints it (which reads back the same
 /// double), or null.
 private struct JSONField: Encodable {
     let value: SQLValue

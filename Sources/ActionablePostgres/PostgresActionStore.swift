@@ -346,7 +346,7 @@ public final class PostgresActionStore: ActionStore {
     }
 
     private static let selectByID = ActionTable.selectByID(.postgres)
-    /// The queues' claims (``QueueTable``), each row locked as it is taken and rows another claim
+    /// The queues' claims (`QueueTable`), each row locked as it is taken and rows another claim
     /// holds skipped.
     static let claimResponsesSQL = QueueTable.responses.claim(.postgres, lock: "FOR UPDATE SKIP LOCKED")
     static let claimDeliveriesSQL = QueueTable.deliveries.claim(.postgres, lock: "FOR UPDATE SKIP LOCKED")
@@ -373,7 +373,7 @@ public final class PostgresActionStore: ActionStore {
     }
 }
 
-/// A PostgreSQL row read by ``ActionTable``.
+/// A PostgreSQL row read by `ActionTable`.
 struct PostgresActionRow: ActionRow {
     let columns: PostgresRandomAccessRow
 

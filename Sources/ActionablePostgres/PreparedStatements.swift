@@ -30,13 +30,13 @@ enum AcceptText: StatementText {
     static let sql = PostgresAcceptBatcher.acceptSQL
 }
 
-/// The claim of one endpoint's deliveries (``QueueTable/deliveries``).
+/// The claim of one endpoint's deliveries (`QueueTable/deliveries`).
 enum ClaimDeliveriesText: StatementText {
     static let name = "actionable_claim_deliveries"
     static let sql = PostgresActionStore.claimDeliveriesSQL
 }
 
-/// The claim of responses for the in-process handlers (``QueueTable/responses``).
+/// The claim of responses for the in-process handlers (`QueueTable/responses`).
 enum ClaimResponsesText: StatementText {
     static let name = "actionable_claim_responses"
     static let sql = PostgresActionStore.claimResponsesSQL

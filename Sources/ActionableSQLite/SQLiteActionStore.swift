@@ -311,7 +311,7 @@ public final class SQLiteActionStore: ActionStore {
     static func decode(_ row: Row) throws -> AcceptedResponse { try ActionTable.decode(SQLiteRow(row: row)) }
 }
 
-/// A GRDB row read by ``ActionTable``.
+/// A GRDB row read by `ActionTable`.
 struct SQLiteRow: ActionRow {
     let row: Row
 

@@ -39,13 +39,13 @@ package enum ActionTable {
         next_attempt_at, last_error, queued_at, trace_parent, expired_leases
         """
 
-    /// Selects one response by id as operators see it (``ResponseStates``); parameter 1 is the id.
+    /// Selects one response by id as operators see it (`ResponseStates`); parameter 1 is the id.
     package static func selectByID(_ dialect: SQLDialect) -> String {
         "SELECT \(columns) FROM \(ResponseStates.view) WHERE id = \(dialect.parameter(1))"
     }
 
     /// The statements of schema version 9: the trace context of a response's accept, and of a
-    /// notification's record (``SendTable``), which their attempts continue.
+    /// notification's record (`SendTable`), which their attempts continue.
     package static func version9(_ dialect: SQLDialect) -> [String] {
         [
             "ALTER TABLE action_responses ADD COLUMN trace_parent TEXT",
@@ -138,7 +138,7 @@ package enum ActionTable {
     }
 }
 
-/// A row of ``ActionTable``, read by column name: each driver adapts its own row type.
+/// A row of `ActionTable`, read by column name: each driver adapts its own row type.
 package protocol ActionRow {
     /// A text column.
     func string(_ column: String) throws -> String

@@ -54,7 +54,7 @@ public protocol EndpointStore: Sendable {
     /// Records attempts' outcomes (``EndpointGate/finish(_:outcome:breaker:now:)``), in order, on
     /// each delivery and its endpoint's breaker, all in one transaction: one write per attempt
     /// (its delivery's row), and one per endpoint whose breaker or streak the batch moved. The
-    /// response's own row is not written (``ResponseStates``). Each fate is `nil` where `owner` no
+    /// response's own row is not written (`ResponseStates`). Each fate is `nil` where `owner` no
     /// longer holds the lease.
     func finishDeliveries(_ attempts: [FinishedAttempt], owner: String, breaker: BreakerSettings) async throws -> [EndpointGate.Fate?]
 

@@ -4,7 +4,7 @@ import Foundation
 /// statements whose text does not depend on the driver.
 ///
 /// A response handed to its endpoints (`fanned_out = 1`, `status = 'routed'`) takes its state from
-/// its deliveries when operators read it (``ResponseStates``): a finished attempt writes only its
+/// its deliveries when operators read it (`ResponseStates`): a finished attempt writes only its
 /// delivery's row.
 package enum EndpointTable {
     /// The statements of schema version 8.
@@ -55,7 +55,7 @@ package enum EndpointTable {
     package static let selectAll = "SELECT \(columns) FROM endpoints ORDER BY id"
 
     /// Every endpoint, by id, with `due` (1 or 0): whether a delivery of it is due at parameter 1
-    /// as ``QueueTable/claim(_:lock:)`` would take it (pending, due, its lease free or run out).
+    /// as `QueueTable/claim(_:lock:)` would take it (pending, due, its lease free or run out).
     package static func selectAllWithDue(_ dialect: SQLDialect) -> String {
         let now = dialect.parameter(1)
         return """
@@ -297,7 +297,7 @@ package enum EndpointTable {
     }
 
     /// The claimed `deliveries` (in their order, each at its slot of `plan`) with their
-    /// `responses`, read in one statement (``ActionTable/selectByIDs(_:count:)``); a delivery
+    /// `responses`, read in one statement (`ActionTable/selectByIDs(_:count:)`); a delivery
     /// whose response is gone is left out (its lease runs out).
     package static func claimed(_ deliveries: [EndpointDelivery], responses: [AcceptedResponse], plan: EndpointGate.Plan) -> [ClaimedDelivery] {
         let byID = Dictionary(responses.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })

@@ -155,7 +155,7 @@ extension InMemoryActionStore: EndpointStore {
     }
 
     /// Queues again the deliveries of response `id` that a re-queue takes (see
-    /// ``ActionTable/requeueDeliveries(count:_:)``).
+    /// `ActionTable/requeueDeliveries(count:_:)`).
     func requeueDeliveries(of id: String, at: Date) {
         guard let deliveries = endpointDeliveries[id] else { return }
         let anyDead = deliveries.values.contains { $0.delivery.status == .dead }
@@ -175,7 +175,7 @@ extension InMemoryActionStore: EndpointStore {
         }
     }
 
-    /// Row `id` as operators see it (``ResponseStates``): a routed response's state from its
+    /// Row `id` as operators see it (`ResponseStates`): a routed response's state from its
     /// deliveries, read now.
     func summarized(_ row: Row) -> (response: AcceptedResponse, deliveredAt: Date?) {
         guard row.fannedOut else { return (row.action, row.deliveredAt) }

@@ -6,7 +6,7 @@ import Foundation
 public actor InMemoryActionStore: ActionStore {
     struct Row {
         var action: AcceptedResponse
-        /// Handed to its endpoints: its state is read from their deliveries (``ResponseStates``).
+        /// Handed to its endpoints: its state is read from their deliveries (`ResponseStates`).
         var fannedOut = false
         var leaseOwner: String?
         var leaseUntil: Date?

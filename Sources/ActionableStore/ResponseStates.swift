@@ -21,7 +21,7 @@ package enum ResponseStates {
     package static let routed = "routed"
 
     /// The name of the view operators read responses through: the columns of
-    /// ``ActionTable/columns`` with the derived state, and `delivered_at`, `answerable_until`,
+    /// `ActionTable/columns` with the derived state, and `delivered_at`, `answerable_until`,
     /// `fanned_out` and `stored_status` (the row's own status).
     package static let view = "response_states"
 

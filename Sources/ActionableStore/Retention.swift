@@ -47,7 +47,7 @@ public struct PurgeCutoff: Hashable, Sendable {
 
     /// Whether a response goes: in `status`, its next attempt last set to `nextAttemptAt` (never
     /// before it was received or queued again), delivered at `deliveredAt` if it was,
-    /// answerable until `answerableUntil`. ``ActionTable/purge(limit:lock:_:)`` states the same
+    /// answerable until `answerableUntil`. `ActionTable/purge(limit:lock:_:)` states the same
     /// rule in SQL, column for column.
     public func deletes(status: DeliveryStatus, nextAttemptAt: Date, deliveredAt: Date?, answerableUntil: Date?) -> Bool {
         (status == .delivered || status == .dead) && nextAttemptAt < responsesBefore && (deliveredAt ?? .distantPast) < responsesBefore
@@ -105,7 +105,7 @@ extension ActionTable {
     }
 
     /// Deletes up to `limit` old delivered or dead responses, as operators see them
-    /// (``ResponseStates``); parameters: responses before, now. A response's next attempt is never
+    /// (`ResponseStates`); parameters: responses before, now. A response's next attempt is never
     /// before it was received or queued again, so `next_attempt_at` bounds those, and the delivery
     /// index (`status, next_attempt_at`) finds the batch without reading a pending row; a response
     /// routed to endpoints is read with its deliveries, and goes once none is pending and the last

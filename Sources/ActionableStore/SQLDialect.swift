@@ -1,6 +1,6 @@
 /// What differs between the SQL databases the drivers speak: column types and how a statement
 /// names its parameters. Everything else about the schema and the statements is shared
-/// (``ActionTable``).
+/// (`ActionTable`).
 package struct SQLDialect: Sendable {
     /// The type of a floating-point column (`DOUBLE`, `DOUBLE PRECISION`).
     package var doubleType: String

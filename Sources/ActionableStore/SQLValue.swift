@@ -1,5 +1,5 @@
-/// A statement parameter, as the drivers bind it: the tables' value lists (``EndpointTable``,
-/// ``SendTable``) are written once, in this form, and each driver binds them its own way.
+/// A statement parameter, as the drivers bind it: the tables' value lists (`EndpointTable`,
+/// `SendTable`) are written once, in this form, and each driver binds them its own way.
 package enum SQLValue: Hashable, Sendable {
     case text(String)
     case real(Double)

@@ -78,7 +78,7 @@ package enum SendTable {
 
     /// Records a notification unless its id is known; parameters: the twelve
     /// ``notificationColumns`` in order (the trace parent added by schema version 9,
-    /// ``ActionTable/version9(_:)``, the FCM message by version 13).
+    /// `ActionTable/version9(_:)`, the FCM message by version 13).
     package static func insertNotification(_ dialect: SQLDialect) -> String {
         let p = (1...12).map(dialect.parameter).joined(separator: ", ")
         return "INSERT INTO notifications (\(notificationColumns)) VALUES (\(p)) ON CONFLICT (notification_id) DO NOTHING"
