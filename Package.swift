@@ -416,3 +416,14 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// Every target with Swift 7's defaults already: `any` written for every existential, members seen
+// only through a module the file imports, and imports internal unless a file says `public import`
+// (what a module's API exposes of another is then declared where it is used).
+for target in package.targets where target.type != .plugin && target.type != .binary {
+    target.swiftSettings =
+        (target.swiftSettings ?? []) + [
+            .enableUpcomingFeature("ExistentialAny"), .enableUpcomingFeature("MemberImportVisibility"),
+            .enableUpcomingFeature("InternalImportsByDefault"),
+        ]
+}

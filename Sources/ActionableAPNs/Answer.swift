@@ -1,5 +1,5 @@
 import ActionableWire
-import Foundation
+public import Foundation
 
 /// What APNs answered a notification, and what the sender does about it.
 public enum APNsAnswer: Sendable, Hashable {

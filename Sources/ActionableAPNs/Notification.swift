@@ -1,5 +1,5 @@
 import Crypto
-import Foundation
+public import Foundation
 
 /// One notification to one device, as APNs takes it: the payload bytes and the headers.
 public struct APNsNotification: Sendable, Hashable {

@@ -1,5 +1,5 @@
-import Foundation
-import JWTKit
+public import Foundation
+public import JWTKit
 
 /// The provider token of one APNs signing key (an ES256 JWT: `kid` header, `iss` the team,
 /// `iat` the time it was made), shared by every concurrent send.

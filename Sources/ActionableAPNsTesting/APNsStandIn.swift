@@ -1,10 +1,10 @@
-import Foundation
+public import Foundation
 import HTTPTypes
-import Hummingbird
+public import Hummingbird
 import HummingbirdHTTP2
-import JWTKit
-import Logging
-import NIOCore
+public import JWTKit
+public import Logging
+public import NIOCore
 import NIOSSL
 
 /// A stand-in for APNs, for tests and walkthroughs: HTTP/2 over TLS, `POST /3/device/{token}`

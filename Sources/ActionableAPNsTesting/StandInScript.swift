@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// The scripted answers of a stand-in as the command line writes them.
 public enum StandInScript {

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// The user's answer to a notification, as the server's `POST /v1/actions` takes it: built from
 /// what `UNNotificationResponse` holds, so that the app forwards it without reading it.

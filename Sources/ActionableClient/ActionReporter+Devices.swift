@@ -1,5 +1,5 @@
-import ActionableWire
-import Foundation
+public import ActionableWire
+public import Foundation
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking

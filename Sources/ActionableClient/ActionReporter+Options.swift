@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 extension ActionReporter {
     /// How a reporter sends, retries and logs.

@@ -1,8 +1,8 @@
 import ActionableWire
-import Foundation
+public import Foundation
 
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+public import FoundationNetworking
 #endif
 
 /// Carries reports to the server so that none is lost: each is saved in an outbox directory

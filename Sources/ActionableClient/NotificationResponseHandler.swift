@@ -2,10 +2,10 @@
 // tests) type-checks this file through a target that defines ACTIONABLE_USER_NOTIFICATIONS.
 #if (canImport(UserNotifications) && !os(Linux)) || ACTIONABLE_USER_NOTIFICATIONS
 import Foundation
-import UserNotifications
+public import UserNotifications
 
 #if ACTIONABLE_USER_NOTIFICATIONS
-import ActionableClient
+public import ActionableClient
 #endif
 
 /// Takes the notification responses iOS hands the app: saves each in the reporter's outbox,

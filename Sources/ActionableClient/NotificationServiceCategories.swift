@@ -1,11 +1,11 @@
 // A notification service extension's helper. Apple's platforms compile this file; this package's
 // tests type-check and run it through a target that defines ACTIONABLE_USER_NOTIFICATIONS.
 #if (canImport(UserNotifications) && !os(Linux)) || ACTIONABLE_USER_NOTIFICATIONS
-import Foundation
-import UserNotifications
+public import Foundation
+public import UserNotifications
 
 #if ACTIONABLE_USER_NOTIFICATIONS
-import ActionableClient
+public import ActionableClient
 #endif
 
 /// In a Notification Service Extension: makes sure the category a notification names is

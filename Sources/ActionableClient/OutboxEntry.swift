@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// One report as the outbox keeps it: the report, and how its delivery went so far.
 struct OutboxEntry: Codable, Hashable, Sendable {

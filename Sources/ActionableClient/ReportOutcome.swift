@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// What became of one report.
 public enum ReportOutcome: Hashable, Sendable {

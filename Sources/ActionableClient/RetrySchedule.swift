@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// When a kept report is tried again: exponential backoff with full jitter (a random delay
 /// between zero and `initial × 2^(attempts−1)`, capped at `maximum`), so that a fleet of phones

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// The categories a server serves at `GET /v1/categories`, as an app registers them: checked
 /// against the rules `actionable lint` applies, with every title in the device's language.

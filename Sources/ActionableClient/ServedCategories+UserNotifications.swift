@@ -2,10 +2,10 @@
 // package's tests type-check and run it through a target that defines ACTIONABLE_USER_NOTIFICATIONS.
 #if (canImport(UserNotifications) && !os(Linux)) || ACTIONABLE_USER_NOTIFICATIONS
 import Foundation
-import UserNotifications
+public import UserNotifications
 
 #if ACTIONABLE_USER_NOTIFICATIONS
-import ActionableClient
+public import ActionableClient
 #endif
 
 extension ServedCategory {

@@ -1,4 +1,4 @@
-import ActionableWire
+public import ActionableWire
 import Foundation
 
 /// An error answer of the server (`application/problem+json`): its status, type and detail,

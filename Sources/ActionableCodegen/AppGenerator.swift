@@ -34,8 +34,11 @@ public struct AppGenerator: Sendable {
         let needsJSON = sorted.contains { $0.category.payload.fields.contains { $0.type == .object || $0.type == .array } }
         var writer = SwiftWriter()
         GeneratedHeader.write(to: &writer, target: "app", sources: sorted.map(\.path))
-        writer.line("import Foundation")
-        writer.line("import UserNotifications")
+        // A public enum shows these modules' types: its imports are public, so the file compiles
+        // with InternalImportsByDefault as without.
+        let imports = options.access == .public ? "public import" : "import"
+        writer.line("\(imports) Foundation")
+        writer.line("\(imports) UserNotifications")
         writer.line()
         writer.line("/// The notification categories of the catalog, for `UNUserNotificationCenter`.")
         writer.block("\(access) enum \(options.name)") { writer in
@@ -97,7 +100,9 @@ public struct AppGenerator: Sendable {
     private func writeDeviceRegistration(into writer: inout SwiftWriter, access: String) {
         writer.line()
         writer.line("#if canImport(ActionableClient)")
-        writer.line("import ActionableClient")
+        let imports = options.access == .public ? "public import" : "import"
+        writer.line("\(imports) ActionableClient")
+        writer.line("\(imports) ActionableWire")
         writer.line()
         writer.block("extension \(options.name)") { writer in
             writer.line("/// Registers this device's push token with the server (`POST /v1/devices`), so it can send")

@@ -1,4 +1,4 @@
-import ActionableCore
+public import ActionableCore
 
 /// What every target of `actionable generate swift` takes.
 public struct GenerationOptions: Hashable, Sendable {

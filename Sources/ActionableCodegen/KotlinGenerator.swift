@@ -1,4 +1,5 @@
 import ActionableCore
+import Foundation
 
 /// `actionable generate kotlin`: per category an `object` with its id, its action
 /// ids, a `Payload` data class read from an FCM data message's strings (`fromData`) and written

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The part of the generated Android code that does not depend on the categories: the tap's
 /// intent, the receiver, the outbox of taps (WorkManager), the worker that posts them, the
 /// configuration kept across process death, the messaging service, the notification it posts,

@@ -1,4 +1,4 @@
-import ActionableCore
+public import ActionableCore
 
 /// The stable keys of the strings a person reads, the same in the generated code and in the
 /// String Catalog: `<category>.<action>.title`, `.button`, `.placeholder`,

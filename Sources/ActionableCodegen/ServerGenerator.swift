@@ -21,7 +21,7 @@ public struct ServerGenerator: Sendable {
         let access = options.access.rawValue
         var writer = SwiftWriter()
         GeneratedHeader.write(to: &writer, target: "server", sources: sorted.map(\.path))
-        writer.line("import ActionableCore")
+        writer.line(options.access == .public ? "public import ActionableCore" : "import ActionableCore")
         writer.line()
         writer.line("/// The notification categories of the catalog, as constants and payload types.")
         writer.block("\(access) enum \(options.name)") { writer in

@@ -1,4 +1,5 @@
 import ActionableCore
+import Foundation
 
 /// `actionable generate typescript`: one TypeScript file for a Node backend — per category a
 /// constant with its id and action ids, a payload interface, the type of the call `serve`

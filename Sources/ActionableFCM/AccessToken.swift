@@ -1,6 +1,6 @@
 import ActionableWire
-import AsyncHTTPClient
-import Foundation
+public import AsyncHTTPClient
+public import Foundation
 import JWTKit
 import NIOCore
 import NIOHTTP1

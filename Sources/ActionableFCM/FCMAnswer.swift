@@ -1,5 +1,5 @@
 import ActionableWire
-import Foundation
+public import Foundation
 
 /// What FCM answered a message, and what the sender does about it.
 public enum FCMAnswer: Sendable, Hashable {

@@ -1,10 +1,10 @@
 import ActionableWire
 import AsyncHTTPClient
-import Foundation
-import Logging
+public import Foundation
+public import Logging
 import NIOCore
-import NIOHTTP1
-import NIOSSL
+public import NIOHTTP1
+public import NIOSSL
 
 /// A message for one device: FCM HTTP v1's `{"message": {"token", "data", "android"}}`.
 public struct FCMMessage: Sendable, Hashable {

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A Google service account, as the JSON file Google issues for one (the fields FCM's sender
 /// reads): the project, the signing key and its id, the account's address and where access

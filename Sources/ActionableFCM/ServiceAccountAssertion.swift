@@ -1,5 +1,5 @@
-import Foundation
-import JWTKit
+public import Foundation
+public import JWTKit
 
 /// The claims of a service account's JWT-bearer assertion (RFC 7523) as Google's token endpoint
 /// reads them: the account (`iss`), the scopes asked for (`scope`, space-separated), the token

@@ -1,11 +1,12 @@
-import ActionableAPNsTesting
-import Foundation
+public import ActionableAPNsTesting
+public import Foundation
 import HTTPTypes
-import Hummingbird
+public import Hummingbird
 import HummingbirdHTTP2
-import JWTKit
-import Logging
+public import JWTKit
+public import Logging
 import NIOCore
+import NIOFoundationEssentialsCompat
 import NIOSSL
 
 /// A stand-in for FCM HTTP v1, for tests and walkthroughs: HTTPS (HTTP/2 or HTTP/1.1), a token

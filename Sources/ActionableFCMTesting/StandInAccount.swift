@@ -1,4 +1,4 @@
-import ActionableFCM
+public import ActionableFCM
 import CryptoExtras
 import Foundation
 import JWTKit

@@ -1,4 +1,4 @@
-import ActionableCore
+public import ActionableCore
 
 extension Linter {
     /// Loads and lints the category files under `path` and returns their catalog, refusing one

@@ -1,4 +1,4 @@
-import ActionableCore
+public import ActionableCore
 
 /// Runs the rules over loaded category files: each file alone, then all of them as one catalog.
 ///

@@ -1,4 +1,4 @@
-import ActionableCore
+public import ActionableCore
 
 /// What a rule is: its identifier, what it catches, how serious by default, and examples.
 ///

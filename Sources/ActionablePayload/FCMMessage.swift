@@ -1,5 +1,6 @@
-import ActionableCore
-import Foundation
+public import ActionableCore
+import ActionableTokens
+public import Foundation
 
 /// An FCM HTTP v1 data message for Android (`{"message": {…}}`, the body of
 /// `POST https://fcm.googleapis.com/v1/projects/PROJECT/messages:send`): the app builds the

@@ -1,4 +1,4 @@
-import ActionableCore
+public import ActionableCore
 
 /// A built notification payload: the exact bytes to send to APNs.
 public struct NotificationPayload: Hashable, Sendable {

@@ -1,6 +1,6 @@
-import ActionableCore
-import ActionableTokens
-import Foundation
+public import ActionableCore
+public import ActionableTokens
+public import Foundation
 
 extension PayloadBuilder {
     /// Builds a payload and mints its action token in one call: the token binds `user`,

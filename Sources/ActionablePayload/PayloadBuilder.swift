@@ -1,5 +1,5 @@
-import ActionableCore
-import ActionableTokens
+public import ActionableCore
+public import ActionableTokens
 
 /// Builds APNs payloads that cannot be refused: the category is checked against the catalog,
 /// the custom keys against the category's payload schema, and the size limit against the exact

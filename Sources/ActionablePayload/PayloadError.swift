@@ -1,4 +1,4 @@
-import ActionableCore
+public import ActionableCore
 
 /// Why a payload cannot be built: APNs would refuse it, or it does not fit its category.
 public struct PayloadError: Error, Hashable, Sendable, CustomStringConvertible {

@@ -1,5 +1,5 @@
-import ActionableStore
-import Foundation
+public import ActionableStore
+public import Foundation
 import PostgresNIO
 
 /// The badge ledger on PostgreSQL. A record or a read runs in a transaction that first takes a

@@ -1,6 +1,6 @@
-import ActionableStore
-import ActionableWire
-import Foundation
+public import ActionableStore
+public import ActionableWire
+public import Foundation
 import PostgresNIO
 
 /// The device registry on PostgreSQL. A registration runs in a transaction holding an advisory

@@ -1,5 +1,5 @@
-import ActionableStore
-import Foundation
+public import ActionableStore
+public import Foundation
 import PostgresNIO
 
 /// Endpoints and their deliveries on PostgreSQL: a claim or an outcome that may move its

@@ -1,5 +1,5 @@
-import ActionableStore
-import Foundation
+public import ActionableStore
+public import Foundation
 import PostgresNIO
 
 /// What operators ask of PostgreSQL: pages of deliveries, and responses queued again. A

@@ -1,4 +1,4 @@
-import ActionableStore
+public import ActionableStore
 import Foundation
 import PostgresNIO
 

@@ -1,6 +1,6 @@
-import ActionableStore
-import ActionableWire
-import Foundation
+public import ActionableStore
+public import ActionableWire
+public import Foundation
 import PostgresNIO
 
 /// The notifications sent, on PostgreSQL: a notification and its copies in one transaction,

@@ -1,7 +1,7 @@
 import ActionableCore
-import ActionableStore
-import Foundation
-import Logging
+public import ActionableStore
+public import Foundation
+public import Logging
 import NIOSSL
 import PostgresNIO
 
@@ -258,23 +258,7 @@ public final class PostgresActionStore: ActionStore {
     }
 
     /// Each migration is a list of single statements (the extended protocol takes one at a time).
-    static let migrations: [(Int, String, [String])] = [
-        (1, "action responses", ActionTable.version1(.postgres)),
-        (2, "badge ledger", BadgeTable.version2(.postgres)),
-        (3, "queued at, newest-first index", ActionTable.version3(.postgres)),
-        (4, "answerable until, badge entries by time sent", ActionTable.version4(.postgres)),
-        (5, "devices", DeviceTable.version5(.postgres)),
-        (6, "notifications sent", SendTable.version6(.postgres)),
-        (7, "shared provider tokens", SendTable.version7(.postgres)),
-        (8, "endpoints and their deliveries", EndpointTable.version8(.postgres)),
-        (9, "trace context of responses and notifications", ActionTable.version9(.postgres)),
-        (10, "expired leases", ActionTable.version10(.postgres)),
-        (11, "endpoints paused by a missing flag", EndpointTable.version11(.postgres)),
-        (12, "queue indexes in claim order", EndpointTable.version12(.postgres)),
-        (13, "devices on both platforms", DeviceTable.version13(.postgres)),
-        (14, "responses routed to endpoints read through their deliveries", ResponseStates.version14(.postgres)),
-        (15, "admin sign-outs", AdminSignOutTable.version15(.postgres)),
-    ]
+    static let migrations: [(Int, String, [String])] = Schema.migrations.map { ($0.version, $0.name, $0.statements(.postgres)) }
 
     /// Stores `action` once: batched with the accepts arriving meanwhile (see
     /// `PostgresAcceptBatcher`).

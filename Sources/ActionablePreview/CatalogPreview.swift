@@ -1,4 +1,4 @@
-import ActionableCore
+public import ActionableCore
 
 /// The catalog as iOS draws its notifications' buttons: for each category, in each locale its
 /// strings are written in, the default context (the expanded notification, at most four

@@ -1,5 +1,5 @@
-import ActionableCore
-import Mustache
+public import ActionableCore
+public import Mustache
 
 /// Renders the catalog preview with swift-mustache, alone (``page(_:)``) or inside another
 /// page that includes the `preview` and `style` partials.

@@ -1,5 +1,5 @@
-import Foundation
-import Logging
+public import Foundation
+public import Logging
 
 /// What a handler knows besides the response itself.
 public struct ActionContext: Sendable {

@@ -1,4 +1,4 @@
-import ActionableCore
+public import ActionableCore
 
 /// Handles one accepted action response. Throwing counts as ``HandlerOutcome/retry(after:)``
 /// (the failure may be temporary); return ``HandlerOutcome/fail(reason:)`` for failures that are not.

@@ -1,4 +1,4 @@
-import ActionableCore
+public import ActionableCore
 
 /// A registered route: its pattern and its handler, wrapped in the middleware.
 public struct Route: Sendable {

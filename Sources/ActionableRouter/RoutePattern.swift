@@ -1,4 +1,4 @@
-import ActionableCore
+public import ActionableCore
 
 /// Which responses a handler takes: one action of a category, every action of a category, or
 /// everything. The most specific pattern wins.

@@ -1,4 +1,4 @@
-import ActionableCore
+public import ActionableCore
 import Foundation
 
 /// Registers handlers, checks them against the catalog, then freezes into an ``ActionRouter``.

@@ -1,6 +1,6 @@
-import ActionableStore
-import ActionableWire
-import Foundation
+public import ActionableStore
+public import ActionableWire
+public import Foundation
 import GRDB
 
 /// The device registry on SQLite: each change is one write transaction (the writer is one

@@ -1,5 +1,5 @@
-import ActionableStore
-import Foundation
+public import ActionableStore
+public import Foundation
 import GRDB
 
 /// Endpoints and their deliveries on SQLite: each claim and each outcome is one write transaction,

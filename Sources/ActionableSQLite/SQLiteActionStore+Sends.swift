@@ -1,6 +1,6 @@
-import ActionableStore
-import ActionableWire
-import Foundation
+public import ActionableStore
+public import ActionableWire
+public import Foundation
 import GRDB
 
 /// The notifications sent, on SQLite: a notification and its copies in one write transaction,

@@ -1,6 +1,6 @@
 import ActionableCore
-import ActionableStore
-import Foundation
+public import ActionableStore
+public import Foundation
 import GRDB
 
 /// The embedded store: SQLite through GRDB, in WAL mode with `synchronous = FULL` (a reply of
@@ -47,53 +47,14 @@ public final class SQLiteActionStore: ActionStore {
     /// finished (the timer's, or a burst's).
     func nextCheckpoint() async { await checkpointer.nextCheckpoint() }
 
-    /// Versioned migrations; a new version is appended, never edited.
+    /// The schema's migrations (`Schema.migrations`, the one list every driver applies).
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
-        migrator.registerMigration("v1: action responses") { db in
-            for statement in ActionTable.version1(.sqlite) { try db.execute(sql: statement) }
-        }
-        migrator.registerMigration("v2: badge ledger") { db in
-            for statement in BadgeTable.version2(.sqlite) { try db.execute(sql: statement) }
-        }
-        migrator.registerMigration("v3: queued at, newest-first index") { db in
-            for statement in ActionTable.version3(.sqlite) { try db.execute(sql: statement) }
-        }
-        migrator.registerMigration("v4: answerable until, badge entries by time sent") { db in
-            for statement in ActionTable.version4(.sqlite) { try db.execute(sql: statement) }
-        }
-        migrator.registerMigration("v5: devices") { db in
-            for statement in DeviceTable.version5(.sqlite) { try db.execute(sql: statement) }
-        }
-        migrator.registerMigration("v6: notifications sent") { db in
-            for statement in SendTable.version6(.sqlite) { try db.execute(sql: statement) }
-        }
-        migrator.registerMigration("v7: shared provider tokens") { db in
-            for statement in SendTable.version7(.sqlite) { try db.execute(sql: statement) }
-        }
-        migrator.registerMigration("v8: endpoints and their deliveries") { db in
-            for statement in EndpointTable.version8(.sqlite) { try db.execute(sql: statement) }
-        }
-        migrator.registerMigration("v9: trace context of responses and notifications") { db in
-            for statement in ActionTable.version9(.sqlite) { try db.execute(sql: statement) }
-        }
-        migrator.registerMigration("v10: expired leases") { db in
-            for statement in ActionTable.version10(.sqlite) { try db.execute(sql: statement) }
-        }
-        migrator.registerMigration("v11: endpoints paused by a missing flag") { db in
-            for statement in EndpointTable.version11(.sqlite) { try db.execute(sql: statement) }
-        }
-        migrator.registerMigration("v12: queue indexes in claim order") { db in
-            for statement in EndpointTable.version12(.sqlite) { try db.execute(sql: statement) }
-        }
-        migrator.registerMigration("v13: devices on both platforms") { db in
-            for statement in DeviceTable.version13(.sqlite) { try db.execute(sql: statement) }
-        }
-        migrator.registerMigration("v14: responses routed to endpoints read through their deliveries") { db in
-            for statement in ResponseStates.version14(.sqlite) { try db.execute(sql: statement) }
-        }
-        migrator.registerMigration("v15: admin sign-outs") { db in
-            for statement in AdminSignOutTable.version15(.sqlite) { try db.execute(sql: statement) }
+        // Identified as `vN: name`, as databases written before the list was shared recorded them.
+        for migration in Schema.migrations {
+            migrator.registerMigration("v\(migration.version): \(migration.name)") { db in
+                for statement in migration.statements(.sqlite) { try db.execute(sql: statement) }
+            }
         }
         return migrator
     }

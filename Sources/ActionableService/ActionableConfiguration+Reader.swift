@@ -1,6 +1,7 @@
 import ActionableCore
-import Configuration
-import Foundation
+import ActionableHTTP
+public import Configuration
+public import Foundation
 
 extension ActionableConfiguration {
     /// Reads every ``ServeSetting`` from `reader`, after Hummingbird's

@@ -1,8 +1,8 @@
 import ActionableCore
-import ActionableDelivery
-import ActionableHTTP
-import ActionableStore
-import ActionableTokens
+public import ActionableDelivery
+public import ActionableHTTP
+public import ActionableStore
+public import ActionableTokens
 import Foundation
 
 /// Everything `actionable serve` can be told, as one value: a Swift program that embeds the

@@ -1,4 +1,5 @@
 import ActionableAPNs
+import ActionableCore
 import ActionableDelivery
 import ActionableFCM
 import ActionableStore

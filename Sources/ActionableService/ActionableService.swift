@@ -1,22 +1,22 @@
 import ActionableAPNs
-import ActionableCore
+public import ActionableCore
 import ActionableDelivery
 import ActionableFCM
 import ActionableHTTP
 import ActionableLint
-import ActionableRouter
-import ActionableStore
+public import ActionableRouter
+public import ActionableStore
 import ActionableTokens
 import Foundation
 import Hummingbird
 import HummingbirdCore
 import HummingbirdTLS
-import Logging
+public import Logging
 import NIOCore
 import NIOSSL
 import Prometheus
-import ServiceLifecycle
-import UnixSignals
+public import ServiceLifecycle
+public import UnixSignals
 
 /// The whole running server — HTTP application, storage, delivery worker and metrics — built
 /// from one ``ActionableConfiguration``, as a swift-service-lifecycle `Service`.

@@ -1,4 +1,5 @@
 import ActionableDelivery
+import Foundation
 
 /// One `--forward PATTERN=URL`: responses whose route matches `pattern` (`category.action`,
 /// `category.*` or `*`) are POSTed to `url`.

@@ -1,8 +1,8 @@
-import ActionableCore
-import ActionableHTTP
-import ActionablePayload
-import ActionableStore
-import Foundation
+public import ActionableCore
+public import ActionableHTTP
+public import ActionablePayload
+public import ActionableStore
+public import Foundation
 
 extension PayloadBuilder {
     /// Checks a notification, records it in `ledger` as unread for `user`, and builds its payload

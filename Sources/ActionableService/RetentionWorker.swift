@@ -1,8 +1,8 @@
 import ActionableCore
-import ActionableStore
-import CoreMetrics
-import Foundation
-import Logging
+public import ActionableStore
+public import CoreMetrics
+public import Foundation
+public import Logging
 
 /// Deletes what the retention lets go (`PurgeCutoff`): delivered and dead responses and read
 /// or expired badge entries older than ``retention``, never a pending response.

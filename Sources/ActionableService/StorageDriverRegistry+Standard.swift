@@ -1,6 +1,6 @@
 import ActionablePostgres
 import ActionableSQLite
-import ActionableStore
+public import ActionableStore
 
 extension StorageDriverRegistry {
     /// The drivers `actionable serve` knows: `sqlite:PATH` (GRDB), `postgres://` and

@@ -1,5 +1,5 @@
-import ActionableCore
-import Foundation
+public import ActionableCore
+public import Foundation
 
 extension ActionResponse {
     /// A tap on `action` of a `category` notification, for tests.

@@ -1,5 +1,5 @@
-import ActionableCore
-import ActionableRouter
+public import ActionableCore
+public import ActionableRouter
 import Logging
 
 extension ActionRouter {

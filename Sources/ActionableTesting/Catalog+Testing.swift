@@ -1,4 +1,4 @@
-import ActionableCore
+public import ActionableCore
 
 /// A catalog from category files written inline, for tests.
 public struct CatalogLoadError: Error, CustomStringConvertible {

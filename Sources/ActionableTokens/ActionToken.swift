@@ -1,5 +1,5 @@
-import ActionableCore
-import Foundation
+public import ActionableCore
+public import Foundation
 
 /// A verified action token: which user may answer which notification of which category.
 public struct ActionToken: Hashable, Sendable {

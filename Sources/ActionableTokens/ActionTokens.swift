@@ -1,6 +1,6 @@
-import ActionableCore
+public import ActionableCore
 import Crypto
-import Foundation
+public import Foundation
 import JWTKit
 import Synchronization
 

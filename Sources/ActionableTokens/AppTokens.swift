@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import JWTKit
 
 /// Verifies the app's own bearer JWT (HS256, with `kid`), when a deployment asks for it on top

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// The `Retry-After` header (RFC 9110 §10.2.3): delay-seconds or an HTTP date. The app's client,
 /// the server's forwarder and its APNs client all read it here.

@@ -1,6 +1,7 @@
 import ActionableAPNsTesting
 import ArgumentParser
 import Foundation
+import Hummingbird
 import JWTKit
 import Logging
 

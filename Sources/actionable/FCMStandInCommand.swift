@@ -3,6 +3,7 @@ import ActionableFCM
 import ActionableFCMTesting
 import ArgumentParser
 import Foundation
+import Hummingbird
 import JWTKit
 import Logging
 

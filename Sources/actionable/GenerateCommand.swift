@@ -1,5 +1,5 @@
 import ActionableCodegen
-import ArgumentParser
+public import ArgumentParser
 import Foundation
 
 /// `actionable generate`: code generated from the category files.

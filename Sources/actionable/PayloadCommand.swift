@@ -1,7 +1,7 @@
 import ActionableCore
 import ActionablePayload
 import ActionableTokens
-import ArgumentParser
+public import ArgumentParser
 import Foundation
 
 /// `actionable payload CATEGORY ...`: prints the APNs JSON with `aps.category` set.

@@ -1,5 +1,5 @@
 import ActionableLint
-import ArgumentParser
+public import ArgumentParser
 
 extension Reporter: ExpressibleByArgument {}
 

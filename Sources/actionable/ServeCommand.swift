@@ -3,6 +3,7 @@ import ArgumentParser
 import Configuration
 import Foundation
 import Logging
+import SystemPackage
 
 /// `actionable serve`: receives action responses and stores them durably. It only turns its
 /// flags into a configuration provider, placed before the `ACTIONABLE_*` environment variables

@@ -3,6 +3,7 @@ import ArgumentParser
 import AsyncHTTPClient
 import Foundation
 import NIOCore
+import NIOHTTP1
 
 /// One request to a running `actionable serve`, as the commands that talk to it make them: a
 /// refused connection fails at once (not retried until a timeout), and a server that cannot be

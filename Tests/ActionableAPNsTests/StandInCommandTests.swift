@@ -1,6 +1,7 @@
 import ActionableAPNs
 import ActionableAPNsTesting
 import ActionableTestSupport
+import ActionableWire
 import Foundation
 import JWTKit
 import Logging

@@ -1,11 +1,14 @@
 import ActionableAPNs
 import ActionableAPNsTesting
 import ActionableTestSupport
+import ActionableWire
 import AsyncHTTPClient
 import Foundation
 import Hummingbird
 import JWTKit
 import Logging
+import NIOFoundationEssentialsCompat
+import NIOHTTP1
 import NIOSSL
 import ServiceLifecycle
 import Testing

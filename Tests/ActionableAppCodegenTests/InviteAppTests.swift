@@ -1,3 +1,4 @@
+import ActionableClient
 import Foundation
 import InviteApp
 import Testing

@@ -1,4 +1,5 @@
 import ActionableClient
+import ActionableWire
 import Foundation
 import Testing
 

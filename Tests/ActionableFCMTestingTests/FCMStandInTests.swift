@@ -8,6 +8,7 @@ import Foundation
 import JWTKit
 import Logging
 import NIOCore
+import NIOFoundationEssentialsCompat
 import NIOHTTP1
 import NIOSSL
 import ServiceLifecycle

@@ -1,6 +1,7 @@
 import ActionableCore
 import ActionableLint
 import ActionableTestSupport
+import FoundationEssentials
 import Testing
 
 /// Every compatibility rule's own catalog pairs are its tests: a triggering pair reports the rule

@@ -1,5 +1,6 @@
 import ActionableCore
 import ActionablePayload
+import ActionableTesting
 import ActionableTokens
 import Foundation
 import Testing

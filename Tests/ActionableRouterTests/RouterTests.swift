@@ -1,6 +1,7 @@
 import ActionableCore
 import ActionableRouter
 import ActionableTesting
+import Logging
 import Testing
 
 struct RouterTests {

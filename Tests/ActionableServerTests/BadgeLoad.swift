@@ -1,3 +1,4 @@
+import ActionableCore
 import ActionableTestSupport
 import ActionableTokens
 import Foundation

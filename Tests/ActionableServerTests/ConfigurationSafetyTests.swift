@@ -1,5 +1,6 @@
 import ActionableCore
 import ActionableDelivery
+import ActionableHTTP
 import ActionableService
 import ActionableStore
 import ActionableTestSupport

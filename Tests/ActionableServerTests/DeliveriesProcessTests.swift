@@ -1,4 +1,5 @@
 import ActionableSQLite
+import ActionableStore
 import ActionableTestSupport
 import ActionableTokens
 import Foundation

@@ -7,6 +7,7 @@ import AsyncHTTPClient
 import Foundation
 import Logging
 import NIOCore
+import NIOHTTP1
 import NIOSSL
 import ServiceLifecycle
 import Testing

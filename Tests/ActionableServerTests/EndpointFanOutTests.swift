@@ -1,5 +1,7 @@
+import ActionableCore
 import ActionableSQLite
 import ActionableService
+import ActionableStore
 import ActionableTestSupport
 import ActionableTokens
 import Foundation

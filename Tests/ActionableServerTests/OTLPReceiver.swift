@@ -2,6 +2,7 @@ import ActionableTestSupport
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import NIOFoundationEssentialsCompat
 import Testing
 
 /// An OpenTelemetry collector on loopback for the tests: it takes OTLP/HTTP JSON exports on

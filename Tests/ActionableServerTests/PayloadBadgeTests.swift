@@ -2,6 +2,7 @@ import ActionableCore
 import ActionablePayload
 import ActionableService
 import ActionableStore
+import ActionableTesting
 import Foundation
 import Testing
 

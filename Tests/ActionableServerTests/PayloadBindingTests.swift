@@ -1,9 +1,11 @@
 import ActionableCore
 import ActionableHTTP
 import ActionableStore
+import ActionableTesting
 import ActionableTokens
 import Foundation
 import Hummingbird
+import HummingbirdTesting
 import Testing
 
 /// The payload a tap carries must be the one its token was minted for (`pld`): an edited

@@ -2,6 +2,7 @@ import ActionableCore
 import ActionableService
 import ActionableStore
 import Foundation
+import HTTPTypes
 import Logging
 import Testing
 

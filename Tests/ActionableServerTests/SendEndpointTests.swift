@@ -1,5 +1,6 @@
 import ActionableHTTP
 import ActionableStore
+import ActionableWire
 import Foundation
 import Hummingbird
 import HummingbirdTesting

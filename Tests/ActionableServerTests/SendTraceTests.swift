@@ -1,3 +1,4 @@
+import ActionableAPNsTesting
 import ActionableTestSupport
 import Foundation
 import Testing

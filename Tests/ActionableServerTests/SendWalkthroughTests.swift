@@ -1,6 +1,7 @@
 import ActionableTestSupport
 import AsyncHTTPClient
 import Foundation
+import NIOCore
 import NIOSSL
 import Testing
 

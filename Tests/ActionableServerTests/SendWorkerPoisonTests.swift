@@ -3,6 +3,7 @@ import ActionableAPNsTesting
 import ActionableDelivery
 import ActionableService
 import ActionableStore
+import ActionableWire
 import Foundation
 import JWTKit
 import Logging

@@ -1,3 +1,4 @@
+import ActionableCore
 import ActionableSQLite
 import ActionableStore
 import ActionableTestSupport

@@ -1,3 +1,4 @@
+import ActionableHTTP
 import ActionableService
 import ActionableTestSupport
 import Configuration

@@ -4,6 +4,7 @@ import ActionableTokens
 import AsyncHTTPClient
 import Foundation
 import NIOCore
+import NIOHTTP1
 import Testing
 
 /// Clients that trickle their requests cannot starve taps: they hold no in-flight slot (one is

@@ -1,4 +1,6 @@
+import ActionableCore
 import ActionablePostgres
+import ActionableStore
 import ActionableTestSupport
 import ActionableTokens
 import Foundation

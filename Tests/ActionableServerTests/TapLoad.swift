@@ -1,3 +1,4 @@
+import ActionableCore
 import ActionableTestSupport
 import ActionableTokens
 import Foundation
@@ -67,7 +68,7 @@ final class TapLoad: Sendable {
 
     /// Expects every answer so far to be 2xx, or 503 with `Retry-After`, within 10 s: none a 500,
     /// none hung.
-    func expectEveryAnswerIsA2xxOrA503WithinTenSeconds(sourceLocation: SourceLocation = #_sourceLocation) {
+    func expectEveryAnswerIsA2xxOrA503WithinTenSeconds(sourceLocation: Testing.SourceLocation = #_sourceLocation) {
         let answers = self.answers
         let wrong = answers.filter { !((200..<300).contains($0.status) || ($0.status == 503 && $0.retryAfter)) }
         #expect(wrong.isEmpty, "answers that are neither 2xx nor 503 with Retry-After: \(wrong.prefix(5))", sourceLocation: sourceLocation)

@@ -1,3 +1,4 @@
+import ActionableCore
 import ActionableDelivery
 import ActionableTestSupport
 import ActionableTokens

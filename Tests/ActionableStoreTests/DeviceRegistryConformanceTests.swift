@@ -1,4 +1,5 @@
 import ActionableStore
+import ActionableWire
 import Foundation
 import Testing
 

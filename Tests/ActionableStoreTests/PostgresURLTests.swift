@@ -2,6 +2,7 @@ import ActionableStore
 import Foundation
 import Logging
 import NIOSSL
+import PostgresNIO
 import Testing
 
 @testable import ActionablePostgres

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Builds generated Android code as an app would: `actionable generate kotlin` into a module's
 /// `src/main`, the app's `R` written from the generated resources, and everything compiled with

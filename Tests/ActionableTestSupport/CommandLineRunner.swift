@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Runs the built `actionable` binary as CI and users would, for the command-line tests.
 public enum CommandLineRunner {

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Reads a pipe with read(2), again when a signal interrupts the call (EINTR).
 ///

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import Synchronization
 
 /// A child process (`actionable serve`, `invite-service`) whose output and exit a test awaits

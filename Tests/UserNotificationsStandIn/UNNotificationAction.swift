@@ -2,7 +2,7 @@
 // declarations (iOS 10, 12 and 15 initializers; option sets with Apple's raw values), so that
 // generated app code type-checks and runs here. Do not simplify a signature to make generated
 // code fit: the declarations are the contract.
-import Foundation
+public import Foundation
 
 /// Options of an action (`UNNotificationActionOptions`, iOS 10).
 public struct UNNotificationActionOptions: OptionSet, Sendable {

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Options of a category (`UNNotificationCategoryOptions`).
 public struct UNNotificationCategoryOptions: OptionSet, Sendable {

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// The identifier of the action when the user opened the notification (Apple's value).
 // swift-format-ignore: AlwaysUseLowerCamelCase

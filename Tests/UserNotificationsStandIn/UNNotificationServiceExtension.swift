@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A notification service extension's principal class (`UNNotificationServiceExtension`, iOS
 /// 10): the system calls `didReceive(_:withContentHandler:)` for a notification with

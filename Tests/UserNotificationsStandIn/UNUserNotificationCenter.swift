@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// The app's notification center (`UNUserNotificationCenter`): here it only keeps the
 /// registered categories, so that tests can read back what an app registered. As Apple's, it

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Base64url without padding (RFC 4648 §5), for opaque tokens that travel in URLs and cookies.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A duration as the command line and the settings write it: a number and a unit, `90s`, `30m`,
 /// `12h`, `7d`.

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Times as the HTTP API and the tools write and read them, with one pair of format styles
 /// (value types: shared by every caller, no formatter made per call).

@@ -4,6 +4,8 @@ import ActionableStore
 import Foundation
 import HTTPTypes
 import Hummingbird
+import HummingbirdAuth
+import Logging
 
 /// `GET /admin`: the operators' web page, rendered on the server with swift-mustache (no
 /// JavaScript): counts by state, the endpoints with their state, rate and failure streak and a

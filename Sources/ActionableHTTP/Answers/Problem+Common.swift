@@ -1,4 +1,5 @@
 import Hummingbird
+import Logging
 
 extension Problem {
     /// Storage could not take or give an answer: 503 with the storage `Retry-After` of

@@ -1,4 +1,4 @@
-import ActionableStore
+public import ActionableStore
 
 /// The signal that wakes the send worker: one `OutboxSignal` now wakes any
 /// worker of the outbox.

@@ -1,5 +1,5 @@
-import ActionableStore
-import Foundation
+public import ActionableStore
+public import Foundation
 
 /// What the HTTP layer needs to know; the command line and configuration fill it.
 public struct ServerSettings: Sendable {

@@ -1,4 +1,4 @@
-import ActionableStore
+public import ActionableStore
 import Synchronization
 
 /// Readiness, in one place: the routes reach storage through this gate, which answers

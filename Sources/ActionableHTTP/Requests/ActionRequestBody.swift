@@ -1,4 +1,4 @@
-import ActionableCore
+public import ActionableCore
 
 /// The body of `POST /v1/actions` as it arrives, before the token is verified and the response
 /// checked against the catalog (docs/http-api.md). Decoded with `JSONDecoder`; the fuzz target

@@ -1,6 +1,6 @@
-import Hummingbird
-import HummingbirdAuth
-import NIOCore
+public import Hummingbird
+public import HummingbirdAuth
+public import NIOCore
 
 /// The server's request context: Hummingbird's core storage, the client's address and who
 /// authenticated, if anyone.

@@ -1,4 +1,4 @@
-import ActionableCore
+public import ActionableCore
 import Foundation
 
 /// The body of `POST /v1/send` (`SendRequest` in `openapi.yaml`): what to send to each of a

@@ -1,8 +1,8 @@
-import ActionableCore
-import ActionableStore
-import ActionableTokens
+public import ActionableCore
+public import ActionableStore
+public import ActionableTokens
 import Foundation
-import Hummingbird
+public import Hummingbird
 
 /// Builds the HTTP router of `actionable serve`: `POST /v1/actions`, `GET /v1/categories`,
 /// `GET /healthz`, `GET /readyz`, the badge ledger (`POST /v1/notifications`,

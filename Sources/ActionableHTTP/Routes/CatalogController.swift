@@ -1,5 +1,6 @@
 import ActionableCore
 import Crypto
+import Foundation
 import Hummingbird
 
 /// `GET /v1/categories`: the normalized catalog, with an `ETag` (a hash of the exact bytes)

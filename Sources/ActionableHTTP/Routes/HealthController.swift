@@ -1,5 +1,6 @@
 import ActionableStore
 import Hummingbird
+import Logging
 
 /// `GET /healthz` (the process answers) and `GET /readyz` (storage is reachable and migrated;
 /// 503 until it is), answered from a state refreshed at most once a second (``ReadinessCache``):

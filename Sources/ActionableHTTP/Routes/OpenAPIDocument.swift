@@ -1,4 +1,4 @@
-import ActionableCore
+public import ActionableCore
 import Foundation
 import Hummingbird
 import Yams

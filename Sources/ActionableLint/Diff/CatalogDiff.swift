@@ -1,4 +1,4 @@
-import ActionableCore
+public import ActionableCore
 
 /// Compares two catalogs and reports every change that matters to apps already installed and
 /// backends already deployed, as diagnostics of the ``DiffRules``.

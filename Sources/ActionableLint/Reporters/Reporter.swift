@@ -1,4 +1,4 @@
-import ActionableCore
+public import ActionableCore
 
 /// The output formats of `actionable lint`. Each is a pure function of a ``LintResult``.
 public enum Reporter: String, CaseIterable, Sendable {

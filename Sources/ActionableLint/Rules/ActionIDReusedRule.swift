@@ -1,4 +1,4 @@
-import ActionableCore
+public import ActionableCore
 
 /// Apple asks for action identifiers that are unique across the app.
 public struct ActionIDReusedRule: CatalogRule {

@@ -1,4 +1,4 @@
-import ActionableCore
+public import ActionableCore
 
 /// Android shows at most three actions on a notification. A category with more names the three in
 /// `android: { actions: […] }`; without it, Android gets the first three of the default context's

@@ -1,4 +1,4 @@
-import ActionableCore
+public import ActionableCore
 
 /// The default context shows at most 4 actions, the minimal context at most 2.
 public struct ContextTooManyActionsRule: FileRule {

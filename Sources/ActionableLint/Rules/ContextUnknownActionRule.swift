@@ -1,4 +1,4 @@
-import ActionableCore
+public import ActionableCore
 
 /// A context may only name actions the category declares.
 public struct ContextUnknownActionRule: FileRule {

@@ -1,4 +1,4 @@
-import ActionableCore
+public import ActionableCore
 
 /// `allowAnnouncement` has been ignored since iOS 15 (announcing is a user setting now).
 public struct DeprecatedOptionRule: FileRule {

@@ -1,4 +1,4 @@
-import ActionableCore
+public import ActionableCore
 
 /// A destructive action that runs in the background without authentication can be triggered
 /// from a locked phone by anyone holding it.

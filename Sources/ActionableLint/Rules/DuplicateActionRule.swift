@@ -1,4 +1,4 @@
-import ActionableCore
+public import ActionableCore
 
 /// One action id twice in a category: iOS would report both buttons with the same identifier.
 public struct DuplicateActionRule: FileRule {

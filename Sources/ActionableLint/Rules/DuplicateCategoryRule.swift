@@ -1,4 +1,4 @@
-import ActionableCore
+public import ActionableCore
 
 /// One category id declared by two files: the backend's `aps.category` would be ambiguous.
 public struct DuplicateCategoryRule: CatalogRule {

@@ -1,4 +1,4 @@
-import ActionableCore
+public import ActionableCore
 
 /// Listing an action twice in a context shows the same button twice (or iOS drops one).
 public struct DuplicateContextEntryRule: FileRule {

@@ -1,4 +1,4 @@
-import ActionableCore
+public import ActionableCore
 
 /// Two buttons with the same text in one notification cannot be told apart.
 public struct DuplicateTitleRule: FileRule {

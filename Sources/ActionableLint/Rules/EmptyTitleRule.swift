@@ -1,4 +1,4 @@
-import ActionableCore
+public import ActionableCore
 
 /// A button with no text cannot be tapped knowingly.
 public struct EmptyTitleRule: FileRule {

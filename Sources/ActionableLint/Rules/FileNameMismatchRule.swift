@@ -1,4 +1,4 @@
-import ActionableCore
+public import ActionableCore
 
 /// `Categories/<category id>.yaml` lets a person find a category by the id a backend logs.
 public struct FileNameMismatchRule: FileRule {

@@ -1,4 +1,4 @@
-import ActionableCore
+public import ActionableCore
 
 /// Category and action identifiers must match `^[A-Za-z][A-Za-z0-9._-]{0,63}$`.
 public struct IdentifierFormatRule: FileRule {

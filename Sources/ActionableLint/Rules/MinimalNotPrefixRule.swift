@@ -1,4 +1,4 @@
-import ActionableCore
+public import ActionableCore
 
 /// Since iOS 10 there are no contexts: where space is short iOS shows the first actions of the
 /// display order, so a `minimal` context that is not that prefix shows differently than intended.

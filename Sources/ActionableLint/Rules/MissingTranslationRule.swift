@@ -1,4 +1,4 @@
-import ActionableCore
+public import ActionableCore
 
 /// Once the catalog is translated into a locale, every localized string should be.
 public struct MissingTranslationRule: CatalogRule {

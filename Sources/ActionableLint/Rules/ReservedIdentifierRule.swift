@@ -1,4 +1,4 @@
-import ActionableCore
+public import ActionableCore
 
 /// An action may not take Apple's own identifiers for "opened" and "dismissed".
 public struct ReservedIdentifierRule: FileRule {

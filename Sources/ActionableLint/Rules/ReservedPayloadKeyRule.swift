@@ -1,4 +1,4 @@
-import ActionableCore
+public import ActionableCore
 
 /// `aps` belongs to APNs and `actionToken` to Actionable.
 public struct ReservedPayloadKeyRule: FileRule {

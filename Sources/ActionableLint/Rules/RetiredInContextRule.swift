@@ -1,4 +1,4 @@
-import ActionableCore
+public import ActionableCore
 
 /// A retired action is no longer registered by apps, so a context cannot show it.
 public struct RetiredInContextRule: FileRule {

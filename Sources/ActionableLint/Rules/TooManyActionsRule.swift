@@ -1,4 +1,4 @@
-import ActionableCore
+public import ActionableCore
 
 /// iOS shows at most 10 actions of a category.
 public struct TooManyActionsRule: FileRule {

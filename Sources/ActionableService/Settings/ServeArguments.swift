@@ -1,4 +1,4 @@
-import Configuration
+public import Configuration
 
 extension ServeSetting {
     /// The settings given on the command line, as the first provider of `actionable serve`'s

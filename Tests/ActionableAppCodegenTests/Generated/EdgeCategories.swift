@@ -5,8 +5,8 @@
 // - EdgeCategories/sign-in.2fa.yaml
 // swift-format-ignore-file
 
-import Foundation
-import UserNotifications
+public import Foundation
+public import UserNotifications
 
 /// The notification categories of the catalog, for `UNUserNotificationCenter`.
 public enum EdgeCategories {
@@ -206,7 +206,8 @@ public enum EdgeCategories {
 }
 
 #if canImport(ActionableClient)
-import ActionableClient
+public import ActionableClient
+public import ActionableWire
 
 extension EdgeCategories {
     /// Registers this device's push token with the server (`POST /v1/devices`), so it can send

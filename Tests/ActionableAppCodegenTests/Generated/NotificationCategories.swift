@@ -7,8 +7,8 @@
 // - Categories/order-shipped.json
 // swift-format-ignore-file
 
-import Foundation
-import UserNotifications
+public import Foundation
+public import UserNotifications
 
 /// The notification categories of the catalog, for `UNUserNotificationCenter`.
 public enum NotificationCategories {
@@ -369,7 +369,8 @@ public enum NotificationCategories {
 }
 
 #if canImport(ActionableClient)
-import ActionableClient
+public import ActionableClient
+public import ActionableWire
 
 extension NotificationCategories {
     /// Registers this device's push token with the server (`POST /v1/devices`), so it can send

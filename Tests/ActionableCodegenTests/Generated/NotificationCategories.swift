@@ -7,7 +7,7 @@
 // - Categories/order-shipped.json
 // swift-format-ignore-file
 
-import ActionableCore
+public import ActionableCore
 
 /// The notification categories of the catalog, as constants and payload types.
 public enum NotificationCategories {
