@@ -1,11 +1,11 @@
-import ActionableClient
-import Foundation
+public import ActionableClient
+public import Foundation
 import Synchronization
-import UserNotifications
+public import UserNotifications
 
 #if os(Linux)
 // On Linux the UserNotifications adapter is compiled against the stand-in in its own module.
-import ActionableClientStandIn
+public import ActionableClientStandIn
 #endif
 
 /// The app side of the invite flow, as an iOS app writes it: register the generated categories

@@ -1,4 +1,5 @@
 import ActionableCore
+import ActionablePayload
 import ActionableTokens
 import Foundation
 import InviteFlowExample

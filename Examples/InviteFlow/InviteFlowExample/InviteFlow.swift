@@ -1,8 +1,8 @@
-import ActionableCore
+public import ActionableCore
 import ActionableLint
-import ActionablePayload
-import ActionableRouter
-import ActionableTokens
+public import ActionablePayload
+public import ActionableRouter
+public import ActionableTokens
 import Foundation
 import Logging
 
