@@ -42,9 +42,9 @@ public final class InviteAppDelegate: NSObject, UNUserNotificationCenterDelegate
 
     private let seen = Seen()
 
-    /// A delegate that reports to the server at `server`, keeping unsent answers in `outbox`.
-    public init(server: URL, outbox: URL, options: ActionReporter.Options = ActionReporter.Options()) {
-        reporter = ActionReporter(endpoint: server, outbox: outbox, options: options)
+    /// A delegate that reports to the server at `server`, keeping unsent answers in `reportQueue`.
+    public init(server: URL, reportQueue: URL, options: ActionReporter.Options = ActionReporter.Options()) {
+        reporter = ActionReporter(endpoint: server, reportQueue: reportQueue, options: options)
         responses = NotificationResponseHandler(reporter: reporter, payloadKeys: NotificationCategories.payloadKeys(ofCategory:))
         super.init()
         let seen = self.seen

@@ -12,7 +12,7 @@ extension ActionReporter {
     /// notification's action token with ``ActionReport/notificationID(inActionToken:)``.
     ///
     /// A tap the reporter sends marks its notification read by itself; call this for what the
-    /// user read in the app. Reads are not kept in the outbox: a failed one throws, and the next
+    /// user read in the app. Reads are not kept in the report queue: a failed one throws, and the next
     /// push carries the server's number anyway.
     ///
     /// - Throws: ``ServerProblem`` for an error answer, or the network error.

@@ -11,7 +11,7 @@ extension ActionReporter {
         public var retrySchedule: RetrySchedule
         /// How long one request may take.
         public var requestTimeout: TimeInterval
-        /// Whether each outbox write is flushed to disk (`fsync`) before ``ActionReporter/report(_:)``
+        /// Whether each report queue write is flushed to disk (`fsync`) before ``ActionReporter/report(_:)``
         /// goes on: on by default, so that a report survives a power loss as well as a killed app.
         public var synchronousWrites: Bool
         /// Where the reporter writes its log lines (a corrupt file moved aside, a report refused

@@ -5,18 +5,18 @@ public import Foundation
 public import FoundationNetworking
 #endif
 
-/// Carries reports to the server so that none is lost: each is saved in an outbox directory
+/// Carries reports to the server so that none is lost: each is saved in a report queue directory
 /// before anything is sent, and leaves it only when the server has answered for good.
 ///
 /// ```swift
 /// let reporter = ActionReporter(
 ///     endpoint: URL(string: "https://api.example.com/")!,
-///     outbox: applicationSupport.appendingPathComponent("actionable-outbox"))
+///     reportQueue: applicationSupport.appendingPathComponent("actionable-outbox"))
 /// let outcome = try await reporter.report(report)   // saved, then sent
 /// await reporter.flush()                            // at launch and from a background task
 /// ```
 ///
-/// A report leaves the outbox only on a final answer of an Actionable server:
+/// A report leaves the report queue only on a final answer of an Actionable server:
 ///
 /// | server's answer | outcome | the report |
 /// | --- | --- | --- |
@@ -34,10 +34,10 @@ public actor ActionReporter {
     /// The server's base URL (`https://api.example.com/`); reports go to `v1/actions` under it.
     /// An endpoint given with `/v1/actions` at its end is taken for the base URL without it.
     public nonisolated let endpoint: URL
-    /// The outbox directory.
-    public nonisolated let outbox: URL
+    /// The report queue directory.
+    public nonisolated let reportQueue: URL
 
-    private let store: Outbox
+    private let store: ReportQueue
     private let options: Options
     private let session: URLSession
     private let actionsURL: URL
@@ -46,26 +46,26 @@ public actor ActionReporter {
     /// The stamp of the last name given to a report.
     private var lastStamp: Int64 = 0
 
-    /// A reporter for the server at `endpoint` that keeps its reports in the directory `outbox`
+    /// A reporter for the server at `endpoint` that keeps its reports in the directory `reportQueue`
     /// (created if needed; give it a directory of its own, such as one under Application Support).
     ///
     /// Temporary files left by a process that died while writing are removed: their reports
     /// had not been saved, and `report(_:)` had not returned. A directory that cannot be made
-    /// is not an error here: ``save(_:)`` and ``report(_:)`` throw ``OutboxError`` saying why.
+    /// is not an error here: ``save(_:)`` and ``report(_:)`` throw ``ReportQueueError`` saying why.
     ///
     /// `endpoint` is the server's base URL; one that already ends in `/v1/actions` (a natural
     /// mistake) is read as the base URL before it, never doubled. Without `session`, the
     /// reporter's own session refuses redirects; a `session` you give must refuse them too (a
     /// redirect answered is kept, never taken for a delivery).
-    public init(endpoint: URL, outbox: URL, options: Options = Options(), session: URLSession? = nil) {
+    public init(endpoint: URL, reportQueue: URL, options: Options = Options(), session: URLSession? = nil) {
         self.endpoint = Self.baseURL(of: endpoint)
-        self.store = Outbox(directory: outbox, synchronous: options.synchronousWrites)
-        self.outbox = store.directory
+        self.store = ReportQueue(directory: reportQueue, synchronous: options.synchronousWrites)
+        self.reportQueue = store.directory
         self.options = options
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = options.requestTimeout
         // The whole exchange, not only the wait between two bytes: a server that trickles its
-        // answer cannot hold a report (and the outbox's flush behind it) for long (a minute with
+        // answer cannot hold a report (and the report queue's flush behind it) for long (a minute with
         // the default 15 s).
         configuration.timeoutIntervalForResource = options.requestTimeout * 4
         self.session = session ?? URLSession(configuration: configuration, delegate: RedirectRefusal(), delegateQueue: nil)
@@ -73,12 +73,12 @@ public actor ActionReporter {
         for name in store.leftoverTemporaryFiles() { store.removeTemporary(name) }
     }
 
-    /// Saves `report` in the outbox, then sends it once.
+    /// Saves `report` in the report queue, then sends it once.
     ///
     /// - Returns: what became of it; ``ReportOutcome/kept(reason:nextAttempt:)`` leaves it for
     ///   ``flush()``.
     ///
-    /// When the outbox cannot be written (a full disk, a read-only directory), the report is
+    /// When the report queue cannot be written (a full disk, a read-only directory), the report is
     /// sent at once without it (best effort) and the failure is logged: the outcome is final,
     /// or ``ReportOutcome/unsaved(reason:)``.
     @discardableResult
@@ -92,11 +92,11 @@ public actor ActionReporter {
         return await send(id: id) ?? .kept(reason: "being sent by another call", nextAttempt: options.now())
     }
 
-    /// Sends `report` once without the outbox, because it could not be saved: best effort, with
+    /// Sends `report` once without the report queue, because it could not be saved: best effort, with
     /// a log line saying so.
     public func sendUnsaved(_ report: ActionReport, because error: any Error) async -> ReportOutcome {
-        options.log("the report could not be saved in the outbox (\(error)); sending it at once, without it")
-        let entry = OutboxEntry(report: report, createdAt: options.now())
+        options.log("the report could not be saved in the report queue (\(error)); sending it at once, without it")
+        let entry = ReportQueueEntry(report: report, createdAt: options.now())
         switch await exchange(entry) {
         case .final(let outcome): return outcome
         case .keep(let reason, _):
@@ -105,26 +105,26 @@ public actor ActionReporter {
         }
     }
 
-    /// Saves `report` in the outbox without sending it; returns its name there. When this
+    /// Saves `report` in the report queue without sending it; returns its name there. When this
     /// returns, the report survives the process being killed.
     @discardableResult
     public func save(_ report: ActionReport) throws -> String {
         let now = options.now()
         // Names sort in the order of saves, even within one millisecond or if the clock steps back.
-        lastStamp = max(Outbox.stamp(of: now), lastStamp + 1)
-        let name = Outbox.newName(stamp: lastStamp)
-        try store.write(OutboxEntry(report: report, createdAt: now), as: name)
+        lastStamp = max(ReportQueue.stamp(of: now), lastStamp + 1)
+        let name = ReportQueue.newName(stamp: lastStamp)
+        try store.write(ReportQueueEntry(report: report, createdAt: now), as: name)
         return name
     }
 
     /// Sends the saved report `id` once, whatever its next attempt's time. Returns nil if it is
-    /// not in the outbox (delivered already) or is being sent by another call right now.
+    /// not in the report queue (delivered already) or is being sent by another call right now.
     @discardableResult
     public func send(id: String) async -> ReportOutcome? {
         guard !inFlight.contains(id) else { return nil }
         inFlight.insert(id)
         defer { inFlight.remove(id) }
-        let entry: OutboxEntry
+        let entry: ReportQueueEntry
         do {
             guard let read = try store.read(id) else { return nil }
             entry = read
@@ -157,7 +157,7 @@ public actor ActionReporter {
         for id in reports where !inFlight.contains(id) {
             inFlight.insert(id)
             defer { inFlight.remove(id) }
-            let entry: OutboxEntry
+            let entry: ReportQueueEntry
             do {
                 guard let read = try store.read(id) else { continue }
                 entry = read
@@ -172,7 +172,7 @@ public actor ActionReporter {
         return results
     }
 
-    /// What the outbox holds, oldest first.
+    /// What the report queue holds, oldest first.
     public func pendingReports() -> [PendingReport] {
         let names = (try? store.listing().reports) ?? []
         return names.compactMap { name in
@@ -183,7 +183,7 @@ public actor ActionReporter {
         }
     }
 
-    /// The earliest time a kept report is due (nil when the outbox is empty): when to schedule
+    /// The earliest time a kept report is due (nil when the report queue is empty): when to schedule
     /// the next background flush.
     public func nextAttemptDate() -> Date? {
         pendingReports().map { $0.nextAttempt ?? $0.savedAt }.min()
@@ -223,7 +223,7 @@ public actor ActionReporter {
 
     // MARK: - Sending
 
-    private func deliver(_ entry: OutboxEntry, as id: String) async -> ReportOutcome {
+    private func deliver(_ entry: ReportQueueEntry, as id: String) async -> ReportOutcome {
         switch await exchange(entry) {
         case .final(let outcome):
             finish(id)
@@ -240,7 +240,7 @@ public actor ActionReporter {
         case keep(reason: String, retryAfter: Date?)
     }
 
-    private func exchange(_ entry: OutboxEntry) async -> Exchange {
+    private func exchange(_ entry: ReportQueueEntry) async -> Exchange {
         let request: URLRequest
         do {
             request = try await makeRequest(for: entry.report)
@@ -317,7 +317,7 @@ public actor ActionReporter {
     }
 
     /// Keeps a report for a later flush, after a backoff or the server's `Retry-After`.
-    private func keep(_ entry: OutboxEntry, as id: String, reason: String, retryAfter: Date?) -> ReportOutcome {
+    private func keep(_ entry: ReportQueueEntry, as id: String, reason: String, retryAfter: Date?) -> ReportOutcome {
         var entry = entry
         entry.attempts += 1
         entry.retryAfter = retryAfter
@@ -334,7 +334,7 @@ public actor ActionReporter {
     private func moveAside(_ name: String, because error: (any Error)?) {
         do {
             let path = try store.quarantine(name)
-            let why = error.map { "\($0)" } ?? "\(name) is not an outbox report"
+            let why = error.map { "\($0)" } ?? "\(name) is not a report queue report"
             options.log("\(why); moved to \(path)")
         } catch {
             options.log("\(error)")

@@ -8,7 +8,7 @@ public import UserNotifications
 public import ActionableClient
 #endif
 
-/// Takes the notification responses iOS hands the app: saves each in the reporter's outbox,
+/// Takes the notification responses iOS hands the app: saves each in the reporter's report queue,
 /// gives it to the app's handler for its `category.action`, calls iOS's completion handler
 /// once the report is safe, and sends it.
 ///
@@ -27,10 +27,10 @@ public final class NotificationResponseHandler: Sendable {
 
     /// What ``handle(_:)`` did with a response.
     public enum Handled: Sendable {
-        /// Saved in the outbox and sent: what became of it.
+        /// Saved in the report queue and sent: what became of it.
         case reported(ReportOutcome)
         /// Not reported: the notification is not one of the server's (no action token, no
-        /// category), or the outbox could not be written.
+        /// category), or the report queue could not be written.
         case notReported(any Error)
     }
 
@@ -56,10 +56,10 @@ public final class NotificationResponseHandler: Sendable {
         handlers.set(handler, for: HandlerTable.Key(category: category, action: action))
     }
 
-    /// Reports `response`: saves it in the outbox, runs the app's handler, tries the send once
+    /// Reports `response`: saves it in the report queue, runs the app's handler, tries the send once
     /// (within the reporter's request timeout, well inside the time iOS gives a background
     /// launch), then calls `completionHandler`. The completion handler is never called
-    /// before the report is in the outbox; a report the send could not deliver stays there
+    /// before the report is in the report queue; a report the send could not deliver stays there
     /// for ``ActionReporter/flush()``.
     public func handle(_ response: UNNotificationResponse, completionHandler: @escaping @Sendable () -> Void) {
         let prepared = prepare(response)
@@ -103,7 +103,7 @@ public final class NotificationResponseHandler: Sendable {
         do {
             id = try await reporter.save(report)
         } catch {
-            // The outbox cannot be written (a full disk): send at once, best effort; the app's
+            // The report queue cannot be written (a full disk): send at once, best effort; the app's
             // handler and iOS's completion handler still run.
             if let handler = handlers.handler(category: report.category, action: report.action) { await handler(report) }
             let outcome = await reporter.sendUnsaved(report, because: error)

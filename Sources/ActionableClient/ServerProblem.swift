@@ -47,7 +47,7 @@ public struct ServerProblem: Error, Hashable, Sendable, Codable, CustomStringCon
 
     public var description: String {
         let fields = errors.prefix(5).map { " \($0.pointer.prefix(100)): \($0.detail.prefix(200))" }.joined(separator: ";")
-        // The server's text, as long as it likes: what is kept (and written to the outbox) is cut.
+        // The server's text, as long as it likes: what is kept (and written to the report queue) is cut.
         return String("\(status) \(name): \((detail.isEmpty ? title : detail).prefix(200))\(fields)".prefix(1000))
     }
 

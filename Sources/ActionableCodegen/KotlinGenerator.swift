@@ -10,7 +10,7 @@ import Foundation
 /// action, a foreground action as an activity `PendingIntent` (never a trampoline through a
 /// receiver; the activity reports it with `ActionableReports.report`), a background one as a
 /// broadcast to `ActionableActionReceiver`, which hands the tap to WorkManager as unique work
-/// named by its notification (an outbox that survives process death), posted by
+/// named by its notification (a report queue that survives process death), posted by
 /// `ActionableReportWorker` with the iOS client's final answers.
 ///
 /// The output keeps to what Debian's kotlinc 1.3 accepts.

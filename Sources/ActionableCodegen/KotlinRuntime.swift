@@ -1,7 +1,7 @@
 import Foundation
 
 /// The part of the generated Android code that does not depend on the categories: the tap's
-/// intent, the receiver, the outbox of taps (WorkManager), the worker that posts them, the
+/// intent, the receiver, the report queue of taps (WorkManager), the worker that posts them, the
 /// configuration kept across process death, the messaging service, the notification it posts,
 /// the device's registration and the `POST_NOTIFICATIONS` helper (the served catalog, for
 /// categories the app was not built with, is in KotlinCatalogRuntime.swift). `__PACKAGE__` is

@@ -7,14 +7,14 @@ import PostgresNIO
 /// response at once queue it once, and the claim's lease keeps two instances from delivering it
 /// in parallel.
 extension PostgresActionStore {
-    public func deliveries(matching filter: DeliveryFilter, after cursor: DeliveryCursor?, limit: Int) async throws -> DeliveryPage {
+    public func responses(matching filter: ResponseFilter, after cursor: ResponseCursor?, limit: Int) async throws -> ResponsePage {
         let (sql, values) = ActionTable.page(filter, after: cursor, limit: limit, .postgres)
         let rows = try await client.query(PostgresQuery(unsafeSQL: sql, binds: try Self.sqlBindings(values)), logger: logger)
         var items: [AcceptedResponse] = []
         for try await row in rows { items.append(try Self.decode(row)) }
         let more = items.count > limit
         items = Array(items.prefix(limit))
-        return DeliveryPage(items: items, next: more ? items.last.map { DeliveryCursor(receivedAt: $0.receivedAt, id: $0.id) } : nil)
+        return ResponsePage(items: items, next: more ? items.last.map { ResponseCursor(receivedAt: $0.receivedAt, id: $0.id) } : nil)
     }
 
     public func requeue(id: String, at: Date) async throws -> RequeueResult {
@@ -51,7 +51,7 @@ extension PostgresActionStore {
     /// it started, for the deliveries, before it waited); once locked, nothing else changes a
     /// response that is not pending (the outbox only writes pending deliveries, a single re-queue
     /// locks the row first, retention skips locked rows), and two re-queues lock in one order.
-    public func requeue(matching filter: DeliveryFilter, at: Date) async throws -> Int {
+    public func requeue(matching filter: ResponseFilter, at: Date) async throws -> Int {
         let (lock, values) = ActionTable.requeueable(filter, lock: "FOR UPDATE OF action_responses", .postgres)
         let (read, _) = ActionTable.requeueable(filter, .postgres)
         let lockedOnly = "SELECT id FROM (\(read)) AS requeueable WHERE id = ANY($\(values.count + 1)::text[]) ORDER BY id"
@@ -83,7 +83,7 @@ extension PostgresActionStore {
     /// Locks one response's row; parameter 1 is its id.
     private static let lockOneSQL = "SELECT id FROM action_responses WHERE id = $1 FOR UPDATE"
 
-    public func deliveryCounts() async throws -> [DeliveryStatus: Int] {
+    public func responseCounts() async throws -> [ResponseStatus: Int] {
         var stored: [(String, Int)] = []
         for try await row in try await client.query(PostgresQuery(unsafeSQL: ResponseStates.countsByStoredStatus), logger: logger)
             .decode((String, Int).self)

@@ -271,7 +271,7 @@ public final class PostgresActionStore: ActionStore {
         return try await DeadlineClient.within(Self.acceptDeadline, "an accept") { try await batcher.submit(action) }
     }
 
-    public func action(id: String) async throws -> AcceptedResponse? {
+    public func response(id: String) async throws -> AcceptedResponse? {
         let rows = try await client.query(
             PostgresQuery(unsafeSQL: Self.selectByID, binds: Self.binds(id)),
             logger: logger)

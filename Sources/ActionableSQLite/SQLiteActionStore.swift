@@ -78,7 +78,7 @@ public final class SQLiteActionStore: ActionStore {
         try await committer.submit(action)
     }
 
-    public func action(id: String) async throws -> AcceptedResponse? {
+    public func response(id: String) async throws -> AcceptedResponse? {
         try await pool.read { db in
             try Row.fetchOne(db, sql: ActionTable.selectByID(.sqlite), arguments: [id]).map(Self.decode)
         }
@@ -173,12 +173,12 @@ public final class SQLiteActionStore: ActionStore {
 
     // MARK: - For operators
 
-    public func deliveries(matching filter: DeliveryFilter, after cursor: DeliveryCursor?, limit: Int) async throws -> DeliveryPage {
+    public func responses(matching filter: ResponseFilter, after cursor: ResponseCursor?, limit: Int) async throws -> ResponsePage {
         let (sql, values) = ActionTable.page(filter, after: cursor, limit: limit, .sqlite)
         let rows = try await pool.read { db in try Row.fetchAll(db, sql: sql, arguments: Self.arguments(values)) }
         let items = try rows.prefix(limit).map(Self.decode)
-        let next = rows.count > limit ? items.last.map { DeliveryCursor(receivedAt: $0.receivedAt, id: $0.id) } : nil
-        return DeliveryPage(items: items, next: next)
+        let next = rows.count > limit ? items.last.map { ResponseCursor(receivedAt: $0.receivedAt, id: $0.id) } : nil
+        return ResponsePage(items: items, next: next)
     }
 
     public func requeue(id: String, at: Date) async throws -> RequeueResult {
@@ -196,7 +196,7 @@ public final class SQLiteActionStore: ActionStore {
 
     /// The responses are read once, then queued again by id, in one write transaction (the one
     /// writer: nothing changes them in between).
-    public func requeue(matching filter: DeliveryFilter, at: Date) async throws -> Int {
+    public func requeue(matching filter: ResponseFilter, at: Date) async throws -> Int {
         let (sql, values) = ActionTable.requeueable(filter, .sqlite)
         return try await pool.write { db in
             let ids = try String.fetchAll(db, sql: sql, arguments: Self.arguments(values))
@@ -212,7 +212,7 @@ public final class SQLiteActionStore: ActionStore {
         }
     }
 
-    public func deliveryCounts() async throws -> [DeliveryStatus: Int] {
+    public func responseCounts() async throws -> [ResponseStatus: Int] {
         try await pool.read { db in
             let stored = try Row.fetchAll(db, sql: ResponseStates.countsByStoredStatus).map { row in (row["status"] as String, row["n"] as Int) }
             return ResponseStates.counts(

@@ -12,7 +12,7 @@ public import Logging
 /// gone. Several instances may purge the same database at once.
 public struct RetentionWorker: Sendable {
     /// The store purged.
-    public let store: any DeliveryAdministration
+    public let store: any ResponseAdministration
     /// How long rows are kept.
     public let retention: Duration
     /// How long an unread notification counts on a badge; badge entries are kept at least so long.
@@ -24,7 +24,7 @@ public struct RetentionWorker: Sendable {
     public var metricsFactory: (any MetricsFactory)?
 
     /// A worker over `store`.
-    public init(store: any DeliveryAdministration, retention: Duration, badgeLifetime: Duration, batchSize: Int = 500, logger: Logger) {
+    public init(store: any ResponseAdministration, retention: Duration, badgeLifetime: Duration, batchSize: Int = 500, logger: Logger) {
         self.store = store
         self.retention = retention
         self.badgeLifetime = badgeLifetime

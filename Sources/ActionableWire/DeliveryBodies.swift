@@ -83,8 +83,8 @@ public struct Delivery: Codable, Hashable, Sendable {
 
 }
 
-/// `GET /v1/deliveries` (`DeliveryPage` in `openapi.yaml`): newest first.
-public struct DeliveryPage: Codable, Hashable, Sendable {
+/// `GET /v1/deliveries` (`ResponsePage` in `openapi.yaml`): newest first.
+public struct ResponsePage: Codable, Hashable, Sendable {
     /// The deliveries of this page.
     public var items: [Delivery]
     /// Where the next page starts; left out on the last page.

@@ -70,14 +70,14 @@ struct DeliveriesCommand: AsyncParsableCommand {
             repeat {
                 var query = filters.query + [("limit", String(limit))]
                 if let next { query.append(("cursor", next)) }
-                let page: DeliveryPage = try await DeliveriesCommand.call(
+                let page: ResponsePage = try await DeliveriesCommand.call(
                     .get, "/v1/deliveries?" + DeliveriesCommand.encode(query), connection, token)
                 items += page.items
                 next = page.nextCursor
             } while all && next != nil
             switch format {
             case .json:
-                print(try DeliveriesCommand.json(DeliveryPage(items: items, nextCursor: next)))
+                print(try DeliveriesCommand.json(ResponsePage(items: items, nextCursor: next)))
             case .table:
                 print(DeliveriesCommand.table(items))
                 if let next { print("more: --cursor \(next)") }
@@ -122,7 +122,7 @@ struct DeliveriesCommand: AsyncParsableCommand {
     }
 
     /// `page` as one line of JSON, as the server wrote it.
-    static func json(_ page: DeliveryPage) throws -> String {
+    static func json(_ page: ResponsePage) throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.withoutEscapingSlashes]
         return String(decoding: try encoder.encode(page), as: UTF8.self)

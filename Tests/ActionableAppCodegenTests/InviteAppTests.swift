@@ -9,11 +9,11 @@ import UserNotifications
 /// serialized AppGeneratorTests suite: they share `UNUserNotificationCenter.current()`.
 extension AppGeneratorTests {
     @Test func theInviteAppRegistersTheCatalogAtLaunchAndReadsATapWithTheGeneratedPayload() async throws {
-        let outbox = FileManager.default.temporaryDirectory.appendingPathComponent("invite-app-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: outbox) }
-        // No server listens on port 9 of loopback: every answer stays in the outbox.
+        let reportQueue = FileManager.default.temporaryDirectory.appendingPathComponent("invite-app-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: reportQueue) }
+        // No server listens on port 9 of loopback: every answer stays in the report queue.
         let delegate = InviteAppDelegate(
-            server: URL(string: "http://127.0.0.1:9/")!, outbox: outbox, options: .init(log: { _ in }))
+            server: URL(string: "http://127.0.0.1:9/")!, reportQueue: reportQueue, options: .init(log: { _ in }))
         let center = UNUserNotificationCenter.current()
         center.setNotificationCategories([])
         await delegate.applicationDidFinishLaunching(center: center).value
@@ -36,7 +36,7 @@ extension AppGeneratorTests {
                 .init(inviteId: "inv-42", action: "accept", text: nil), .init(inviteId: "inv-42", action: "comment", text: "vegan"),
             ])
         #expect(delegate.screens == ["review-sign-in/a-7"])
-        // Three reports wait in the outbox, with the category's payload keys only.
+        // Three reports wait in the report queue, with the category's payload keys only.
         let pending = await delegate.reporter.pendingReports()
         #expect(pending.map(\.report.action) == ["accept", "comment", "review"])
         #expect(pending.first?.report.payload == ["inviteId": .string("inv-42")])

@@ -17,7 +17,7 @@ if arguments.count > 6, let object = try JSONSerialization.jsonObject(with: Data
 }
 let report = try ActionReport(
     userInfo: userInfo, categoryIdentifier: "", actionIdentifier: arguments[4], notificationIdentifier: nil, userText: nil)
-let reporter = ActionReporter(endpoint: endpoint, outbox: URL(fileURLWithPath: arguments[2]))
+let reporter = ActionReporter(endpoint: endpoint, reportQueue: URL(fileURLWithPath: arguments[2]))
 let name = try await reporter.save(report)
 FileHandle.standardOutput.write(Data("saved \(name)\n".utf8))
 while true { pause() }

@@ -105,7 +105,7 @@ struct ActionReportTests {
         #expect(attempt(["actionToken": Self.token, 7: "seven"]) == nil)
     }
 
-    @Test func aReportSurvivesTheOutboxsJSONRoundTrip() throws {
+    @Test func aReportSurvivesTheReportQueuesJSONRoundTrip() throws {
         let report = ActionReport(
             category: "invite", action: "comment", actionToken: Self.token, notificationIdentifier: "n", userText: "ü 🎉",
             payload: ["a": .array([.integer(-1), .number(1.5), .null]), "b": .object(["c": .bool(false)])])

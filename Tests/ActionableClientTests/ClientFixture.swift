@@ -12,10 +12,10 @@ import FoundationNetworking
 
 /// A directory with the example categories, where `actionable payload` mints notifications and
 /// `actionable serve` accepts their answers (both use the development key under .actionable/),
-/// and an outbox of its own.
+/// and a report queue of its own.
 final class ClientFixture: Sendable {
     let directory: URL
-    var outbox: URL { directory.appendingPathComponent("outbox") }
+    var reportQueue: URL { directory.appendingPathComponent("report queue") }
 
     init() throws {
         directory = try CommandLineRunner.temporaryDirectory([:], exampleCategories: true)
@@ -41,14 +41,14 @@ final class ClientFixture: Sendable {
             notificationIdentifier: notificationID, userText: text)
     }
 
-    /// A reporter for the server on `port` with this fixture's outbox.
+    /// A reporter for the server on `port` with this fixture's report queue.
     /// A reporter to `port`. A test that leaves the request timeout at its default gets a minute:
     /// on a loaded CI machine a loopback answer once took longer than the 15 s default, and the
     /// test was about the answer, not the time.
     func reporter(port: Int, options: ActionReporter.Options = .init(log: { _ in })) -> ActionReporter {
         var options = options
         if options.requestTimeout == ActionReporter.Options(log: { _ in }).requestTimeout { options.requestTimeout = 60 }
-        return ActionReporter(endpoint: URL(string: "http://127.0.0.1:\(port)/")!, outbox: outbox, options: options)
+        return ActionReporter(endpoint: URL(string: "http://127.0.0.1:\(port)/")!, reportQueue: reportQueue, options: options)
     }
 
     /// `actionable serve` on `port`, forwarding every answer to `upstream`. The upstream runs in

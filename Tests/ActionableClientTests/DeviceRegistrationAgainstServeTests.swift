@@ -61,7 +61,7 @@ struct DeviceRegistrationAgainstServeTests {
             defer { server.signal() }
             let jwt = try await AppTokens(keys: [ActionTokenKey(parsing: key)]).mint(user: "bob", keyID: "app")
             let app = InviteAppDelegate(
-                server: URL(string: "http://127.0.0.1:\(port)")!, outbox: fixture.outbox,
+                server: URL(string: "http://127.0.0.1:\(port)")!, reportQueue: fixture.reportQueue,
                 options: .init(bearerToken: { jwt }, log: { _ in }))
             let token = Data((0..<32).map { UInt8($0 * 5 & 0xFF) })
             try await app.didRegisterForRemoteNotifications(deviceToken: token)

@@ -48,7 +48,7 @@ struct FinalAnswerTests {
             }
             // A wrong base URL on the real server: its 404 problem is not a final answer.
             let wrong = ActionReporter(
-                endpoint: URL(string: "http://127.0.0.1:\(port)/api/")!, outbox: fixture.outbox, options: .init(log: { _ in }))
+                endpoint: URL(string: "http://127.0.0.1:\(port)/api/")!, reportQueue: fixture.reportQueue, options: .init(log: { _ in }))
             let lost = try await fixture.report("accept", notificationID: "n-wrong-base")
             kept += 1
             guard case .kept(let reason, _) = await wrong.report(lost) else {
@@ -61,7 +61,7 @@ struct FinalAnswerTests {
             // Fixed: the server's base URL — given with /v1/actions, the natural mistake, which
             // is read as the base URL, not doubled. Every report is delivered, once.
             let fixed = ActionReporter(
-                endpoint: URL(string: "http://127.0.0.1:\(port)/v1/actions")!, outbox: fixture.outbox, options: .init(log: { _ in }))
+                endpoint: URL(string: "http://127.0.0.1:\(port)/v1/actions")!, reportQueue: fixture.reportQueue, options: .init(log: { _ in }))
             #expect(fixed.endpoint.absoluteString == "http://127.0.0.1:\(port)/")
             let results = await fixed.flush()
             #expect(results.count == kept)
@@ -107,8 +107,8 @@ struct FinalAnswerTests {
         }
     }
 
-    /// A full disk (here: an outbox that is a file, so nothing can be written under it) does
-    /// not stop a tap: it is sent at once, without the outbox, and the failure is logged.
+    /// A full disk (here: a report queue that is a file, so nothing can be written under it) does
+    /// not stop a tap: it is sent at once, without the report queue, and the failure is logged.
     @Test func aReportThatCannotBeSavedIsSentAtOnce() async throws {
         let fixture = try ClientFixture()
         try await RecordingUpstream.run { upstream, upstreamPort in
@@ -119,7 +119,7 @@ struct FinalAnswerTests {
             try Data("a file".utf8).write(to: blocker)
             let log = LogLines()
             let reporter = ActionReporter(
-                endpoint: URL(string: "http://127.0.0.1:\(port)/")!, outbox: blocker, options: .init(log: log.append))
+                endpoint: URL(string: "http://127.0.0.1:\(port)/")!, reportQueue: blocker, options: .init(log: log.append))
             guard case .delivered(let id, false) = await reporter.report(try fixture.report("accept", notificationID: "n-full-disk")) else {
                 Issue.record("a report that cannot be saved must still be sent")
                 return
@@ -127,7 +127,7 @@ struct FinalAnswerTests {
             _ = try await upstream.delivery(of: id)
             #expect(log.all.contains { $0.contains("could not be saved") })
             // With the server down as well, the outcome says the report is not kept anywhere.
-            let down = ActionReporter(endpoint: URL(string: "http://127.0.0.1:9/")!, outbox: blocker, options: .init(log: { _ in }))
+            let down = ActionReporter(endpoint: URL(string: "http://127.0.0.1:9/")!, reportQueue: blocker, options: .init(log: { _ in }))
             guard case .unsaved = await down.report(try fixture.report("accept", notificationID: "n-full-disk-2")) else {
                 Issue.record("an unsaved, undelivered report must say so")
                 return

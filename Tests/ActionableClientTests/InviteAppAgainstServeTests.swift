@@ -16,7 +16,7 @@ struct InviteAppAgainstServeTests {
             let server = try await fixture.serve(port: port, upstream: upstreamPort)
             defer { server.signal() }
             let delegate = InviteAppDelegate(
-                server: URL(string: "http://127.0.0.1:\(port)/")!, outbox: fixture.outbox, options: .init(log: { _ in }))
+                server: URL(string: "http://127.0.0.1:\(port)/")!, reportQueue: fixture.reportQueue, options: .init(log: { _ in }))
 
             let taps: [(action: String, text: String?)] = [
                 ("accept", nil), ("comment", "Running late, save me a seat"), ("com.apple.UNNotificationDefaultActionIdentifier", nil),
@@ -44,12 +44,12 @@ struct InviteAppAgainstServeTests {
         }
     }
 
-    @Test func theCompletionHandlerRunsOnlyOnceTheReportIsInTheOutbox() async throws {
+    @Test func theCompletionHandlerRunsOnlyOnceTheReportIsInTheReportQueue() async throws {
         let fixture = try ClientFixture()
-        // Nothing listens on this port: the report can only be in the outbox.
+        // Nothing listens on this port: the report can only be in the report queue.
         let port = try ServerProcess.freePort()
         let delegate = InviteAppDelegate(
-            server: URL(string: "http://127.0.0.1:\(port)/")!, outbox: fixture.outbox, options: .init(log: { _ in }))
+            server: URL(string: "http://127.0.0.1:\(port)/")!, reportQueue: fixture.reportQueue, options: .init(log: { _ in }))
         let userInfo = try await fixture.userInfo(notificationID: "n-offline-app")
         await delegate.standInReceive(.standIn(action: "decline", category: "invite", userInfo: userInfo, identifier: "ios-9"))
         let pending = await delegate.reporter.pendingReports()

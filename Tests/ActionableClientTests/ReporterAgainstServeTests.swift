@@ -16,7 +16,7 @@ struct ReporterAgainstServeTests {
             let reporter = fixture.reporter(port: port, options: .init(log: { _ in }, now: clock.read, random: { 0.5 }))
             let report = try await fixture.report("accept", notificationID: "n-offline")
 
-            // Nobody listens yet: the report is kept, and stays in the outbox.
+            // Nobody listens yet: the report is kept, and stays in the report queue.
             guard case .kept(let reason, let next) = try await reporter.report(report) else {
                 Issue.record("a report to a server that is down must be kept")
                 return
@@ -89,7 +89,7 @@ struct ReporterAgainstServeTests {
         }
     }
 
-    @Test func aForgedTokenIsRejectedOnceWithTheProblemAndLeavesTheOutbox() async throws {
+    @Test func aForgedTokenIsRejectedOnceWithTheProblemAndLeavesTheReportQueue() async throws {
         let fixture = try ClientFixture()
         try await RecordingUpstream.run { _, upstreamPort in
             let port = try ServerProcess.freePort()
@@ -135,7 +135,7 @@ struct ReporterAgainstServeTests {
 
             let probe = try ServerProcess(
                 CommandLineRunner.binary.deletingLastPathComponent().appendingPathComponent("actionable-client-probe"),
-                ["http://127.0.0.1:\(port)/", fixture.outbox.path, "invite", "maybe", token, #"{"inviteId":"42"}"#],
+                ["http://127.0.0.1:\(port)/", fixture.reportQueue.path, "invite", "maybe", token, #"{"inviteId":"42"}"#],
                 in: fixture.directory)
             defer { probe.signal(SIGKILL) }
             _ = try await probe.output(containing: "saved ")
@@ -147,7 +147,7 @@ struct ReporterAgainstServeTests {
             #expect(await reporter.pendingReports().map(\.report.action) == ["maybe"])
             // Also as if the process died after the server stored it and before the file was
             // removed: the same file is sent twice, and the server stores it once.
-            let saved = try #require(try FileManager.default.contentsOfDirectory(at: fixture.outbox, includingPropertiesForKeys: nil).first)
+            let saved = try #require(try FileManager.default.contentsOfDirectory(at: fixture.reportQueue, includingPropertiesForKeys: nil).first)
             let copy = try Data(contentsOf: saved)
             let results = await reporter.flush()
             guard case .delivered(let id, false) = results.first?.outcome else {

@@ -4,29 +4,29 @@ import Foundation
 import Testing
 
 /// What a reporter does with each kind of answer, against a scripted server: kept answers wait
-/// for their time (the server's `Retry-After`, else backoff), final ones leave the outbox.
+/// for their time (the server's `Retry-After`, else backoff), final ones leave the report queue.
 @Suite(.timeLimit(.minutes(1)))
 struct ReporterStatusTests {
     static let report = ActionReport(
         category: "invite", action: "accept", actionToken: "h.p.s", payload: ["inviteId": .string("42")])
 
-    static func outbox() -> URL {
+    static func reportQueue() -> URL {
         FileManager.default.temporaryDirectory.appendingPathComponent("actionable-outbox-\(UUID().uuidString)")
     }
 
-    static func reporter(port: Int, outbox: URL, clock: TestClock, log: LogLines = LogLines()) -> ActionReporter {
+    static func reporter(port: Int, reportQueue: URL, clock: TestClock, log: LogLines = LogLines()) -> ActionReporter {
         ActionReporter(
-            endpoint: URL(string: "http://127.0.0.1:\(port)")!, outbox: outbox,
+            endpoint: URL(string: "http://127.0.0.1:\(port)")!, reportQueue: reportQueue,
             // A generous request time: some tests hold the server's answer while the suite runs beside them.
             options: .init(requestTimeout: 120, log: log.append, now: clock.read, random: { 0.5 }))
     }
 
     @Test func a429sRetryAfterIsHonouredToTheSecond() async throws {
         try await ScriptedServer.run { server, port in
-            let outbox = Self.outbox()
-            defer { try? FileManager.default.removeItem(at: outbox) }
+            let reportQueue = Self.reportQueue()
+            defer { try? FileManager.default.removeItem(at: reportQueue) }
             let clock = TestClock()
-            let reporter = Self.reporter(port: port, outbox: outbox, clock: clock)
+            let reporter = Self.reporter(port: port, reportQueue: reportQueue, clock: clock)
             await server.answer(.problem(429, "overloaded", "too many accepts in progress", headers: ["Retry-After": "30"]))
 
             guard case .kept(let reason, let next) = try await reporter.report(Self.report) else {
@@ -48,10 +48,10 @@ struct ReporterStatusTests {
 
     @Test func anHTTPDateRetryAfterIsHonouredToo() async throws {
         try await ScriptedServer.run { server, port in
-            let outbox = Self.outbox()
-            defer { try? FileManager.default.removeItem(at: outbox) }
+            let reportQueue = Self.reportQueue()
+            defer { try? FileManager.default.removeItem(at: reportQueue) }
             let clock = TestClock()  // 2027-01-15T08:00:00Z
-            let reporter = Self.reporter(port: port, outbox: outbox, clock: clock)
+            let reporter = Self.reporter(port: port, reportQueue: reportQueue, clock: clock)
             await server.answer(.problem(503, "storage-unavailable", "storage is down", headers: ["Retry-After": "Fri, 15 Jan 2027 08:02:00 GMT"]))
             let outcome = try await reporter.report(Self.report)
             #expect(outcome == .kept(reason: "503 storage-unavailable: storage is down", nextAttempt: clock.read().addingTimeInterval(120)))
@@ -60,10 +60,10 @@ struct ReporterStatusTests {
 
     @Test func transientFailuresBackOffWithJitterAndCountTheirAttempts() async throws {
         try await ScriptedServer.run { server, port in
-            let outbox = Self.outbox()
-            defer { try? FileManager.default.removeItem(at: outbox) }
+            let reportQueue = Self.reportQueue()
+            defer { try? FileManager.default.removeItem(at: reportQueue) }
             let clock = TestClock()
-            let reporter = Self.reporter(port: port, outbox: outbox, clock: clock)
+            let reporter = Self.reporter(port: port, reportQueue: reportQueue, clock: clock)
             await server.answer(
                 .init(status: 503, body: "<html>Bad gateway</html>"), .problem(408, "timeout", "slow"), .init(status: 500), .accepted)
             let start = clock.read()
@@ -85,10 +85,10 @@ struct ReporterStatusTests {
     @Test(arguments: [400, 403, 413, 415, 422])
     func otherClientErrorsAreRejectedWithTheProblem(status: Int) async throws {
         try await ScriptedServer.run { server, port in
-            let outbox = Self.outbox()
-            defer { try? FileManager.default.removeItem(at: outbox) }
+            let reportQueue = Self.reportQueue()
+            defer { try? FileManager.default.removeItem(at: reportQueue) }
             let log = LogLines()
-            let reporter = Self.reporter(port: port, outbox: outbox, clock: TestClock(), log: log)
+            let reporter = Self.reporter(port: port, reportQueue: reportQueue, clock: TestClock(), log: log)
             await server.answer(
                 .init(
                     status: status, headers: ["Content-Type": "application/problem+json"],
@@ -109,9 +109,9 @@ struct ReporterStatusTests {
 
     @Test func concurrentFlushesNeverSendOneReportTwiceAtOnce() async throws {
         try await ScriptedServer.run { server, port in
-            let outbox = Self.outbox()
-            defer { try? FileManager.default.removeItem(at: outbox) }
-            let reporter = Self.reporter(port: port, outbox: outbox, clock: TestClock())
+            let reportQueue = Self.reportQueue()
+            defer { try? FileManager.default.removeItem(at: reportQueue) }
+            let reporter = Self.reporter(port: port, reportQueue: reportQueue, clock: TestClock())
             let ids = [try await reporter.save(Self.report), try await reporter.save(Self.report)]
             await server.hold()
             let first = Task { await reporter.flush() }
@@ -131,10 +131,10 @@ struct ReporterStatusTests {
 
     @Test func theBearerTokenGoesInTheAuthorizationHeader() async throws {
         try await ScriptedServer.run { server, port in
-            let outbox = Self.outbox()
-            defer { try? FileManager.default.removeItem(at: outbox) }
+            let reportQueue = Self.reportQueue()
+            defer { try? FileManager.default.removeItem(at: reportQueue) }
             let reporter = ActionReporter(
-                endpoint: URL(string: "http://127.0.0.1:\(port)/")!, outbox: outbox,
+                endpoint: URL(string: "http://127.0.0.1:\(port)/")!, reportQueue: reportQueue,
                 options: .init(bearerToken: { "app.jwt.value" }, log: { _ in }))
             _ = try await reporter.report(Self.report)
             let request = try #require(await server.requests.first)

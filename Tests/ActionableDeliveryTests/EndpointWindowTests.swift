@@ -43,12 +43,12 @@ struct EndpointWindowTests {
         #expect(Set(upstream.arrivals) == Set((0..<6).map { "r-\($0)" }))
         // Every answer written before the upstream stops (stopping it cuts an answer in flight).
         try await upstream.answered(6)
-        let statuses = await (1..<6).asyncMap { try? await store.action(id: "r-\($0)")?.status }
+        let statuses = await (1..<6).asyncMap { try? await store.response(id: "r-\($0)")?.status }
         #expect(statuses.allSatisfy { $0 == .delivered || $0 == .pending })  // the last may still be recording
         upstream.stop()  // the stalled answer ends: a failed attempt, retried later
         #expect(await drained.value >= 6)  // r-0 again too, should its retry fall due before the drain ends
-        for index in 1..<6 { #expect(try await store.action(id: "r-\(index)")?.status == .delivered) }
-        let stalled = try await store.action(id: "r-0")
+        for index in 1..<6 { #expect(try await store.response(id: "r-\(index)")?.status == .delivered) }
+        let stalled = try await store.response(id: "r-0")
         #expect(stalled?.status == .pending, "\(String(describing: stalled))")
     }
 }
@@ -94,7 +94,7 @@ struct EndpointWakeTests {
         try await upstream.arrived(1)
         // r-0's drain has nothing more to claim once r-0 is recorded, and ends.
         try await within("r-0 recorded") {
-            while try await store.action(id: "r-0")?.status != .delivered { await Task.yield() }
+            while try await store.response(id: "r-0")?.status != .delivered { await Task.yield() }
         }
         try await accept("r-1")
         signal.signal()

@@ -145,11 +145,11 @@ struct ForwarderTests {
             var now = Date(timeIntervalSince1970: 1)
             for _ in 0..<3 {
                 #expect(try await worker.deliverDue(now: now) == 2)
-                let pending = try await [store.action(id: "r0"), store.action(id: "r1")].compactMap { $0 }.filter { $0.status == .pending }
+                let pending = try await [store.response(id: "r0"), store.response(id: "r1")].compactMap { $0 }.filter { $0.status == .pending }
                 now = pending.map(\.nextAttemptAt).max() ?? now
             }
-            #expect(try await store.action(id: "r0")?.status == .delivered)
-            #expect(try await store.action(id: "r1")?.status == .delivered)
+            #expect(try await store.response(id: "r0")?.status == .delivered)
+            #expect(try await store.response(id: "r1")?.status == .delivered)
             let ids = await upstream.received.compactMap { $0.headers[HTTPField.Name("webhook-id")!] }
             #expect(ids.count == 6)
             #expect(Set(ids) == ["r0", "r1"])

@@ -55,7 +55,7 @@ struct HandlerWorkerTests {
         let (store, worker) = try await setUp(script)
         try await accept(store)
         #expect(try await worker.deliverDue(now: Date(timeIntervalSince1970: 1)) == 1)
-        #expect(try await store.action(id: "r1")?.status == .delivered)
+        #expect(try await store.response(id: "r1")?.status == .delivered)
         #expect(try await worker.deliverDue(now: Date(timeIntervalSince1970: 1000)) == 0)
         #expect(await script.calls.map(\.attempt) == [1])
     }
@@ -102,7 +102,7 @@ struct HandlerWorkerTests {
         running.cancel()  // graceful shutdown
         await gate.open()
         await running.value
-        #expect(try await store.action(id: "r1")?.status == .delivered)
+        #expect(try await store.response(id: "r1")?.status == .delivered)
     }
 
     @Test func failuresBackOffExponentiallyWithJitterThenDie() async throws {
@@ -114,7 +114,7 @@ struct HandlerWorkerTests {
         var delays: [TimeInterval] = []
         for _ in 0..<3 {
             #expect(try await worker.deliverDue(now: now) == 1)
-            let next = try #require(try await store.action(id: "r1")).nextAttemptAt
+            let next = try #require(try await store.response(id: "r1")).nextAttemptAt
             delays.append(next.timeIntervalSince(now))
             // Not due a moment before, due at the time.
             #expect(try await worker.deliverDue(now: next.addingTimeInterval(-0.001)) == 0)
@@ -123,7 +123,7 @@ struct HandlerWorkerTests {
         // Jitter 0.5 of 1 s, 2 s, 4 s, from the end of each attempt (which takes a moment).
         #expect(delays.map { ($0 * 10).rounded() / 10 } == [0.5, 1, 2])
         #expect(try await worker.deliverDue(now: now) == 1)
-        let dead = try #require(try await store.action(id: "r1"))
+        let dead = try #require(try await store.response(id: "r1"))
         #expect(dead.status == .dead)
         #expect(dead.lastError?.hasPrefix("gave up after 4 attempts") == true)
         #expect(await script.calls.map(\.attempt) == [1, 2, 3, 4])
@@ -138,10 +138,10 @@ struct HandlerWorkerTests {
         try await worker.deliverDue(now: Date(timeIntervalSince1970: 10))
         let took = (ContinuousClock.now - started).timeInterval
         // 120 s from the end of the attempt, which took at most `took`.
-        let next = try #require(try await store.action(id: "r1")?.nextAttemptAt.timeIntervalSince1970)
+        let next = try #require(try await store.response(id: "r1")?.nextAttemptAt.timeIntervalSince1970)
         #expect(next >= 130 && next <= 130 + took)
         try await worker.deliverDue(now: Date(timeIntervalSince1970: next))
-        #expect(try await store.action(id: "r1")?.status == .delivered)
+        #expect(try await store.response(id: "r1")?.status == .delivered)
     }
 
     @Test func aPermanentFailureAndAMissingRouteAreDeadAtOnce() async throws {
@@ -150,10 +150,10 @@ struct HandlerWorkerTests {
         try await accept(store)
         try await accept(store, "orphan", id: "r2")
         #expect(try await worker.deliverDue(now: Date(timeIntervalSince1970: 1)) == 2)
-        #expect(try await store.action(id: "r1")?.lastError == "invitation deleted")
-        #expect(try await store.action(id: "r1")?.status == .dead)
-        #expect(try await store.action(id: "r2")?.status == .dead)
-        #expect(try await store.action(id: "r2")?.lastError?.contains("no handler") == true)
+        #expect(try await store.response(id: "r1")?.lastError == "invitation deleted")
+        #expect(try await store.response(id: "r1")?.status == .dead)
+        #expect(try await store.response(id: "r2")?.status == .dead)
+        #expect(try await store.response(id: "r2")?.lastError?.contains("no handler") == true)
     }
 
     /// With endpoints as data, a response nothing takes is accepted and held — not dead — with
@@ -167,7 +167,7 @@ struct HandlerWorkerTests {
                 id: "invites", url: "http://127.0.0.1:9/hook", filter: ["invite.*"], secret: "whsec_one", createdAt: Date(timeIntervalSince1970: 0)))
         try await accept(store, "orphan", id: "r2")
         #expect(try await worker.deliverDue(now: Date(timeIntervalSince1970: 1)) == 1)
-        let held = try #require(try await store.action(id: "r2"))
+        let held = try #require(try await store.response(id: "r2"))
         #expect(held.status == .held)
         #expect(held.lastError?.contains("no endpoint takes orphan.x") == true)
         #expect(try await worker.deliverDue(now: Date(timeIntervalSince1970: 2)) == 0)  // not claimed again
@@ -176,7 +176,7 @@ struct HandlerWorkerTests {
         )
         #expect(try await worker.deliverDue(now: Date(timeIntervalSince1970: 3)) == 1)
         #expect(try await store.endpointDeliveries(responseID: "r2").map(\.endpointID) == ["orphans"])
-        #expect(try await store.action(id: "r2")?.status == .pending)
+        #expect(try await store.response(id: "r2")?.status == .pending)
     }
 
     /// A response whose leases ran out without an outcome three times is set aside as dead,
@@ -191,7 +191,7 @@ struct HandlerWorkerTests {
             time += 11  // the process "died": the lease runs out
         }
         #expect(try await worker.deliverDue(now: Date(timeIntervalSince1970: time)) == 1)
-        let dead = try #require(try await store.action(id: "r1"))
+        let dead = try #require(try await store.response(id: "r1"))
         #expect(dead.status == .dead)
         #expect(dead.lastError == LeasePolicy.poisonReason(3))
         #expect(await script.calls.isEmpty)
@@ -269,7 +269,7 @@ struct HandlerWorkerTests {
         let worker = HandlerTransport(store: store, router: try builder.build(), owner: "w", jitter: { 0.5 }, logger: Self.logger)
         try await accept(store)
         try await worker.deliverDue(now: Date(timeIntervalSince1970: 10))
-        let next = try #require(try await store.action(id: "r1")?.nextAttemptAt.timeIntervalSince1970)
+        let next = try #require(try await store.response(id: "r1")?.nextAttemptAt.timeIntervalSince1970)
         #expect(next >= 15.3, "the next attempt is due at \(next), before 5 s after the attempt ended")
     }
 }

@@ -116,6 +116,7 @@ struct OutboxLoopTests {
         var spanName: String { "numbers.attempt" }
         var spanKind: SpanKind { .internal }
         var recordedMetric: String { "numbers_recorded_total" }
+        var formerRecordedMetric: String? { "numbers_formerly_total" }
         func traceParent(of work: Work) -> String? { nil }
         func describe(_ work: Work, on span: any Span) {}
         func dimensions(of work: Work) -> [(String, String)] { [("parity", work.id % 2 == 0 ? "even" : "odd")] }
@@ -251,5 +252,9 @@ struct OutboxLoopTests {
         #expect(try count("numbers_recorded_total", [("parity", "odd"), ("outcome", "delivered")]) == 1)  // 3; 13's write was lost
         #expect(try count("numbers_recorded_total", [("parity", "odd"), ("outcome", "dead")]) == 1)  // 1, set aside
         #expect(try count("numbers_recorded_total", [("parity", "even"), ("outcome", "delivered")]) == 1)  // 2
+        // A renamed counter is counted under its former name too, the same (one release).
+        #expect(try count("numbers_formerly_total", [("parity", "odd"), ("outcome", "delivered")]) == 1)
+        #expect(try count("numbers_formerly_total", [("parity", "odd"), ("outcome", "dead")]) == 1)
+        #expect(try count("numbers_formerly_total", [("parity", "even"), ("outcome", "delivered")]) == 1)
     }
 }

@@ -106,7 +106,7 @@ struct ActionsEndpointTests {
         #expect(replies[1].json["id"] as? String == id)
         #expect(replies[2].status == .conflict)
         #expect(replies[2].headers[.contentType] == "application/problem+json")
-        let stored = try #require(try await store.action(id: id))
+        let stored = try #require(try await store.response(id: id))
         #expect(stored.response.user == "alice")
         #expect(stored.response.notificationID == "n-1")
         #expect(try await store.pendingCount() == 1)
@@ -227,7 +227,7 @@ struct ActionsEndpointTests {
     struct FailingStore: ActionStore {
         struct Down: Error {}
         func accept(_ action: NewResponse) async throws -> AcceptResult { throw Down() }
-        func action(id: String) async throws -> AcceptedResponse? { throw Down() }
+        func response(id: String) async throws -> AcceptedResponse? { throw Down() }
         func claimDue(now: Date, limit: Int, lease: TimeInterval, owner: String) async throws -> [AcceptedResponse] { throw Down() }
         func markDelivered(id: String, owner: String, at: Date) async throws { throw Down() }
         func reschedule(id: String, owner: String, at: Date, error: String) async throws { throw Down() }
@@ -239,12 +239,12 @@ struct ActionsEndpointTests {
         func markAllRead(user: String, at: Date, countingSince: Date) async throws -> Int { throw Down() }
         func badge(user: String, countingSince: Date) async throws -> Int { throw Down() }
         func unreadTotal(countingSince: Date) async throws -> Int { throw Down() }
-        func deliveries(matching filter: DeliveryFilter, after cursor: DeliveryCursor?, limit: Int) async throws -> ActionableStore.DeliveryPage {
+        func responses(matching filter: ResponseFilter, after cursor: ResponseCursor?, limit: Int) async throws -> ActionableStore.ResponsePage {
             throw Down()
         }
         func requeue(id: String, at: Date) async throws -> RequeueResult { throw Down() }
-        func requeue(matching filter: DeliveryFilter, at: Date) async throws -> Int { throw Down() }
-        func deliveryCounts() async throws -> [DeliveryStatus: Int] { throw Down() }
+        func requeue(matching filter: ResponseFilter, at: Date) async throws -> Int { throw Down() }
+        func responseCounts() async throws -> [ResponseStatus: Int] { throw Down() }
         func purge(_ cutoff: PurgeCutoff, limit: Int) async throws -> PurgeCount { throw Down() }
         func register(
             token: String, user: String, platform: DevicePlatform, environment: APNsEnvironment, at: Date, limits: DeviceLimits

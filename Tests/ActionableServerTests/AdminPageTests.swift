@@ -69,7 +69,7 @@ struct AdminPageTests {
             #expect(!page.body.contains("count-dead"))
             #expect(page.headers[.cacheControl] == "no-store")
         }
-        #expect(try await store.action(id: "r-000")?.status == .dead)
+        #expect(try await store.response(id: "r-000")?.status == .dead)
     }
 
     @Test func signingInSetsAStrictHttpOnlyCookieAndTheRetryFormNeedsItsCSRFToken() async throws {
@@ -100,7 +100,7 @@ struct AdminPageTests {
                 (.post, "/admin/deliveries/r-000/retry", "", cookie, nil),
             ])
         #expect(forged.map(\.status) == [.forbidden, .forbidden])
-        #expect(try await store.action(id: "r-000")?.status == .dead)
+        #expect(try await store.response(id: "r-000")?.status == .dead)
 
         let retried = try await Self.run(
             store,
@@ -112,8 +112,8 @@ struct AdminPageTests {
         #expect(retried[0].headers[.location] == "/admin?queued=r%2D000")
         #expect(retried[1].body.contains("Response r-000 is queued again"))
         #expect(retried[2].status == .seeOther)  // scripts with the bearer token need no CSRF token
-        #expect(try await store.action(id: "r-000")?.status == .pending)
-        #expect(try await store.action(id: "r-001")?.status == .pending)
+        #expect(try await store.response(id: "r-000")?.status == .pending)
+        #expect(try await store.response(id: "r-001")?.status == .pending)
 
         // Signing out clears the cookie (with the CSRF token), and a stolen form without one cannot.
         let out = try await Self.run(store, [(.post, "/admin/logout", "csrf=\(csrf)", cookie, nil)])
@@ -124,7 +124,7 @@ struct AdminPageTests {
             store, [(.get, "/admin", nil, cookie, nil), (.post, "/admin/deliveries/r-002/retry", "csrf=\(csrf)", cookie, nil)])
         #expect(replayed.map(\.status) == [.ok, .unauthorized])
         #expect(replayed[0].body.contains(#"action="/admin/session""#) && !replayed[0].body.contains("count-dead"))
-        #expect(try await store.action(id: "r-002")?.status == .dead)
+        #expect(try await store.response(id: "r-002")?.status == .dead)
     }
 
     @Test func textFromStorageAndTheCatalogIsEscaped() async throws {

@@ -109,7 +109,7 @@ struct DeliveriesEndpointTests {
         #expect(replies.map(\.status) == [.accepted, .conflict, .accepted, .conflict, .notFound, .unauthorized])
         #expect(replies[0].json["state"] as? String == "pending")
         #expect(replies[1].json["type"] as? String == "https://actionable.dev/problems/delivery-pending")
-        let requeued = try #require(try await store.action(id: "r-000"))
+        let requeued = try #require(try await store.response(id: "r-000"))
         #expect(requeued.status == .pending)
         #expect(requeued.attempts == 0)
     }
@@ -135,6 +135,6 @@ struct DeliveriesEndpointTests {
         #expect(replies.prefix(3).map { $0.json["queued"] as? Int } == [1, 2, 0])
         #expect(replies[7].json["queued"] as? Int == 1)
         #expect((replies[3].json["errors"] as? [[String: String]])?.first?["pointer"] == "/all")
-        #expect(try await store.deliveryCounts() == [.pending: 10])
+        #expect(try await store.responseCounts() == [.pending: 10])
     }
 }

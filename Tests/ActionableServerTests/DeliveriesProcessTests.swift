@@ -75,7 +75,7 @@ struct DeliveriesProcessTests {
             // A graceful stop records the delivery in flight; then storage says what happened.
             #expect(await server.stop() == 0)
             let store = try await SQLiteActionStore(path: directory.appendingPathComponent(".actionable/actionable.sqlite").path)
-            let stored = try #require(try await store.action(id: id))
+            let stored = try #require(try await store.response(id: id))
             #expect(stored.status == .delivered)
             #expect(stored.attempts == 26)
         }

@@ -272,7 +272,7 @@ struct EndpointFanOutTests {
             #expect(await restarted.stop() == 0)
             let store = try await SQLiteActionStore(path: directory.appendingPathComponent(".actionable/actionable.sqlite").path)
             #expect(try await store.integrityCheck() == "ok")
-            for id in survivors { #expect(try await store.action(id: id)?.status == .delivered) }
+            for id in survivors { #expect(try await store.response(id: id)?.status == .delivered) }
         }
     }
 }

@@ -43,7 +43,7 @@ struct OverloadTests {
             }
             return try await inner.accept(action)
         }
-        func action(id: String) async throws -> AcceptedResponse? { await inner.action(id: id) }
+        func response(id: String) async throws -> AcceptedResponse? { await inner.response(id: id) }
         func claimDue(now: Date, limit: Int, lease: TimeInterval, owner: String) async throws -> [AcceptedResponse] {
             await inner.claimDue(now: now, limit: limit, lease: lease, owner: owner)
         }
@@ -116,12 +116,12 @@ struct OverloadTests {
         }
         func badge(user: String, countingSince: Date) async throws -> Int { await inner.badge(user: user, countingSince: countingSince) }
         func unreadTotal(countingSince: Date) async throws -> Int { await inner.unreadTotal(countingSince: countingSince) }
-        func deliveries(matching filter: DeliveryFilter, after cursor: DeliveryCursor?, limit: Int) async throws -> ActionableStore.DeliveryPage {
-            await inner.deliveries(matching: filter, after: cursor, limit: limit)
+        func responses(matching filter: ResponseFilter, after cursor: ResponseCursor?, limit: Int) async throws -> ActionableStore.ResponsePage {
+            await inner.responses(matching: filter, after: cursor, limit: limit)
         }
         func requeue(id: String, at: Date) async throws -> RequeueResult { await inner.requeue(id: id, at: at) }
-        func requeue(matching filter: DeliveryFilter, at: Date) async throws -> Int { await inner.requeue(matching: filter, at: at) }
-        func deliveryCounts() async throws -> [DeliveryStatus: Int] { await inner.deliveryCounts() }
+        func requeue(matching filter: ResponseFilter, at: Date) async throws -> Int { await inner.requeue(matching: filter, at: at) }
+        func responseCounts() async throws -> [ResponseStatus: Int] { await inner.responseCounts() }
         func purge(_ cutoff: PurgeCutoff, limit: Int) async throws -> PurgeCount { await inner.purge(cutoff, limit: limit) }
     }
 

@@ -66,7 +66,7 @@ struct PayloadBindingTests {
             #expect(reply.json["type"] as? String == "https://actionable.dev/problems/payload-mismatch", "\(payload)")
             #expect((reply.json["errors"] as? [[String: String]])?.first?["pointer"] == "/payload")
         }
-        #expect(try await store.deliveryCounts().values.reduce(0, +) == 0)
+        #expect(try await store.responseCounts().values.reduce(0, +) == 0)
         // The genuine payload still goes through afterwards.
         let genuine = try await Self.post([Self.tap(token, payload: #"{"inviteId":"inv-42","seats":2}"#)], store: store)
         #expect(genuine.map(\.status) == [.accepted])
@@ -99,7 +99,7 @@ struct PayloadBindingTests {
         let refused = try await Self.post([body], store: store)
         #expect(refused.first?.status == .unauthorized)
         #expect(refused.first?.json["type"] as? String == "https://actionable.dev/problems/token-unbound")
-        #expect(try await store.deliveryCounts().values.reduce(0, +) == 0)
+        #expect(try await store.responseCounts().values.reduce(0, +) == 0)
         var migrating = ServerSettings()
         migrating.acceptUnboundPayloads = true
         #expect(try await Self.post([body], settings: migrating).map(\.status) == [.accepted])

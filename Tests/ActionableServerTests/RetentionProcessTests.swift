@@ -50,7 +50,7 @@ struct RetentionProcessTests {
         do {
             let store = try await SQLiteActionStore(path: path)
             try await Self.populate(store)
-            #expect(try await store.deliveryCounts() == [.pending: 200, .delivered: 3_200])
+            #expect(try await store.responseCounts() == [.pending: 200, .delivered: 3_200])
         }
 
         let port = try ServeProcessTests.freePort()
@@ -63,12 +63,12 @@ struct RetentionProcessTests {
 
         let afterKill = try await SQLiteActionStore(path: path)
         #expect(try await afterKill.integrityCheck() == "ok")
-        let counts = try await afterKill.deliveryCounts()
+        let counts = try await afterKill.responseCounts()
         // No endpoint takes them: the server holds them (or has not claimed them yet).
         #expect((counts[.pending] ?? 0) + (counts[.held] ?? 0) == 200)
         #expect((200..<3_200).contains(counts[.delivered] ?? 0), "the first batch went, and not more than the old ones")
         // Every row left is whole: all of them page out and decode.
-        let everything = try await afterKill.deliveries(matching: DeliveryFilter(), after: nil, limit: 10_000)
+        let everything = try await afterKill.responses(matching: ResponseFilter(), after: nil, limit: 10_000)
         #expect(everything.items.count == 200 + (counts[.delivered] ?? 0))
         let unreadLeft = try await afterKill.unreadTotal(countingSince: .distantPast)
 
@@ -79,12 +79,12 @@ struct RetentionProcessTests {
             _ = await restarted.stop()
         }
         let finished = try await SQLiteActionStore(path: path)
-        let finalCounts = try await finished.deliveryCounts()
+        let finalCounts = try await finished.responseCounts()
         #expect((finalCounts[.pending] ?? 0) + (finalCounts[.held] ?? 0) == 200)
         #expect(finalCounts[.delivered] == 200 && finalCounts[.dead] == nil)
         #expect(try await finished.unreadTotal(countingSince: .distantPast) == 0)
         for index in 3_000..<3_200 {
-            #expect([.pending, .held].contains(try await finished.action(id: "r-\(index)")?.status))
+            #expect([.pending, .held].contains(try await finished.response(id: "r-\(index)")?.status))
         }
         #expect(try await finished.integrityCheck() == "ok")
     }

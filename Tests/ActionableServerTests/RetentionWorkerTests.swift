@@ -32,7 +32,7 @@ struct RetentionWorkerTests {
         let worker = RetentionWorker(
             store: store, retention: .seconds(30 * Self.day), badgeLifetime: .seconds(30 * Self.day), batchSize: 2, logger: Self.quiet)
         #expect(try await worker.purgeAll(now: now) == PurgeCount(responses: 7, badgeEntries: 7))
-        #expect(await store.deliveryCounts() == [:])
+        #expect(await store.responseCounts() == [:])
         #expect(try await worker.purgeAll(now: now) == PurgeCount())
     }
 
@@ -42,7 +42,7 @@ struct RetentionWorkerTests {
         try await Self.delivered(3, at: now.addingTimeInterval(-29 * Self.day), in: store)
         let worker = RetentionWorker(store: store, retention: .seconds(30 * Self.day), badgeLifetime: .seconds(Self.day), logger: Self.quiet)
         #expect(try await worker.purgeAll(now: now) == PurgeCount())
-        #expect(await store.deliveryCounts() == [.delivered: 3])
+        #expect(await store.responseCounts() == [.delivered: 3])
     }
 
     @Test func aZeroRetentionKeepsEverythingAndTheLoopEndsAtOnce() async throws {
@@ -50,7 +50,7 @@ struct RetentionWorkerTests {
         try await Self.delivered(3, at: Date(timeIntervalSince1970: 0), in: store)
         let worker = RetentionWorker(store: store, retention: .zero, badgeLifetime: .seconds(Self.day), logger: Self.quiet)
         await worker.run()  // returns: nothing to do, ever
-        #expect(await store.deliveryCounts() == [.delivered: 3])
+        #expect(await store.responseCounts() == [.delivered: 3])
     }
 
     @Test(arguments: [

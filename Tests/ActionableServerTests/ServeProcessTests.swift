@@ -63,7 +63,7 @@ struct ServeProcessTests {
 
         let store = try await SQLiteActionStore(path: directory.appendingPathComponent(".actionable/actionable.sqlite").path)
         #expect(try await store.integrityCheck() == "ok")
-        #expect(try await store.action(id: id)?.response.user == "alice")
+        #expect(try await store.response(id: id)?.response.user == "alice")
     }
 
     @Test func respondPostsWhatTheAppWouldAndExitsOneOnRefusal() async throws {

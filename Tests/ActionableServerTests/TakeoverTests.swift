@@ -100,7 +100,7 @@ struct TakeoverTests {
             #expect(await second.stop() == 0)
             let store = try await PostgresActionStore(url: url, logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }))
             defer { store.shutdown() }
-            let stored = try #require(try await store.action(id: id))
+            let stored = try #require(try await store.response(id: id))
             #expect(stored.status == .delivered)
             #expect(stored.attempts == 2)
         }

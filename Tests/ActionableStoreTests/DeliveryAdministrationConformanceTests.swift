@@ -21,7 +21,7 @@ struct DeliveryAdministrationConformanceTests {
     }
 
     /// Claims everything due and marks it `status` (delivered or dead).
-    static func finish(_ store: any ActionStore, ids: [String], as status: DeliveryStatus) async throws {
+    static func finish(_ store: any ActionStore, ids: [String], as status: ResponseStatus) async throws {
         let claimed = try await store.claimDue(now: Date(timeIntervalSince1970: 5_000), limit: 1_000, lease: 60, owner: "w")
         for action in claimed where ids.contains(action.id) {
             if status == .dead {
@@ -42,21 +42,21 @@ struct DeliveryAdministrationConformanceTests {
         defer { cleanup() }
         try await Self.fill(store, count: 7)
         try await Self.fill(store, count: 2, from: 100, category: "message")
-        let first = try await store.deliveries(matching: DeliveryFilter(category: "invite"), after: nil, limit: 3)
+        let first = try await store.responses(matching: ResponseFilter(category: "invite"), after: nil, limit: 3)
         #expect(first.items.map(\.id) == ["r-006", "r-005", "r-004"])
         // Newer responses arrive between pages: the next pages neither repeat nor skip.
         try await Self.fill(store, count: 3, from: 50)
-        let second = try await store.deliveries(matching: DeliveryFilter(category: "invite"), after: first.next, limit: 3)
+        let second = try await store.responses(matching: ResponseFilter(category: "invite"), after: first.next, limit: 3)
         #expect(second.items.map(\.id) == ["r-003", "r-002", "r-001"])
-        let third = try await store.deliveries(matching: DeliveryFilter(category: "invite"), after: second.next, limit: 3)
+        let third = try await store.responses(matching: ResponseFilter(category: "invite"), after: second.next, limit: 3)
         #expect(third.items.map(\.id) == ["r-000"])
         #expect(third.next == nil)
         // Time bounds: since is inclusive, until exclusive.
-        let window = DeliveryFilter(since: Date(timeIntervalSince1970: 1_002), until: Date(timeIntervalSince1970: 1_005))
-        #expect(try await store.deliveries(matching: window, after: nil, limit: 10).items.map(\.id) == ["r-004", "r-003", "r-002"])
-        #expect(try await store.deliveries(matching: DeliveryFilter(category: "message"), after: nil, limit: 10).items.count == 2)
+        let window = ResponseFilter(since: Date(timeIntervalSince1970: 1_002), until: Date(timeIntervalSince1970: 1_005))
+        #expect(try await store.responses(matching: window, after: nil, limit: 10).items.map(\.id) == ["r-004", "r-003", "r-002"])
+        #expect(try await store.responses(matching: ResponseFilter(category: "message"), after: nil, limit: 10).items.count == 2)
         // A page exactly as long as what is left has no next page.
-        #expect(try await store.deliveries(matching: DeliveryFilter(category: "message"), after: nil, limit: 2).next == nil)
+        #expect(try await store.responses(matching: ResponseFilter(category: "message"), after: nil, limit: 2).next == nil)
     }
 
     @Test(arguments: Driver.available)
@@ -66,9 +66,9 @@ struct DeliveryAdministrationConformanceTests {
         try await Self.fill(store, count: 4)
         try await Self.finish(store, ids: ["r-000", "r-001"], as: .dead)
         try await Self.finish(store, ids: ["r-002"], as: .delivered)
-        #expect(try await store.deliveryCounts() == [.dead: 2, .delivered: 1, .pending: 1])
+        #expect(try await store.responseCounts() == [.dead: 2, .delivered: 1, .pending: 1])
         #expect(
-            try await store.deliveries(matching: DeliveryFilter(status: .dead), after: nil, limit: 10).items.map(\.lastError) == [
+            try await store.responses(matching: ResponseFilter(status: .dead), after: nil, limit: 10).items.map(\.lastError) == [
                 "upstream said 410", "upstream said 410",
             ])
 
@@ -77,7 +77,7 @@ struct DeliveryAdministrationConformanceTests {
         #expect(try await store.requeue(id: "r-000", at: at) == .alreadyPending)
         #expect(try await store.requeue(id: "r-003", at: at) == .alreadyPending)
         #expect(try await store.requeue(id: "r-missing", at: at) == .notFound)
-        let queued = try #require(try await store.action(id: "r-000"))
+        let queued = try #require(try await store.response(id: "r-000"))
         #expect(queued.status == .pending)
         #expect(queued.attempts == 0)
         #expect(queued.queuedAt == at)
@@ -86,10 +86,10 @@ struct DeliveryAdministrationConformanceTests {
         let claimed = try await store.claimDue(now: at, limit: 10, lease: 60, owner: "w2")
         #expect(claimed.map(\.id).contains("r-000"))
 
-        #expect(try await store.requeue(matching: DeliveryFilter(status: .delivered), at: at) == 1)
-        #expect(try await store.requeue(matching: DeliveryFilter(status: .pending), at: at) == 0)
-        #expect(try await store.requeue(matching: DeliveryFilter(), at: at) == 1)  // r-001, the last one dead
-        #expect(try await store.deliveryCounts() == [.pending: 4])
+        #expect(try await store.requeue(matching: ResponseFilter(status: .delivered), at: at) == 1)
+        #expect(try await store.requeue(matching: ResponseFilter(status: .pending), at: at) == 0)
+        #expect(try await store.requeue(matching: ResponseFilter(), at: at) == 1)  // r-001, the last one dead
+        #expect(try await store.responseCounts() == [.pending: 4])
     }
 
     @Test(arguments: Driver.available)
@@ -107,11 +107,11 @@ struct DeliveryAdministrationConformanceTests {
     }
 }
 
-extension DeliveryCursor {
+extension ResponseCursor {
     @Test static func aCursorRoundTripsAndGarbageIsNone() {
-        let cursor = DeliveryCursor(receivedAt: Date(timeIntervalSince1970: 1_763_856_000.123_456), id: "01a2-ü:x")
-        #expect(DeliveryCursor(token: cursor.token) == cursor)
+        let cursor = ResponseCursor(receivedAt: Date(timeIntervalSince1970: 1_763_856_000.123_456), id: "01a2-ü:x")
+        #expect(ResponseCursor(token: cursor.token) == cursor)
         #expect(!cursor.token.contains("="))
-        for garbage in ["", "!!!", "bm90IGEgY3Vyc29y", "OjE=", "MTIzOg"] { #expect(DeliveryCursor(token: garbage) == nil) }
+        for garbage in ["", "!!!", "bm90IGEgY3Vyc29y", "OjE=", "MTIzOg"] { #expect(ResponseCursor(token: garbage) == nil) }
     }
 }

@@ -98,12 +98,12 @@ struct EndpointStoreConformanceTests {
         #expect(
             try await store.finishDelivery(
                 responseID: "r-0", endpointID: "a", owner: "w", outcome: .delivered, breaker: Self.breaker, at: Self.at(1_003)) == .delivered)
-        #expect(try await store.action(id: "r-0")?.status == .pending)  // b is still on its way
+        #expect(try await store.response(id: "r-0")?.status == .pending)  // b is still on its way
         #expect(
             try await store.finishDelivery(
                 responseID: "r-0", endpointID: "b", owner: "w", outcome: .rejected("HTTP 404"), breaker: Self.breaker, at: Self.at(1_004))
                 == .dead("HTTP 404"))
-        let dead = try #require(try await store.action(id: "r-0"))
+        let dead = try #require(try await store.response(id: "r-0"))
         #expect(dead.status == .dead && dead.lastError == "b: HTTP 404")
         #expect(try await store.endpointDeliveries(responseID: "r-0").map(\.status) == [.delivered, .dead])
 
@@ -116,10 +116,10 @@ struct EndpointStoreConformanceTests {
         #expect(again.map(\.action.id) == ["r-0"])
         _ = try await store.finishDelivery(
             responseID: "r-0", endpointID: "b", owner: "w", outcome: .delivered, breaker: Self.breaker, at: Self.at(1_101))
-        #expect(try await store.action(id: "r-0")?.status == .delivered)
-        #expect(try await store.deliveryCounts()[.delivered] == 1)
+        #expect(try await store.response(id: "r-0")?.status == .delivered)
+        #expect(try await store.responseCounts()[.delivered] == 1)
         // A delivered response queued again is replayed to every endpoint.
-        #expect(try await store.requeue(matching: DeliveryFilter(status: .delivered), at: Self.at(1_200)) == 1)
+        #expect(try await store.requeue(matching: ResponseFilter(status: .delivered), at: Self.at(1_200)) == 1)
         #expect(try await store.endpointDeliveries(responseID: "r-0").map(\.status) == [.pending, .pending])
     }
 
@@ -149,7 +149,7 @@ struct EndpointStoreConformanceTests {
         #expect(open.state == .open && open.failureStreak == 3 && open.openUntil == Self.at(1_063))
         let held = try await store.endpointDeliveries(responseID: "r-1")
         #expect(held.first?.attempts == 0 && held.first?.status == .pending)
-        #expect(try await store.action(id: "r-1")?.status == .pending)
+        #expect(try await store.response(id: "r-1")?.status == .pending)
 
         // Nothing while open; one probe once its time is up, and not a second one meanwhile.
         #expect(
@@ -213,8 +213,8 @@ struct EndpointStoreConformanceTests {
         let r1 = try await store.endpointDeliveries(responseID: "r-1")
         #expect(r1.map(\.status) == [.pending, .delivered])  // down held (its attempt given back), up delivered
         #expect(r1.first?.attempts == 0)
-        #expect(try await store.action(id: "r-0")?.status == .pending)  // down's retry is still to come
-        #expect(try await store.action(id: "r-2")?.status == .pending)  // dead at up, held at down
+        #expect(try await store.response(id: "r-0")?.status == .pending)  // down's retry is still to come
+        #expect(try await store.response(id: "r-2")?.status == .pending)  // dead at up, held at down
         // Recorded already, or never this owner's: nothing changes.
         #expect(try await store.finishDeliveries([attempt("r-0", "up", .rejected("late"), 1_004)], owner: "w", breaker: Self.breaker) == [nil])
         #expect(try await store.finishDeliveries([attempt("r-0", "down", .delivered, 1_004)], owner: "x", breaker: Self.breaker) == [nil])
@@ -283,7 +283,7 @@ struct EndpointStoreConformanceTests {
         #expect(stillHeld == [.delivered])
         let deliveredAt = try await store.endpointDeliveries(responseID: "r-1").map(\.deliveredAt)
         #expect(deliveredAt == [Self.at(1_070), Self.at(1_062)])
-        #expect(try await store.action(id: "r-2")?.status == .delivered)
+        #expect(try await store.response(id: "r-2")?.status == .delivered)
     }
 
     @Test(arguments: Driver.available)
@@ -295,7 +295,7 @@ struct EndpointStoreConformanceTests {
         _ = try await Self.fanned(store, count: 2, to: ["p"])
         #expect(
             try await store.claimDeliveries(endpointID: "p", now: Self.at(90_000), limit: 10, lease: 60, owner: "w", breaker: Self.breaker).isEmpty)
-        #expect(try await store.action(id: "r-0")?.status == .pending)
+        #expect(try await store.response(id: "r-0")?.status == .pending)
         _ = try await store.updateEndpoint(id: "p", EndpointChange(paused: false), at: Self.at(90_000))
         let resumed = try await store.claimDeliveries(endpointID: "p", now: Self.at(90_000), limit: 10, lease: 60, owner: "w", breaker: Self.breaker)
         #expect(resumed.map(\.action.id) == ["r-0", "r-1"])
@@ -336,12 +336,12 @@ struct EndpointStoreConformanceTests {
             }
         }
         // r-0 is delivered to both; r-1 waits for b.
-        #expect(try await store.action(id: "r-0")?.status == .delivered)
-        #expect(try await store.action(id: "r-1")?.status == .pending)
+        #expect(try await store.response(id: "r-0")?.status == .delivered)
+        #expect(try await store.response(id: "r-1")?.status == .pending)
         let purged = try await store.purge(
             PurgeCutoff(responsesBefore: Self.at(5_000), badgeEntriesBefore: Self.at(0), now: Self.at(5_000)), limit: 100)
         #expect(purged.responses == 1)
-        #expect(try await store.action(id: "r-0") == nil)
+        #expect(try await store.response(id: "r-0") == nil)
         #expect(try await store.endpointDeliveries(responseID: "r-0").isEmpty)
         #expect(try await store.endpointDeliveries(responseID: "r-1").map(\.status) == [.delivered, .pending])
     }
@@ -365,20 +365,20 @@ struct EndpointStoreConformanceTests {
         _ = try await store.createEndpoint(
             Endpoint(id: "declines", url: "https://d.example/hook", filter: ["invite.decline"], secret: "whsec_one", createdAt: Self.at(1_000)))
         try await store.hold(held, owner: "router")
-        let r1 = try #require(try await store.action(id: "r-1"))
+        let r1 = try #require(try await store.response(id: "r-1"))
         #expect(r1.status == .held && r1.lastError == "held: no endpoint" && r1.attempts == 0)
-        let r2 = try #require(try await store.action(id: "r-2"))
+        let r2 = try #require(try await store.response(id: "r-2"))
         #expect(r2.status == .pending && r2.attempts == 0)
         #expect(try await store.claimDue(now: Self.at(5_000), limit: 10, lease: 60, owner: "router").map(\.id) == ["r-2"])
-        #expect(try await store.deliveryCounts()[.held] == 1)
-        #expect(try await store.deliveries(matching: DeliveryFilter(status: .held), after: nil, limit: 10).items.map(\.id) == ["r-1"])
+        #expect(try await store.responseCounts()[.held] == 1)
+        #expect(try await store.responses(matching: ResponseFilter(status: .held), after: nil, limit: 10).items.map(\.id) == ["r-1"])
         // Retention never deletes a held response.
         let cutoff = PurgeCutoff(responsesBefore: Self.at(1_000_000), badgeEntriesBefore: Self.at(0), now: Self.at(2_000_000))
         #expect(try await store.purge(cutoff, limit: 100).responses == 0)
         // A new endpoint lets it go, due at its creation.
         _ = try await store.createEndpoint(
             Endpoint(id: "all", url: "https://a.example/hook", filter: ["*"], secret: "whsec_one", createdAt: Self.at(6_000)))
-        let released = try #require(try await store.action(id: "r-1"))
+        let released = try #require(try await store.response(id: "r-1"))
         #expect(released.status == .pending && released.lastError == nil && released.nextAttemptAt == Self.at(6_000))
         #expect(try await store.claimDue(now: Self.at(6_000), limit: 10, lease: 60, owner: "router").map(\.id).contains("r-1"))
     }
@@ -404,7 +404,7 @@ struct EndpointStoreConformanceTests {
             at: Self.at(time))
         #expect(claimed.count == 1)
         #expect(fate == .dead(LeasePolicy.poisonReason(4)))
-        #expect(try await store.action(id: "r-0")?.status == .dead)
+        #expect(try await store.response(id: "r-0")?.status == .dead)
         #expect(try await store.endpoint(id: "a")?.failureStreak == 0)
         #expect(try await store.requeue(id: "r-0", at: Self.at(time + 1)) == .queued)
         let again = try await store.claimDeliveries(

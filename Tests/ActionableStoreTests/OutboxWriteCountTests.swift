@@ -131,15 +131,15 @@ struct OutboxWriteCountTests {
         #expect(!log.contains { $0.hasSuffix("action_responses") }, "\(log)")
 
         // What operators read is still each response's state, from its deliveries.
-        let response = try #require(try await store.action(id: "r-0"))
+        let response = try #require(try await store.response(id: "r-0"))
         #expect(response.status == .pending && response.lastError == "b: HTTP 503")
-        #expect(try await store.deliveryCounts() == [.pending: 4])
+        #expect(try await store.responseCounts() == [.pending: 4])
         let done = try await store.finishDeliveries(
             try await store.claimDeliveries(endpointID: "b", now: Self.at(1_100), limit: 10, lease: 60, owner: "w", breaker: Self.breaker)
                 .map { FinishedAttempt(responseID: $0.action.id, endpointID: "b", outcome: .delivered, at: Self.at(1_101)) },
             owner: "w", breaker: Self.breaker)
         #expect(done.count == 1)  // the breaker lets one probe through
-        #expect(try await store.deliveryCounts() == [.pending: 3, .delivered: 1])
+        #expect(try await store.responseCounts() == [.pending: 3, .delivered: 1])
     }
 }
 
@@ -181,7 +181,7 @@ struct RoutedResponsesUpgradeTests {
         }
         let local = try #require(try await store.claimDue(now: OutboxWriteCountTests.at(1_001), limit: 10, lease: 60, owner: "h").first)
         try await store.markDelivered(id: local.id, owner: "h", at: OutboxWriteCountTests.at(1_003))
-        let expected = try await store.deliveries(matching: DeliveryFilter(), after: nil, limit: 10)
+        let expected = try await store.responses(matching: ResponseFilter(), after: nil, limit: 10)
         #expect(expected.items.map(\.status) == [.delivered, .delivered, .dead])  // newest first, then by id descending
         // Back to what version 13 stored: the summary in the routed rows, no view, version 13.
         let summaries = [("r-done", "delivered", "NULL"), ("r-dead", "dead", "'b: HTTP 410'")]
@@ -206,21 +206,21 @@ struct RoutedResponsesUpgradeTests {
         }
         let upgraded = try await open()
         defer { (upgraded as? PostgresActionStore)?.shutdown() }
-        #expect(try await upgraded.deliveries(matching: DeliveryFilter(), after: nil, limit: 10) == expected)
-        #expect(try await upgraded.action(id: "r-dead")?.lastError == "b: HTTP 410")
-        #expect(try await upgraded.deliveryCounts() == [.delivered: 2, .dead: 1])
+        #expect(try await upgraded.responses(matching: ResponseFilter(), after: nil, limit: 10) == expected)
+        #expect(try await upgraded.response(id: "r-dead")?.lastError == "b: HTTP 410")
+        #expect(try await upgraded.responseCounts() == [.delivered: 2, .dead: 1])
         // The routed ones are no longer the in-process queue's, and a re-queue still reaches their deliveries.
         #expect(try await upgraded.claimDue(now: OutboxWriteCountTests.at(5_000), limit: 10, lease: 60, owner: "h").isEmpty)
         #expect(try await upgraded.requeue(id: "r-dead", at: OutboxWriteCountTests.at(5_000)) == .queued)
         #expect(try await upgraded.endpointDeliveries(responseID: "r-dead").map(\.status) == [.delivered, .pending])
-        #expect(try await upgraded.action(id: "r-dead")?.status == .pending)
+        #expect(try await upgraded.response(id: "r-dead")?.status == .pending)
         let again = try await upgraded.claimDeliveries(
             endpointID: "b", now: OutboxWriteCountTests.at(5_000), limit: 10, lease: 60, owner: "w", breaker: OutboxWriteCountTests.breaker)
         #expect(again.map(\.action.id) == ["r-dead"])
         _ = try await upgraded.finishDeliveries(
             again.map { FinishedAttempt(responseID: $0.action.id, endpointID: "b", outcome: .delivered, at: OutboxWriteCountTests.at(5_001)) },
             owner: "w", breaker: OutboxWriteCountTests.breaker)
-        #expect(try await upgraded.action(id: "r-dead")?.status == .delivered)  // read from its deliveries: the row was routed
+        #expect(try await upgraded.response(id: "r-dead")?.status == .delivered)  // read from its deliveries: the row was routed
 
         // An instance of the older version, still running during a rolling upgrade, writes a
         // status into a routed row (its summary, or pending at accept): it still reads right, and
@@ -231,7 +231,7 @@ struct RoutedResponsesUpgradeTests {
         } else if let postgres = upgraded as? PostgresActionStore {
             try await postgres.client.query(PostgresQuery(unsafeSQL: raw), logger: logger)
         }
-        let stale = try #require(try await upgraded.action(id: "r-done"))
+        let stale = try #require(try await upgraded.response(id: "r-done"))
         #expect(stale.status == .delivered && stale.attempts == 1 && stale.lastError == nil)
         #expect(try await upgraded.pendingCount() == 1)  // the old row's "pending" counts until it is set back
         _ = try await upgraded.purge(
@@ -239,7 +239,7 @@ struct RoutedResponsesUpgradeTests {
                 responsesBefore: OutboxWriteCountTests.at(0), badgeEntriesBefore: OutboxWriteCountTests.at(0), now: OutboxWriteCountTests.at(0)),
             limit: 10)
         #expect(try await upgraded.pendingCount() == 0)
-        #expect(try await upgraded.deliveryCounts() == [.delivered: 3])
+        #expect(try await upgraded.responseCounts() == [.delivered: 3])
     }
 }
 
@@ -278,19 +278,19 @@ struct RoutedResponseStateTests {
         // Dead on a (the endpoint sorted first), delivered on b.
         try await Self.finishAll(store, "a", .rejected("HTTP 410"), at: 1_001)
         try await Self.finishAll(store, "b", .delivered, at: 1_001)
-        #expect(try await store.deliveryCounts() == [.dead: 2])
+        #expect(try await store.responseCounts() == [.dead: 2])
         #expect(try await store.requeue(id: "r-000", at: Self.at(2_000)) == .queued)
         #expect(try await store.endpointDeliveries(responseID: "r-000").map(\.status) == [.pending, .delivered])
-        #expect(try await store.requeue(matching: DeliveryFilter(status: .dead), at: Self.at(2_000)) == 1)
+        #expect(try await store.requeue(matching: ResponseFilter(status: .dead), at: Self.at(2_000)) == 1)
         #expect(try await store.endpointDeliveries(responseID: "r-001").map(\.status) == [.pending, .delivered])
-        #expect(try await store.deliveryCounts() == [.pending: 2])
-        #expect(try await store.deliveries(matching: DeliveryFilter(status: .pending), after: nil, limit: 10).items.map(\.id) == ["r-001", "r-000"])
-        #expect(try await store.deliveries(matching: DeliveryFilter(status: .dead), after: nil, limit: 10).items.isEmpty)
+        #expect(try await store.responseCounts() == [.pending: 2])
+        #expect(try await store.responses(matching: ResponseFilter(status: .pending), after: nil, limit: 10).items.map(\.id) == ["r-001", "r-000"])
+        #expect(try await store.responses(matching: ResponseFilter(status: .dead), after: nil, limit: 10).items.isEmpty)
         // Delivered on a too: the response is delivered, and a re-queue replays it to both.
         try await Self.finishAll(store, "a", .delivered, at: 2_001)
-        #expect(try await store.deliveryCounts() == [.delivered: 2])
-        #expect(try await store.deliveries(matching: DeliveryFilter(status: .delivered), after: nil, limit: 10).items.count == 2)
-        #expect(try await store.requeue(matching: DeliveryFilter(status: .delivered), at: Self.at(3_000)) == 2)
+        #expect(try await store.responseCounts() == [.delivered: 2])
+        #expect(try await store.responses(matching: ResponseFilter(status: .delivered), after: nil, limit: 10).items.count == 2)
+        #expect(try await store.requeue(matching: ResponseFilter(status: .delivered), at: Self.at(3_000)) == 2)
         #expect(try await store.endpointDeliveries(responseID: "r-000").map(\.status) == [.pending, .pending])
         #expect(try await store.pendingCount() == 4)  // four deliveries wait
     }
@@ -304,13 +304,13 @@ struct RoutedResponseStateTests {
         // a fails until 90 000 (its retries due later and later), then is rejected for good.
         try await Self.finishAll(store, "a", .failed("HTTP 503", retryAt: Self.at(90_000)), at: 1_001)
         try await Self.finishAll(store, "a", .rejected("HTTP 410"), at: 90_000)
-        let dead = try #require(try await store.action(id: "r-000"))
+        let dead = try #require(try await store.response(id: "r-000"))
         #expect(dead.status == .dead && dead.nextAttemptAt == Self.at(90_000) && dead.attempts == 2)
         let early = PurgeCutoff(responsesBefore: Self.at(50_000), badgeEntriesBefore: Self.at(0), now: Self.at(100_000))
         #expect(try await store.purge(early, limit: 100).responses == 0)  // received long before, but its last attempt is not old
         let late = PurgeCutoff(responsesBefore: Self.at(95_000), badgeEntriesBefore: Self.at(0), now: Self.at(200_000))
         #expect(try await store.purge(late, limit: 100).responses == 1)
-        #expect(try await store.action(id: "r-000") == nil)
+        #expect(try await store.response(id: "r-000") == nil)
     }
 
     @Test(arguments: Driver.available)
@@ -323,7 +323,7 @@ struct RoutedResponseStateTests {
         // Four bulk re-queues and ten of one response, at once: each response queued once.
         let (bulk, single) = try await withThrowingTaskGroup(of: (Int, RequeueResult?).self) { group in
             for _ in 0..<4 {
-                group.addTask { (try await store.requeue(matching: DeliveryFilter(status: .dead), at: Self.at(2_000)), nil) }
+                group.addTask { (try await store.requeue(matching: ResponseFilter(status: .dead), at: Self.at(2_000)), nil) }
             }
             for _ in 0..<10 { group.addTask { (0, try await store.requeue(id: "r-007", at: Self.at(2_000))) } }
             return try await group.reduce(into: (0, [RequeueResult]())) { total, result in
@@ -333,7 +333,7 @@ struct RoutedResponseStateTests {
         }
         #expect(bulk + single.filter { $0 == .queued }.count == 30)
         #expect(single.filter { $0 == .queued }.count <= 1)
-        #expect(try await store.deliveryCounts() == [.pending: 30])
+        #expect(try await store.responseCounts() == [.pending: 30])
         for index in [0, 7, 29] {
             #expect(try await store.endpointDeliveries(responseID: String(format: "r-%03d", index)).map(\.status) == [.pending, .delivered])
         }

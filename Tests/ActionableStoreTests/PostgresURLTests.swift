@@ -66,7 +66,7 @@ struct PostgresURLTests {
         let b = try await PostgresActionStore(url: "\(base)?schema=b\(suffix)", logger: logger)
         defer { b.shutdown() }
         #expect(try await Self.stored(StoreConformanceTests.action("n-1", id: "r-1"), in: a) == "r-1")
-        #expect(try await b.action(id: "r-1") == nil)
+        #expect(try await b.response(id: "r-1") == nil)
         #expect(try await Self.stored(StoreConformanceTests.action("n-1", id: "r-2"), in: b) == "r-2")
     }
 

@@ -18,7 +18,7 @@ struct RetentionConformanceTests {
     }
 
     /// Claims `id` (due at `seconds`) and records `status` for it at that time.
-    static func finish(_ store: any ActionStore, _ id: String, as status: DeliveryStatus, at seconds: TimeInterval) async throws {
+    static func finish(_ store: any ActionStore, _ id: String, as status: ResponseStatus, at seconds: TimeInterval) async throws {
         let claimed = try await store.claimDue(now: at(seconds), limit: 1_000, lease: 60, owner: "w")
         for action in claimed {
             if action.id != id {
@@ -36,7 +36,7 @@ struct RetentionConformanceTests {
     func onlyOldDeliveredAndDeadResponsesGoNeverPendingOrStillAnswerableOnes(driver: Driver) async throws {
         let (store, cleanup) = try await StoreConformanceTests.makeStore(driver)
         defer { cleanup() }
-        let responses: [(NewResponse, DeliveryStatus?, TimeInterval)] = [
+        let responses: [(NewResponse, ResponseStatus?, TimeInterval)] = [
             (Self.action("old-pending", at: 1_000), nil, 0),
             (Self.action("old-delivered", at: 1_000), .delivered, 1_010),
             (Self.action("old-dead", at: 1_000), .dead, 1_020),
@@ -55,22 +55,22 @@ struct RetentionConformanceTests {
         try await Self.finish(store, "requeued-lately", as: .dead, at: 1_060)
         #expect(try await store.requeue(id: "requeued-lately", at: Self.at(6_000)) == .queued)
         try await Self.finish(store, "requeued-lately", as: .dead, at: 6_000)
-        #expect(try await store.deliveryCounts() == [.pending: 1, .delivered: 5, .dead: 3])
+        #expect(try await store.responseCounts() == [.pending: 1, .delivered: 5, .dead: 3])
 
         let cutoff = PurgeCutoff(responsesBefore: Self.at(5_000), badgeEntriesBefore: Self.at(0), now: Self.at(10_000))
         #expect(try await store.purge(cutoff, limit: 100) == PurgeCount(responses: 3, badgeEntries: 0))
-        for gone in ["old-delivered", "old-dead", "token-expired"] { #expect(try await store.action(id: gone) == nil) }
+        for gone in ["old-delivered", "old-dead", "token-expired"] { #expect(try await store.response(id: gone) == nil) }
         for kept in ["old-pending", "delivered-lately", "new-delivered", "new-dead", "token-still-valid", "requeued-lately"] {
-            #expect(try await store.action(id: kept) != nil, "\(kept) was deleted")
+            #expect(try await store.response(id: kept) != nil, "\(kept) was deleted")
         }
-        #expect(try await store.deliveryCounts() == [.pending: 1, .delivered: 3, .dead: 2])
+        #expect(try await store.responseCounts() == [.pending: 1, .delivered: 3, .dead: 2])
         #expect(try await store.purge(cutoff, limit: 100) == PurgeCount())
 
         // A pending response is never deleted, however old: not even one queued again long ago.
         #expect(try await store.requeue(id: "delivered-lately", at: Self.at(1_100)) == .queued)
         let later = PurgeCutoff(responsesBefore: Self.at(50_000), badgeEntriesBefore: Self.at(0), now: Self.at(60_000))
         #expect(try await store.purge(later, limit: 100) == PurgeCount(responses: 4, badgeEntries: 0))
-        #expect(try await store.deliveryCounts() == [.pending: 2])
+        #expect(try await store.responseCounts() == [.pending: 2])
         #expect(try await store.pendingCount() == 2)
     }
 
@@ -111,7 +111,7 @@ struct RetentionConformanceTests {
         while batches.last != PurgeCount() { batches.append(try await store.purge(cutoff, limit: 3)) }
         #expect(batches.map(\.responses) == [3, 3, 1, 0])
         #expect(batches.map(\.badgeEntries) == [3, 3, 1, 0])
-        #expect(try await store.deliveryCounts() == [:])
+        #expect(try await store.responseCounts() == [:])
     }
 
     /// Unregistered devices go once unregistered before the cutoff; active ones never. Sent

@@ -66,13 +66,13 @@ struct StoreConformanceTests {
         defer { cleanup() }
         let new = Self.action("n-1", "comment", text: "Late 🎉", id: "r-1")
         #expect(try await store.accept(new) == .accepted(id: "r-1"))
-        let stored = try #require(try await store.action(id: "r-1"))
+        let stored = try #require(try await store.response(id: "r-1"))
         #expect(stored.response == new.response)
         #expect(stored.receivedAt == new.receivedAt)
         #expect(stored.status == .pending)
         #expect(stored.attempts == 0)
         #expect(try await store.pendingCount() == 1)
-        #expect(try await store.action(id: "missing") == nil)
+        #expect(try await store.response(id: "missing") == nil)
     }
 
     @Test(arguments: Driver.available)
@@ -87,7 +87,7 @@ struct StoreConformanceTests {
         #expect(
             try await store.accept(Self.action("n-1", "decline", id: "fourth"))
                 == .conflict(existingID: "first", existingAction: "comment"))
-        #expect(try await store.action(id: "second") == nil)
+        #expect(try await store.response(id: "second") == nil)
         #expect(try await store.pendingCount() == 1)
     }
 
@@ -104,7 +104,7 @@ struct StoreConformanceTests {
         let accepted = results.compactMap { if case .accepted(let id) = $0 { id } else { nil } }
         #expect(accepted.count == 1)
         let winner = try #require(accepted.first)
-        let winnerAction = try #require(try await store.action(id: winner)).response.action
+        let winnerAction = try #require(try await store.response(id: winner)).response.action
         for result in results {
             switch result {
             case .accepted: break
@@ -126,8 +126,8 @@ struct StoreConformanceTests {
         async let first = store.accept(Self.action("n-empty", "comment", text: "", id: "r-empty"))
         async let second = store.accept(Self.action("n-none", "comment", text: nil, id: "r-none"))
         #expect(try await [first, second] == [.accepted(id: "r-empty"), .accepted(id: "r-none")])
-        #expect(try await store.action(id: "r-empty")?.response.userText == "")
-        #expect(try await store.action(id: "r-none")?.response.userText == nil)
+        #expect(try await store.response(id: "r-empty")?.response.userText == "")
+        #expect(try await store.response(id: "r-none")?.response.userText == nil)
         #expect(
             try await store.accept(Self.action("n-empty", "comment", text: nil, id: "r-2"))
                 == .conflict(existingID: "r-empty", existingAction: "comment"))
@@ -143,7 +143,7 @@ struct StoreConformanceTests {
             for try await result in group { if case .accepted = result {} else { Issue.record("\(result)") } }
         }
         #expect(try await store.pendingCount() == 300)
-        #expect(try await store.action(id: "r-299")?.response.notificationID == "n-299")
+        #expect(try await store.response(id: "r-299")?.response.notificationID == "n-299")
     }
 
     @Test(arguments: Driver.available)
@@ -163,9 +163,9 @@ struct StoreConformanceTests {
         #expect(takeover.first?.attempts == 2)
         // The first owner lost its lease: its late report changes nothing.
         try await store.markDelivered(id: "early", owner: "a", at: now)
-        #expect(try await store.action(id: "early")?.status == .pending)
+        #expect(try await store.response(id: "early")?.status == .pending)
         try await store.markDelivered(id: "early", owner: "b", at: now)
-        #expect(try await store.action(id: "early")?.status == .delivered)
+        #expect(try await store.response(id: "early")?.status == .delivered)
         #expect(try await store.pendingCount() == 1)
     }
 
@@ -176,12 +176,12 @@ struct StoreConformanceTests {
         _ = try await store.accept(Self.action("n-1", id: "r", at: 100))
         _ = try await store.claimDue(now: Date(timeIntervalSince1970: 100), limit: 1, lease: 30, owner: "w")
         try await store.reschedule(id: "r", owner: "w", at: Date(timeIntervalSince1970: 500), error: "HTTP 503")
-        #expect(try await store.action(id: "r")?.lastError == "HTTP 503")
+        #expect(try await store.response(id: "r")?.lastError == "HTTP 503")
         #expect(try await store.claimDue(now: Date(timeIntervalSince1970: 499), limit: 1, lease: 30, owner: "w").isEmpty)
         let again = try await store.claimDue(now: Date(timeIntervalSince1970: 500), limit: 1, lease: 30, owner: "w")
         #expect(again.first?.attempts == 2)
         try await store.markDead(id: "r", owner: "w", reason: "HTTP 410 Gone")
-        let dead = try #require(try await store.action(id: "r"))
+        let dead = try #require(try await store.response(id: "r"))
         #expect(dead.status == .dead)
         #expect(dead.lastError == "HTTP 410 Gone")
         #expect(try await store.claimDue(now: Date(timeIntervalSince1970: 10_000), limit: 1, lease: 30, owner: "w").isEmpty)
@@ -204,15 +204,15 @@ struct StoreConformanceTests {
                 FinishedResponse(id: "c", fate: .dead(reason: "HTTP 410 Gone")),
                 FinishedResponse(id: "d", fate: .delivered(at: Date(timeIntervalSince1970: 101))),  // not w's
             ], owner: "w")
-        #expect(try await store.action(id: "a")?.status == .delivered)
-        let retried = try #require(try await store.action(id: "b"))
+        #expect(try await store.response(id: "a")?.status == .delivered)
+        let retried = try #require(try await store.response(id: "b"))
         #expect(retried.status == .pending)
         #expect(retried.lastError == "HTTP 503")
         #expect(retried.nextAttemptAt == Date(timeIntervalSince1970: 500))
-        let dead = try #require(try await store.action(id: "c"))
+        let dead = try #require(try await store.response(id: "c"))
         #expect(dead.status == .dead)
         #expect(dead.lastError == "HTTP 410 Gone")
-        #expect(try await store.action(id: "d")?.status == .pending)
+        #expect(try await store.response(id: "d")?.status == .pending)
         // Nothing is due before b's retry but d, once other's lease runs out.
         #expect(try await store.claimDue(now: Date(timeIntervalSince1970: 499), limit: 10, lease: 30, owner: "x").map(\.id) == ["d"])
     }
@@ -325,7 +325,7 @@ struct SQLiteStoreTests {
             #expect(try await store.accept(StoreConformanceTests.action("n-1", id: "kept")) == .accepted(id: "kept"))
         }
         let reopened = try await SQLiteActionStore(path: path)
-        #expect(try await reopened.action(id: "kept")?.response.notificationID == "n-1")
+        #expect(try await reopened.response(id: "kept")?.response.notificationID == "n-1")
         #expect(try await reopened.accept(StoreConformanceTests.action("n-1", id: "again")) == .duplicate(id: "kept"))
     }
 }
@@ -401,7 +401,7 @@ struct PostgresSharedTests {
             default: try await first.markDead(id: action.id, owner: "w", reason: "gone")
             }
         }
-        #expect(try await first.deliveryCounts() == [.pending: 50, .delivered: 350, .dead: 300])
+        #expect(try await first.responseCounts() == [.pending: 50, .delivered: 350, .dead: 300])
 
         let cutoff = PurgeCutoff(
             responsesBefore: Date(timeIntervalSince1970: 5_000), badgeEntriesBefore: Date(timeIntervalSince1970: 5_000),
@@ -419,14 +419,14 @@ struct PostgresSharedTests {
         // Meanwhile, response r-0 (old, delivered) is queued again: it either went before, or stays pending.
         async let requeued = second.requeue(id: "r-0", at: Date(timeIntervalSince1970: 9_500))
         let (a, b, requeue) = try await (byFirst, bySecond, requeued)
-        let counts = try await first.deliveryCounts()
+        let counts = try await first.responseCounts()
         let requeuedStays = requeue == .queued
         #expect(a.responses + b.responses == (requeuedStays ? 599 : 600))
         #expect(counts == [.pending: requeuedStays ? 51 : 50, .delivered: 50])
         // Badge entries: the 650 old ones (read by their accept at 1 000) went once; the new ones stay.
         #expect(a.badgeEntries + b.badgeEntries == 650)
         #expect(try await purgeAll(first) == PurgeCount())
-        for index in 600..<650 { #expect(try await first.action(id: "r-\(index)")?.status == .pending) }
+        for index in 600..<650 { #expect(try await first.response(id: "r-\(index)")?.status == .pending) }
     }
 }
 

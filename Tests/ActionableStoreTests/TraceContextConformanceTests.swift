@@ -28,13 +28,13 @@ struct TraceContextConformanceTests {
             let index = Int(id.dropFirst(2)) ?? -1
             return index.isMultiple(of: 2) ? Self.traceParent(index) : nil
         }
-        #expect(try await store.action(id: "r-0")?.traceParent == Self.traceParent(0))
-        #expect(try await store.action(id: "r-1")?.traceParent == nil)
+        #expect(try await store.response(id: "r-0")?.traceParent == Self.traceParent(0))
+        #expect(try await store.response(id: "r-1")?.traceParent == nil)
         // The same notification again keeps the first trace context.
         var again = StoreConformanceTests.action("n-0", id: "r-again", at: 1_001)
         again.traceParent = Self.traceParent(99)
         #expect(try await store.accept(again) == .duplicate(id: "r-0"))
-        #expect(try await store.action(id: "r-0")?.traceParent == Self.traceParent(0))
+        #expect(try await store.response(id: "r-0")?.traceParent == Self.traceParent(0))
 
         let claimed = try await store.claimDue(now: Self.at(1_000), limit: 10, lease: 60, owner: "router")
         #expect(claimed.count == 6)

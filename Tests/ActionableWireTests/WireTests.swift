@@ -100,7 +100,7 @@ struct ProblemDocumentTests {
 /// Optional members the contract requires are written as `null` and read from `null` or absence.
 struct NullableTests {
     @Test func nilIsWrittenAsNullAndReadBackFromNullOrAbsence() throws {
-        let page = DeliveryPage(
+        let page = ResponsePage(
             items: [
                 Delivery(
                     id: "1", category: "c", action: "a", notificationId: "n", user: "u", state: "dead", attempts: 3, lastError: nil,
@@ -109,7 +109,7 @@ struct NullableTests {
         let text = String(decoding: try JSONEncoder().encode(page), as: UTF8.self)
         #expect(text.contains(#""lastError":null"#) && text.contains(#""nextAttemptAt":null"#))
         #expect(!text.contains("nextCursor"))  // not required: left out
-        #expect(try JSONDecoder().decode(DeliveryPage.self, from: Data(text.utf8)) == page)
+        #expect(try JSONDecoder().decode(ResponsePage.self, from: Data(text.utf8)) == page)
         let absent = #"{"id":"1","category":"c","action":"a","notificationId":"n","user":"u","state":"dead","attempts":3,"receivedAt":1}"#
         #expect(try JSONDecoder().decode(Delivery.self, from: Data(absent.utf8)) == page.items[0])
         let present = absent.replacingOccurrences(of: #""attempts":3"#, with: #""attempts":3,"lastError":"HTTP 500""#)

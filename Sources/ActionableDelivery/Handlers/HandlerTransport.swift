@@ -76,7 +76,10 @@ public struct HandlerTransport: Transport {
     public var workName: String { "response" }
     public var spanName: String { AttemptSpan.name }
     public var spanKind: SpanKind { .internal }
-    public var recordedMetric: String { "actionable_delivery_attempts_total" }
+    /// Each recorded outcome of an in-process handler (`delivery` meant the handler's way before
+    /// the glossary; that name is counted too, for one release).
+    public var recordedMetric: String { "actionable_handler_attempts_total" }
+    public var formerRecordedMetric: String? { "actionable_delivery_attempts_total" }
 
     public func metadata(of work: Work) -> Logger.Metadata { ["response.id": "\(work.action.id)"] }
 
@@ -101,7 +104,11 @@ public struct HandlerTransport: Transport {
     /// endpoints included).
     func claimCounting(limit: Int, now: Date) async throws -> (work: [Work], count: Int) {
         if let metricsFactory = settings.metricsFactory, queueDepth.isDue() {
-            Gauge(label: "actionable_delivery_queue_depth", factory: metricsFactory).record(try await store.pendingCount())
+            // The outbox's depth: responses waiting for a handler, and deliveries for their
+            // endpoint. Under its former name too, for one release.
+            let depth = try await store.pendingCount()
+            Gauge(label: "actionable_outbox_depth", factory: metricsFactory).record(depth)
+            Gauge(label: "actionable_delivery_queue_depth", factory: metricsFactory).record(depth)
         }
         // Without endpoints as data, nothing could take a response yet; with them, a response
         // nothing takes is claimed to be set aside as held, visibly.

@@ -237,7 +237,9 @@ final class BatchRecorder<T: Transport>: Sendable {
             if let counters {
                 for (finished, report) in zip(batch, reports) {
                     guard let report else { continue }
-                    counters.counter(transport.recordedMetric, transport.dimensions(of: finished.work) + [("outcome", report.label)]).increment()
+                    let dimensions = transport.dimensions(of: finished.work) + [("outcome", report.label)]
+                    counters.counter(transport.recordedMetric, dimensions).increment()
+                    if let former = transport.formerRecordedMetric { counters.counter(former, dimensions).increment() }
                 }
             }
             let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in

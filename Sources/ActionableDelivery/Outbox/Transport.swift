@@ -64,6 +64,9 @@ public protocol Transport: Sendable {
     /// the dimensions `work` adds to it.
     var recordedMetric: String { get }
 
+    /// The name ``recordedMetric`` had before, still counted for one release (`nil`: none).
+    var formerRecordedMetric: String? { get }
+
     /// The dimensions of ``recordedMetric`` for `work` besides its outcome (an endpoint's id).
     func dimensions(of work: Work) -> [(String, String)]
 
@@ -77,6 +80,7 @@ public protocol Transport: Sendable {
 extension Transport {
     public func notBefore(_ work: Work) -> Date? { nil }
     public func dimensions(of work: Work) -> [(String, String)] { [] }
+    public var formerRecordedMetric: String? { nil }
 }
 
 /// A piece of work and what its attempt came to.

@@ -229,11 +229,11 @@ struct AdminPageController: Sendable {
     private func admin(csrf: String?, notice: String?, context: ActionableRequestContext) async throws -> String {
         let (counts, endpoints, dead, pending, held) = try await settings.storage(context) {
             (
-                try await store.deliveryCounts(),
+                try await store.responseCounts(),
                 try await store.endpoints(),
-                try await store.deliveries(matching: DeliveryFilter(status: .dead), after: nil, limit: Self.listed).items,
-                try await store.deliveries(matching: DeliveryFilter(status: .pending), after: nil, limit: Self.listed).items,
-                try await store.deliveries(matching: DeliveryFilter(status: .held), after: nil, limit: Self.listed).items
+                try await store.responses(matching: ResponseFilter(status: .dead), after: nil, limit: Self.listed).items,
+                try await store.responses(matching: ResponseFilter(status: .pending), after: nil, limit: Self.listed).items,
+                try await store.responses(matching: ResponseFilter(status: .held), after: nil, limit: Self.listed).items
             )
         }
         func row(_ action: AcceptedResponse) -> Row {
@@ -250,7 +250,7 @@ struct AdminPageController: Sendable {
                 toggleLabel: endpoint.paused ? "Resume" : "Pause", failureStreak: endpoint.failureStreak, csrf: csrf)
         }
         let data = AdminPage(
-            csrf: csrf, notice: notice, counts: DeliveryStatus.allCases.map { Count(state: $0.rawValue, count: counts[$0] ?? 0) },
+            csrf: csrf, notice: notice, counts: ResponseStatus.allCases.map { Count(state: $0.rawValue, count: counts[$0] ?? 0) },
             endpoints: endpoints.map(row), hasEndpoints: !endpoints.isEmpty,
             dead: dead.map(row), hasDead: !dead.isEmpty, pending: pending.map(row), hasPending: !pending.isEmpty,
             held: held.map(row), hasHeld: !held.isEmpty,

@@ -14,7 +14,7 @@ import Hummingbird
 struct DeliveriesController: Sendable {
     /// Where storage is reached once it is open.
     let storage: StorageGate
-    private var store: any DeliveryAdministration {
+    private var store: any ResponseAdministration {
         get throws(StorageNotReady) { try storage.store() }
     }
     let settings: ServerSettings
@@ -27,16 +27,16 @@ struct DeliveriesController: Sendable {
             let filter = try Self.filter(from: request.uri.queryParameters)
             let query = request.uri.queryParameters
             let limit = try Self.limit(query["limit"].map(String.init))
-            var cursor: DeliveryCursor?
+            var cursor: ResponseCursor?
             if let token = query["cursor"].map(String.init) {
-                guard let parsed = DeliveryCursor(token: token) else {
+                guard let parsed = ResponseCursor(token: token) else {
                     throw Self.invalidQuery("cursor", "is not a cursor this server gave; start again without it")
                 }
                 cursor = parsed
             }
-            let page = try await settings.storage(context) { try await store.deliveries(matching: filter, after: cursor, limit: limit) }
+            let page = try await settings.storage(context) { try await store.responses(matching: filter, after: cursor, limit: limit) }
             return try ResponseBodies.response(
-                DeliveryPage(items: page.items.map(Delivery.init), nextCursor: page.next?.token))
+                ResponsePage(items: page.items.map(Delivery.init), nextCursor: page.next?.token))
         }
         routes.post("/v1/deliveries/:id/retry") { _, context in
             let id = context.parameters.get("id") ?? ""
@@ -61,17 +61,17 @@ struct DeliveriesController: Sendable {
         }
     }
 
-    static func filter(from query: Parameters) throws -> DeliveryFilter {
+    static func filter(from query: Parameters) throws -> ResponseFilter {
         try filter(
             state: query["state"].map(String.init), category: query["category"].map(String.init),
             since: query["since"].map(String.init), until: query["until"].map(String.init), pointer: "")
     }
 
     /// The filter of `state`, `category`, `since` and `until` (Unix seconds or ISO 8601).
-    static func filter(state: String?, category: String?, since: String?, until: String?, pointer: String) throws -> DeliveryFilter {
-        var filter = DeliveryFilter(category: category)
+    static func filter(state: String?, category: String?, since: String?, until: String?, pointer: String) throws -> ResponseFilter {
+        var filter = ResponseFilter(category: category)
         if let state {
-            guard let status = DeliveryStatus(rawValue: state) else {
+            guard let status = ResponseStatus(rawValue: state) else {
                 throw invalidQuery("\(pointer)state", "must be pending, held, delivered or dead (got \"\(state)\")")
             }
             filter.status = status

@@ -23,7 +23,7 @@ struct StatusController: Sendable {
         EndpointsController(catalog: catalog, storage: storage, settings: settings).add(to: routes)
         routes.get("/v1/actions/:id") { _, context in
             let id = context.parameters.get("id") ?? ""
-            let found = try await settings.storage(context) { try await store.action(id: id) }
+            let found = try await settings.storage(context) { try await store.response(id: id) }
             guard let stored = found else {
                 throw Problem(.notFound, "no response has the id \(id)")
             }

@@ -87,7 +87,7 @@ public enum EndpointGate {
     /// is, dead when one is dead, delivered when all are.
     public static func aggregate(_ deliveries: [EndpointDelivery]) -> ResponseSummary? {
         guard !deliveries.isEmpty else { return nil }
-        let status: DeliveryStatus =
+        let status: ResponseStatus =
             deliveries.contains { $0.status == .pending } ? .pending : deliveries.contains { $0.status == .dead } ? .dead : .delivered
         let errors = deliveries.filter { $0.status != .delivered }.compactMap { delivery in
             delivery.lastError.map { "\(delivery.endpointID): \($0)" }
@@ -101,7 +101,7 @@ public enum EndpointGate {
 
     /// What a response row records of its deliveries.
     public struct ResponseSummary: Hashable, Sendable {
-        public var status: DeliveryStatus
+        public var status: ResponseStatus
         public var attempts: Int
         public var nextAttemptAt: Date?
         public var lastError: String?

@@ -13,7 +13,7 @@ public protocol EndpointStore: Sendable {
     /// have work (the claim finds out).
     func polledEndpoints(at now: Date) async throws -> [PolledEndpoint]
 
-    /// Stores a new endpoint; `false` when its id is taken. Held responses (``DeliveryStatus/held``)
+    /// Stores a new endpoint; `false` when its id is taken. Held responses (``ResponseStatus/held``)
     /// are let go in the same transaction, so that the new endpoint receives those it takes.
     func createEndpoint(_ endpoint: Endpoint) async throws -> Bool
 
@@ -157,7 +157,7 @@ public struct FanOut: Hashable, Sendable {
 public struct EndpointDelivery: Hashable, Sendable {
     public var responseID: String
     public var endpointID: String
-    public var status: DeliveryStatus
+    public var status: ResponseStatus
     public var attempts: Int
     public var nextAttemptAt: Date
     /// When its current retry window began.
@@ -168,7 +168,7 @@ public struct EndpointDelivery: Hashable, Sendable {
     public var expiredLeases: Int
 
     public init(
-        responseID: String, endpointID: String, status: DeliveryStatus, attempts: Int, nextAttemptAt: Date, queuedAt: Date,
+        responseID: String, endpointID: String, status: ResponseStatus, attempts: Int, nextAttemptAt: Date, queuedAt: Date,
         lastError: String? = nil, deliveredAt: Date? = nil, expiredLeases: Int = 0
     ) {
         self.expiredLeases = expiredLeases

@@ -77,7 +77,7 @@ public actor InMemoryActionStore: ActionStore {
         return .accepted(id: action.id)
     }
 
-    public func action(id: String) -> AcceptedResponse? { rows[id].map { summarized($0).response } }
+    public func response(id: String) -> AcceptedResponse? { rows[id].map { summarized($0).response } }
 
     public func claimDue(now: Date, limit: Int, lease: TimeInterval, owner: String) -> [AcceptedResponse] {
         let due = order.compactMap { rows[$0] }.filter { row in
@@ -124,14 +124,14 @@ public actor InMemoryActionStore: ActionStore {
 
     public func checkReachable() {}
 
-    public func deliveries(matching filter: DeliveryFilter, after cursor: DeliveryCursor?, limit: Int) -> DeliveryPage {
+    public func responses(matching filter: ResponseFilter, after cursor: ResponseCursor?, limit: Int) -> ResponsePage {
         let sorted = rows.values.map { summarized($0).response }.filter { Self.matches($0, filter) }.filter { action in
             guard let cursor else { return true }
             return action.receivedAt < cursor.receivedAt || (action.receivedAt == cursor.receivedAt && action.id < cursor.id)
         }.sorted { ($0.receivedAt, $0.id) > ($1.receivedAt, $1.id) }
         let items = Array(sorted.prefix(limit))
-        let next = sorted.count > limit ? items.last.map { DeliveryCursor(receivedAt: $0.receivedAt, id: $0.id) } : nil
-        return DeliveryPage(items: items, next: next)
+        let next = sorted.count > limit ? items.last.map { ResponseCursor(receivedAt: $0.receivedAt, id: $0.id) } : nil
+        return ResponsePage(items: items, next: next)
     }
 
     public func requeue(id: String, at: Date) -> RequeueResult {
@@ -141,14 +141,14 @@ public actor InMemoryActionStore: ActionStore {
         return .queued
     }
 
-    public func requeue(matching filter: DeliveryFilter, at: Date) -> Int {
+    public func requeue(matching filter: ResponseFilter, at: Date) -> Int {
         let ids = rows.values.map { summarized($0).response }.filter { $0.status != .pending && Self.matches($0, filter) }.map(\.id)
         for id in ids { queueAgain(id, at: at) }
         return ids.count
     }
 
-    public func deliveryCounts() -> [DeliveryStatus: Int] {
-        var counts: [DeliveryStatus: Int] = [:]
+    public func responseCounts() -> [ResponseStatus: Int] {
+        var counts: [ResponseStatus: Int] = [:]
         for row in rows.values { counts[summarized(row).response.status, default: 0] += 1 }
         return counts
     }
@@ -199,7 +199,7 @@ public actor InMemoryActionStore: ActionStore {
         return PurgeCount(responses: responses.count, badgeEntries: entries.count, devices: devices.count, notifications: notifications.count)
     }
 
-    private static func matches(_ action: AcceptedResponse, _ filter: DeliveryFilter) -> Bool {
+    private static func matches(_ action: AcceptedResponse, _ filter: ResponseFilter) -> Bool {
         if let status = filter.status, action.status != status { return false }
         if let category = filter.category, action.response.category.rawValue != category { return false }
         if let since = filter.since, action.receivedAt < since { return false }

@@ -64,7 +64,7 @@ public struct AcceptedResponse: Hashable, Sendable {
     /// When the server received it.
     public var receivedAt: Date
     /// Where its delivery stands.
-    public var status: DeliveryStatus
+    public var status: ResponseStatus
     /// Delivery attempts started so far.
     public var attempts: Int
     /// When the next attempt is due (pending responses).
@@ -82,7 +82,7 @@ public struct AcceptedResponse: Hashable, Sendable {
 
     /// Creates a stored record.
     public init(
-        id: String, response: ActionResponse, receivedAt: Date, status: DeliveryStatus, attempts: Int,
+        id: String, response: ActionResponse, receivedAt: Date, status: ResponseStatus, attempts: Int,
         nextAttemptAt: Date, lastError: String?, queuedAt: Date? = nil, traceParent: String? = nil, expiredLeases: Int = 0
     ) {
         self.expiredLeases = expiredLeases
@@ -113,7 +113,7 @@ public enum LeasePolicy {
 }
 
 /// Where a stored response's delivery stands.
-public enum DeliveryStatus: String, Hashable, Sendable, CaseIterable {
+public enum ResponseStatus: String, Hashable, Sendable, CaseIterable {
     /// Waiting for its (next) delivery attempt.
     case pending
     /// Its handler said done.

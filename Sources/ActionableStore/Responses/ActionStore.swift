@@ -5,7 +5,7 @@ public import Foundation
 /// protocols below, which every driver implements together and the conformance suite checks
 /// one by one (`Tests/ActionableStoreTests`). A part of the server that needs one of them takes
 /// just that one.
-public protocol ActionStore: ActionQueue, DeliveryAdministration, BadgeLedger, DeviceRegistry, SendQueue, EndpointStore, AdminSignOuts {
+public protocol ActionStore: ActionQueue, ResponseAdministration, BadgeLedger, DeviceRegistry, SendQueue, EndpointStore, AdminSignOuts {
     /// Wake-ups from other instances sharing this storage (see the default implementation).
     var wakeUps: AsyncStream<Void>? { get }
     /// How often the outbox's workers look for due work with no wake-up (see the default).
@@ -24,7 +24,7 @@ public protocol ActionQueue: Sendable {
     func accept(_ action: NewResponse) async throws -> AcceptResult
 
     /// The stored response with `id`.
-    func action(id: String) async throws -> AcceptedResponse?
+    func response(id: String) async throws -> AcceptedResponse?
 
     /// Claims up to `limit` pending responses due at `now` whose lease is free or expired:
     /// each gets a lease for `owner` until `now + lease`, and its attempt count goes up by one.
@@ -54,10 +54,10 @@ public protocol ActionQueue: Sendable {
 
 /// What operators ask of storage: pages of deliveries, responses queued again, counts, and the
 /// retention's purges.
-public protocol DeliveryAdministration: Sendable {
+public protocol ResponseAdministration: Sendable {
     /// A page of stored responses matching `filter`, newest first (by time received, then id),
     /// after `cursor`.
-    func deliveries(matching filter: DeliveryFilter, after cursor: DeliveryCursor?, limit: Int) async throws -> DeliveryPage
+    func responses(matching filter: ResponseFilter, after cursor: ResponseCursor?, limit: Int) async throws -> ResponsePage
 
     /// Queues response `id` again — dead or delivered — due at `at`, with a fresh retry window;
     /// it keeps its id, so the upstream sees the same `webhook-id`. Nothing changes while it is
@@ -65,10 +65,10 @@ public protocol DeliveryAdministration: Sendable {
     func requeue(id: String, at: Date) async throws -> RequeueResult
 
     /// Queues again every response of `filter` that is not pending; returns how many.
-    func requeue(matching filter: DeliveryFilter, at: Date) async throws -> Int
+    func requeue(matching filter: ResponseFilter, at: Date) async throws -> Int
 
     /// How many responses are in each state.
-    func deliveryCounts() async throws -> [DeliveryStatus: Int]
+    func responseCounts() async throws -> [ResponseStatus: Int]
 
     /// Deletes up to `limit` responses and up to `limit` badge entries that `cutoff` lets go
     /// (``PurgeCutoff``) in short transactions (SQLite deletes both in one, PostgreSQL each table

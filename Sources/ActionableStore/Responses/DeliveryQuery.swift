@@ -2,15 +2,15 @@ import ActionableCore
 public import Foundation
 
 /// Which stored responses an operator means: by state, category and time received.
-public struct DeliveryFilter: Hashable, Sendable {
-    public var status: DeliveryStatus?
+public struct ResponseFilter: Hashable, Sendable {
+    public var status: ResponseStatus?
     public var category: String?
     /// Received at or after.
     public var since: Date?
     /// Received before.
     public var until: Date?
 
-    public init(status: DeliveryStatus? = nil, category: String? = nil, since: Date? = nil, until: Date? = nil) {
+    public init(status: ResponseStatus? = nil, category: String? = nil, since: Date? = nil, until: Date? = nil) {
         self.status = status
         self.category = category
         self.since = since
@@ -20,7 +20,7 @@ public struct DeliveryFilter: Hashable, Sendable {
 
 /// Where a page of deliveries ends: the last item's time and id. Pages are newest first, so
 /// responses received after the first page was read never move items between later pages.
-public struct DeliveryCursor: Hashable, Sendable {
+public struct ResponseCursor: Hashable, Sendable {
     public var receivedAt: Date
     public var id: String
 
@@ -48,12 +48,12 @@ public struct DeliveryCursor: Hashable, Sendable {
 }
 
 /// One page of deliveries, newest first.
-public struct DeliveryPage: Hashable, Sendable {
+public struct ResponsePage: Hashable, Sendable {
     public var items: [AcceptedResponse]
     /// Where the next page starts; nil on the last page.
-    public var next: DeliveryCursor?
+    public var next: ResponseCursor?
 
-    public init(items: [AcceptedResponse], next: DeliveryCursor?) {
+    public init(items: [AcceptedResponse], next: ResponseCursor?) {
         self.items = items
         self.next = next
     }
@@ -75,7 +75,7 @@ extension ActionTable {
     public typealias Value = SQLValue
 
     /// The `WHERE` conditions of `filter` and their values; parameters are numbered from `first`.
-    static func conditions(_ filter: DeliveryFilter, _ dialect: SQLDialect, first: Int) -> (String, [Value]) {
+    static func conditions(_ filter: ResponseFilter, _ dialect: SQLDialect, first: Int) -> (String, [Value]) {
         var conditions: [String] = []
         var values: [Value] = []
         func add(_ condition: (String) -> String, _ value: Value) {
@@ -92,7 +92,7 @@ extension ActionTable {
     /// A page of `filter`, newest first, after `cursor`; `limit + 1` rows are asked for, so the
     /// driver knows whether another page follows.
     public static func page(
-        _ filter: DeliveryFilter, after cursor: DeliveryCursor?, limit: Int, _ dialect: SQLDialect
+        _ filter: ResponseFilter, after cursor: ResponseCursor?, limit: Int, _ dialect: SQLDialect
     )
         -> (sql: String, values: [Value])
     {
@@ -132,7 +132,7 @@ extension ActionTable {
     /// The ids of the responses of `filter` that are not pending, as operators see them, in id
     /// order; `lock` goes at the end (PostgreSQL: `FOR UPDATE`, so that what is then queued again
     /// is what was read, and two re-queues at once lock in one order).
-    public static func requeueable(_ filter: DeliveryFilter, lock: String = "", _ dialect: SQLDialect) -> (sql: String, values: [Value]) {
+    public static func requeueable(_ filter: ResponseFilter, lock: String = "", _ dialect: SQLDialect) -> (sql: String, values: [Value]) {
         let (conditions, values) = Self.conditions(filter, dialect, first: 1)
         return (
             """

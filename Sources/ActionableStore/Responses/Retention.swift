@@ -49,7 +49,7 @@ public struct PurgeCutoff: Hashable, Sendable {
     /// before it was received or queued again), delivered at `deliveredAt` if it was,
     /// answerable until `answerableUntil`. `ActionTable/purge(limit:lock:_:)` states the same
     /// rule in SQL, column for column.
-    public func deletes(status: DeliveryStatus, nextAttemptAt: Date, deliveredAt: Date?, answerableUntil: Date?) -> Bool {
+    public func deletes(status: ResponseStatus, nextAttemptAt: Date, deliveredAt: Date?, answerableUntil: Date?) -> Bool {
         (status == .delivered || status == .dead) && nextAttemptAt < responsesBefore && (deliveredAt ?? .distantPast) < responsesBefore
             && (answerableUntil ?? .distantPast) < now
     }

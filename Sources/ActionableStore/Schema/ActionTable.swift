@@ -81,7 +81,7 @@ package enum ActionTable {
         return AcceptedResponse(
             id: try row.string("id"), response: response,
             receivedAt: Date(timeIntervalSince1970: try row.double("received_at")),
-            status: DeliveryStatus(rawValue: try row.string("status")) ?? .pending, attempts: try row.int("attempts"),
+            status: ResponseStatus(rawValue: try row.string("status")) ?? .pending, attempts: try row.int("attempts"),
             nextAttemptAt: Date(timeIntervalSince1970: try row.double("next_attempt_at")),
             lastError: try row.optionalString("last_error"),
             queuedAt: try row.optionalDouble("queued_at").map { Date(timeIntervalSince1970: $0) },

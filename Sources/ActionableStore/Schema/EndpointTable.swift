@@ -176,7 +176,7 @@ package enum EndpointTable {
 
     /// What a delivery's row gets after an attempt's `fate` at `now`, whichever statement writes it.
     struct Written {
-        var status = DeliveryStatus.pending
+        var status = ResponseStatus.pending
         /// Held deliveries do not burn retries: the attempt the claim counted is given back.
         var givesBackAttempt = false
         /// The next attempt; `nil`: unchanged.
@@ -227,7 +227,7 @@ package enum EndpointTable {
     package static func decodeDelivery(_ row: some ActionRow) throws -> EndpointDelivery {
         EndpointDelivery(
             responseID: try row.string("response_id"), endpointID: try row.string("endpoint_id"),
-            status: DeliveryStatus(rawValue: try row.string("status")) ?? .pending, attempts: try row.int("attempts"),
+            status: ResponseStatus(rawValue: try row.string("status")) ?? .pending, attempts: try row.int("attempts"),
             nextAttemptAt: Date(timeIntervalSince1970: try row.double("next_attempt_at")),
             queuedAt: Date(timeIntervalSince1970: try row.double("queued_at")), lastError: try row.optionalString("last_error"),
             deliveredAt: try row.optionalDouble("delivered_at").map(Date.init(timeIntervalSince1970:)),

@@ -43,7 +43,7 @@ package enum ResponseStates {
     /// The condition on a row of the view that its state, as operators see it, is `status`;
     /// index-friendly: the routed rows' part reads the deliveries through the claim index once,
     /// not once per row.
-    static func condition(_ status: DeliveryStatus) -> String {
+    static func condition(_ status: ResponseStatus) -> String {
         let routed: String
         switch status {
         case .held: return "stored_status = 'held'"
@@ -124,14 +124,14 @@ package enum ResponseStates {
         """
 
     /// The counts operators see, from ``countsByStoredStatus``'s rows and the two routed counts.
-    package static func counts(stored: [(String, Int)], routedPending: Int, routedDead: Int) -> [DeliveryStatus: Int] {
-        var counts: [DeliveryStatus: Int] = [:]
+    package static func counts(stored: [(String, Int)], routedPending: Int, routedDead: Int) -> [ResponseStatus: Int] {
+        var counts: [ResponseStatus: Int] = [:]
         for (status, count) in stored {
             if status == routed {
                 counts[.pending, default: 0] += routedPending
                 counts[.dead, default: 0] += routedDead
                 counts[.delivered, default: 0] += max(0, count - routedPending - routedDead)
-            } else if let status = DeliveryStatus(rawValue: status) {
+            } else if let status = ResponseStatus(rawValue: status) {
                 counts[status, default: 0] += count
             }
         }

@@ -8,21 +8,21 @@ import Glibc
 import Musl
 #endif
 
-/// Why the outbox could not keep a report (the disk is full, the directory cannot be written).
-public struct OutboxError: Error, Hashable, Sendable, CustomStringConvertible {
+/// Why the report queue could not keep a report (the disk is full, the directory cannot be written).
+public struct ReportQueueError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The file or directory at fault.
     public var path: String
     /// What failed, with the system's reason.
     public var reason: String
 
-    public var description: String { "outbox \(path): \(reason)" }
+    public var description: String { "report queue \(path): \(reason)" }
 }
 
-/// The outbox directory: one file per report, named so that names sort by the time they were
+/// The report queue directory: one file per report, named so that names sort by the time they were
 /// saved. A file is written to a temporary name, flushed to disk (`fsync`), renamed into place
-/// and the directory flushed too, so a report is either whole in the outbox or not there at all,
+/// and the directory flushed too, so a report is either whole in the report queue or not there at all,
 /// whenever the process dies. Files that are not reports are moved to `quarantine/`.
-struct Outbox: Sendable {
+struct ReportQueue: Sendable {
     static let suffix = ".report"
     static let temporaryPrefix = ".tmp-"
     static let quarantineName = "quarantine"
@@ -30,7 +30,7 @@ struct Outbox: Sendable {
     let directory: URL
     let synchronous: Bool
 
-    /// An outbox in `directory`, created now if it can be (else on the first write, which then
+    /// A report queue in `directory`, created now if it can be (else on the first write, which then
     /// reports why it cannot).
     init(directory: URL, synchronous: Bool) {
         self.directory = directory.standardizedFileURL
@@ -42,7 +42,7 @@ struct Outbox: Sendable {
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         } catch {
-            throw OutboxError(path: directory.path, reason: "cannot create the directory (\(error.localizedDescription))")
+            throw ReportQueueError(path: directory.path, reason: "cannot create the directory (\(error.localizedDescription))")
         }
     }
 
@@ -62,8 +62,8 @@ struct Outbox: Sendable {
     func url(of name: String) -> URL { directory.appendingPathComponent(name, isDirectory: false) }
 
     /// Writes `entry` as `name`, atomically and durably.
-    func write(_ entry: OutboxEntry, as name: String) throws {
-        let data = try OutboxEntry.encoder.encode(entry)
+    func write(_ entry: ReportQueueEntry, as name: String) throws {
+        let data = try ReportQueueEntry.encoder.encode(entry)
         let temporary = url(of: Self.temporaryPrefix + UUID().uuidString.lowercased())
         var isDirectory: ObjCBool = false
         if !FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory) || !isDirectory.boolValue {
@@ -73,31 +73,31 @@ struct Outbox: Sendable {
         guard rename(temporary.path, url(of: name).path) == 0 else {
             let reason = Self.systemError("cannot rename \(temporary.lastPathComponent) into place")
             unlink(temporary.path)
-            throw OutboxError(path: url(of: name).path, reason: reason)
+            throw ReportQueueError(path: url(of: name).path, reason: reason)
         }
         try synchronizeDirectory()
     }
 
     /// Reads the entry `name`: nil if it is gone; throws if it is not a report.
-    func read(_ name: String) throws -> OutboxEntry? {
+    func read(_ name: String) throws -> ReportQueueEntry? {
         let data: Data
         do {
             data = try Data(contentsOf: url(of: name))
         } catch {
             if !FileManager.default.fileExists(atPath: url(of: name).path) { return nil }
-            throw OutboxError(path: url(of: name).path, reason: "cannot be read (\(error.localizedDescription))")
+            throw ReportQueueError(path: url(of: name).path, reason: "cannot be read (\(error.localizedDescription))")
         }
         struct Format: Decodable { var format: String }
         do {
-            let format = try OutboxEntry.decoder.decode(Format.self, from: data).format
-            guard format == OutboxEntry.currentFormat else {
-                throw OutboxError(path: url(of: name).path, reason: "has format \"\(format)\", not \(OutboxEntry.currentFormat)")
+            let format = try ReportQueueEntry.decoder.decode(Format.self, from: data).format
+            guard format == ReportQueueEntry.currentFormat else {
+                throw ReportQueueError(path: url(of: name).path, reason: "has format \"\(format)\", not \(ReportQueueEntry.currentFormat)")
             }
-            return try OutboxEntry.decoder.decode(OutboxEntry.self, from: data)
-        } catch let error as OutboxError {
+            return try ReportQueueEntry.decoder.decode(ReportQueueEntry.self, from: data)
+        } catch let error as ReportQueueError {
             throw error
         } catch {
-            throw OutboxError(path: url(of: name).path, reason: "is not an outbox report (\(Self.describe(error)))")
+            throw ReportQueueError(path: url(of: name).path, reason: "is not a report queue report (\(Self.describe(error)))")
         }
     }
 
@@ -106,7 +106,7 @@ struct Outbox: Sendable {
     /// answers it as a duplicate.
     func remove(_ name: String) throws {
         guard unlink(url(of: name).path) == 0 || errno == ENOENT else {
-            throw OutboxError(path: url(of: name).path, reason: Self.systemError("cannot remove the delivered report"))
+            throw ReportQueueError(path: url(of: name).path, reason: Self.systemError("cannot remove the delivered report"))
         }
     }
 
@@ -116,7 +116,7 @@ struct Outbox: Sendable {
         do {
             names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
         } catch {
-            throw OutboxError(path: directory.path, reason: "cannot be listed (\(error.localizedDescription))")
+            throw ReportQueueError(path: directory.path, reason: "cannot be listed (\(error.localizedDescription))")
         }
         var reports: [String] = []
         var foreign: [String] = []
@@ -145,7 +145,7 @@ struct Outbox: Sendable {
         try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let target = folder.appendingPathComponent("\(UUID().uuidString.lowercased())-\(name)", isDirectory: false)
         guard rename(url(of: name).path, target.path) == 0 else {
-            throw OutboxError(path: url(of: name).path, reason: Self.systemError("cannot be moved to \(Self.quarantineName)/"))
+            throw ReportQueueError(path: url(of: name).path, reason: Self.systemError("cannot be moved to \(Self.quarantineName)/"))
         }
         try synchronizeDirectory()
         return target.path
@@ -153,7 +153,7 @@ struct Outbox: Sendable {
 
     private func writeDurably(_ data: Data, to file: URL) throws {
         let descriptor = open(file.path, O_WRONLY | O_CREAT | O_EXCL, 0o600)
-        guard descriptor >= 0 else { throw OutboxError(path: file.path, reason: Self.systemError("cannot be created")) }
+        guard descriptor >= 0 else { throw ReportQueueError(path: file.path, reason: Self.systemError("cannot be created")) }
         var failure: String?
         data.withUnsafeBytes { buffer in
             var offset = 0
@@ -171,16 +171,16 @@ struct Outbox: Sendable {
         close(descriptor)
         if let failure {
             unlink(file.path)
-            throw OutboxError(path: file.path, reason: failure)
+            throw ReportQueueError(path: file.path, reason: failure)
         }
     }
 
     private func synchronizeDirectory() throws {
         guard synchronous else { return }
         let descriptor = open(directory.path, O_RDONLY)
-        guard descriptor >= 0 else { throw OutboxError(path: directory.path, reason: Self.systemError("cannot be opened")) }
+        guard descriptor >= 0 else { throw ReportQueueError(path: directory.path, reason: Self.systemError("cannot be opened")) }
         defer { close(descriptor) }
-        guard fsync(descriptor) == 0 else { throw OutboxError(path: directory.path, reason: Self.systemError("cannot be flushed to disk")) }
+        guard fsync(descriptor) == 0 else { throw ReportQueueError(path: directory.path, reason: Self.systemError("cannot be flushed to disk")) }
     }
 
     static func systemError(_ what: String) -> String {

@@ -1,11 +1,11 @@
 public import Foundation
 
-/// One report as the outbox keeps it: the report, and how its delivery went so far.
-struct OutboxEntry: Codable, Hashable, Sendable {
-    /// The file format's name; a file without it is not an outbox entry.
+/// One report as the report queue keeps it: the report, and how its delivery went so far.
+struct ReportQueueEntry: Codable, Hashable, Sendable {
+    /// The file format's name; a file without it is not a report queue entry.
     static let currentFormat = "actionable-report/1"
 
-    var format: String = OutboxEntry.currentFormat
+    var format: String = ReportQueueEntry.currentFormat
     var report: ActionReport
     var createdAt: Date
     var attempts: Int = 0
@@ -29,9 +29,9 @@ struct OutboxEntry: Codable, Hashable, Sendable {
     }()
 }
 
-/// A report the outbox holds, as ``ActionReporter/pendingReports()`` lists them.
+/// A report the report queue holds, as ``ActionReporter/pendingReports()`` lists them.
 public struct PendingReport: Hashable, Sendable {
-    /// The report's name in the outbox.
+    /// The report's name in the report queue.
     public var id: String
     /// The report.
     public var report: ActionReport
