@@ -19,10 +19,17 @@ struct DeadlineClient: Sendable {
     /// How long a call may take, waiting for a connection included.
     let deadline: Duration
 
-    /// `query` on a pooled connection.
-    func query(_ query: PostgresQuery, logger: Logger) async throws -> PostgresRowSequence {
+    /// `query` on a pooled connection, its rows read in full within the deadline: a connection
+    /// that dies, or a server that stalls, between two rows fails the call like any other
+    /// (streamed rows read after it returned were bounded by nothing).
+    @discardableResult
+    func query(_ query: PostgresQuery, logger: Logger) async throws -> CollectedRows {
         let pool = self.pool
-        return try await Self.within(deadline, query.sql) { try await pool.query(query, logger: logger) }
+        return try await Self.within(deadline, query.sql) {
+            var rows: [PostgresRow] = []
+            for try await row in try await pool.query(query, logger: logger) { rows.append(row) }
+            return CollectedRows(rows: rows)
+        }
     }
 
     /// `body` with a pooled connection.
@@ -126,5 +133,31 @@ extension Result where Failure == any Error {
     /// The result of an async throwing `body`.
     init(catching body: () async throws -> Success) async {
         do { self = .success(try await body()) } catch { self = .failure(error) }
+    }
+}
+
+/// A query's rows, read in full (``DeadlineClient/query(_:logger:)``), iterated and decoded as
+/// postgres-nio's row sequence is.
+struct CollectedRows: AsyncSequence, Sendable {
+    typealias Element = PostgresRow
+    let rows: [PostgresRow]
+
+    struct AsyncIterator: AsyncIteratorProtocol {
+        var base: IndexingIterator<[PostgresRow]>
+        mutating func next() async throws -> PostgresRow? { base.next() }
+    }
+
+    func makeAsyncIterator() -> AsyncIterator { AsyncIterator(base: rows.makeIterator()) }
+
+    /// Each row as one column's value.
+    func decode<Column: PostgresDecodable & Sendable>(_ type: Column.Type) -> AsyncThrowingMapSequence<Self, Column> {
+        map { try $0.decode(Column.self) }
+    }
+
+    /// Each row as a tuple of its columns' values.
+    func decode<each Column: PostgresDecodable & Sendable>(
+        _ type: (repeat each Column).Type
+    ) -> AsyncThrowingMapSequence<Self, (repeat each Column)> {
+        map { try $0.decode((repeat each Column).self) }
     }
 }

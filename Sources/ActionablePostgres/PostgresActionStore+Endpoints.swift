@@ -27,6 +27,17 @@ extension PostgresActionStore {
     }
     private static let selectAllWithDueSQL = EndpointTable.selectAllWithDue(.postgres)
 
+    public func endpoint(id: String) async throws -> Endpoint? {
+        do {
+            let rows = try await client.query(PostgresQuery(unsafeSQL: Self.selectOneSQL, binds: try Self.sqlBindings([.text(id)])), logger: logger)
+            for try await row in rows { return try EndpointTable.decode(PostgresActionRow(columns: row.makeRandomAccess())) }
+            return nil
+        } catch {
+            throw Self.readable(error)
+        }
+    }
+    private static let selectOneSQL = EndpointTable.selectOne(.postgres)
+
     public func endpoints() async throws -> [Endpoint] {
         do {
             let rows = try await client.query(PostgresQuery(unsafeSQL: EndpointTable.selectAll), logger: logger)

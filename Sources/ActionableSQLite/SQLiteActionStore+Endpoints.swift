@@ -11,6 +11,10 @@ extension SQLiteActionStore {
         try await pool.read { db in try db.decodeAll(EndpointTable.selectAll) { try Self.decodeEndpoint($0) } }
     }
 
+    public func endpoint(id: String) async throws -> Endpoint? {
+        try await pool.read { db in try Self.endpoint(id, in: db) }
+    }
+
     /// One read: the endpoints and whether each has a due delivery (an idle poll starts no claim).
     public func polledEndpoints(at now: Date) async throws -> [PolledEndpoint] {
         try await pool.read { db in

@@ -128,3 +128,8 @@ public struct BadgeCount: Codable, Hashable, Sendable {
     /// The answer.
     public init(badge: Int) { self.badge = badge }
 }
+
+/// The name ``ResponsePage`` had before the glossary (a page of responses, not of deliveries);
+/// kept for one release.
+@available(*, deprecated, renamed: "ResponsePage")
+public typealias DeliveryPage = ResponsePage

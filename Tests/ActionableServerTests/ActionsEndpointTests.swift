@@ -266,6 +266,7 @@ struct ActionsEndpointTests {
         func finishSends(_ finished: [FinishedSend], owner: String) async throws { throw Down() }
         func notification(id: String) async throws -> StoredNotification? { throw Down() }
         func endpoints() async throws -> [Endpoint] { throw Down() }
+        func endpoint(id: String) async throws -> Endpoint? { throw Down() }
         func createEndpoint(_ endpoint: Endpoint) async throws -> Bool { throw Down() }
         func updateEndpoint(id: String, _ change: EndpointChange, at: Date) async throws -> Endpoint? { throw Down() }
         func fanOut(_ routes: [FanOut], owner: String, at: Date) async throws { throw Down() }

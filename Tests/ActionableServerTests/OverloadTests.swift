@@ -54,6 +54,7 @@ struct OverloadTests {
         func markDead(id: String, owner: String, reason: String) async throws { await inner.markDead(id: id, owner: owner, reason: reason) }
         func pendingCount() async throws -> Int { await inner.pendingCount() }
         func endpoints() async throws -> [Endpoint] { await inner.endpoints() }
+        func endpoint(id: String) async throws -> Endpoint? { await inner.endpoint(id: id) }
         func createEndpoint(_ endpoint: Endpoint) async throws -> Bool { await inner.createEndpoint(endpoint) }
         func updateEndpoint(id: String, _ change: EndpointChange, at: Date) async throws -> Endpoint? {
             await inner.updateEndpoint(id: id, change, at: at)

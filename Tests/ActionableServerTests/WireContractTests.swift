@@ -42,8 +42,8 @@ struct WireContractTests {
                 action: "accept", notificationId: "n1", user: "alice", receivedAt: 1_800_000_000)
         ),
         ("Delivery", delivery),
-        ("ResponsePage", ResponsePage(items: [delivery], nextCursor: "abc")),
-        ("ResponsePage", ResponsePage(items: [], nextCursor: nil)),
+        ("DeliveryPage", ResponsePage(items: [delivery], nextCursor: "abc")),
+        ("DeliveryPage", ResponsePage(items: [], nextCursor: nil)),
         ("Requeued", Requeued(id: "0193")),
         ("RequeuedCount", RequeuedCount(queued: 3)),
         ("Badge", BadgeCount(badge: 4)),

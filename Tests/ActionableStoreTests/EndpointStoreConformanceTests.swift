@@ -39,6 +39,7 @@ struct EndpointStoreConformanceTests {
         #expect(try await store.createEndpoint(Self.endpoint("a")) == false)
         #expect(try await store.endpoints().map(\.id) == ["a", "b"])
         #expect(try await store.endpoint(id: "b") == Self.endpoint("b", rate: 5))
+        #expect(try await store.endpoint(id: "c") == nil)  // read alone, on every driver
 
         let rotated = try #require(
             try await store.updateEndpoint(id: "a", EndpointChange(filter: ["*"], secret: "whsec_two", rateLimit: .some(nil)), at: Self.at(5)))

@@ -1,4 +1,4 @@
-public import Configuration
+package import Configuration
 
 extension ServeSetting {
     /// The settings given on the command line, as the first provider of `actionable serve`'s

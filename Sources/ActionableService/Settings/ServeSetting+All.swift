@@ -1,4 +1,7 @@
 import ActionableCore
+import ActionableDelivery
+import ActionableHTTP
+import ActionableStore
 import ActionableTokens
 import Foundation
 

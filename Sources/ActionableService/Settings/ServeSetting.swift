@@ -89,7 +89,7 @@ public struct ServeSetting: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// A configuration's property a setting sets.
-typealias Property<Value> = WritableKeyPath<ActionableConfiguration, Value> & Sendable
+typealias Property<Value> = any WritableKeyPath<ActionableConfiguration, Value> & Sendable
 
 // The kinds of declaration: each reads its value, writes its default and checks its bounds.
 extension ServeSetting {
@@ -101,7 +101,7 @@ extension ServeSetting {
     }
 
     /// Text the configuration may lack (no default), parsed by `parse` (the error names the flag).
-    static func text<Value: CustomStringConvertible>(
+    static func text<Value: CustomStringConvertible & Sendable>(
         _ key: String, _ property: Property<Value?>, _ placeholder: String, secret: Bool = false, _ help: String,
         parse: @escaping @Sendable (String) throws(ConfigurationError) -> Value
     ) -> ServeSetting {

@@ -7,6 +7,9 @@ public protocol EndpointStore: Sendable {
     /// Every endpoint, by id.
     func endpoints() async throws -> [Endpoint]
 
+    /// The endpoint with `id`, read alone (`nil`: none).
+    func endpoint(id: String) async throws -> Endpoint?
+
     /// Every endpoint, by id, each with whether one of its deliveries is due at `now` (pending,
     /// due, its lease free or run out): what the endpoint worker's poll reads, so that an idle
     /// poll is one statement and starts no claim. A driver without it says every endpoint may
@@ -79,11 +82,6 @@ extension EndpointStore {
         try await finishDeliveries(
             [FinishedAttempt(responseID: responseID, endpointID: endpointID, outcome: outcome, at: at)], owner: owner, breaker: breaker
         ).first ?? nil
-    }
-
-    /// The endpoint with `id`.
-    public func endpoint(id: String) async throws -> Endpoint? {
-        try await endpoints().first { $0.id == id }
     }
 
     /// Every endpoint, each said to have work: the claim finds out.

@@ -9,6 +9,7 @@ struct EndpointDeliveryRow {
 
 extension InMemoryActionStore: EndpointStore {
     public func endpoints() -> [Endpoint] { endpointTable.values.sorted { $0.id < $1.id } }
+    public func endpoint(id: String) -> Endpoint? { endpointTable[id] }
 
     public func polledEndpoints(at now: Date) -> [PolledEndpoint] {
         endpoints().map { endpoint in
