@@ -259,7 +259,10 @@ public struct ActionableConfiguration: Sendable {
         }
         if let fcm {
             guard !fcm.serviceAccountFile.isEmpty else {
-                throw ConfigurationError("--fcm-url and --fcm-ca-file need --fcm-service-account", usage: true)
+                let given = [fcm.url.map { _ in "--fcm-url" }, fcm.caFile.map { _ in "--fcm-ca-file" }].compactMap { $0 }
+                throw ConfigurationError(
+                    "\(given.isEmpty ? "FCM's settings" : given.joined(separator: " and ")) need --fcm-service-account (the Firebase "
+                        + "service account's JSON file) to send to FCM", usage: true)
             }
             guard let url = URL(string: fcm.url ?? "https://fcm.googleapis.com"), url.scheme == "https", url.host != nil else {
                 throw ConfigurationError("--fcm-url \(fcm.url ?? ""): FCM is reached over HTTPS; give https://HOST:PORT", usage: true)

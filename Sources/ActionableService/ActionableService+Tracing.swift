@@ -6,7 +6,7 @@ import Tracing
 
 /// Tracing (`--otel-endpoint`): swift-otel's OTLP/HTTP exporter, bootstrapped as the process's
 /// tracer, so that Hummingbird's request spans and Actionable's own (accept, commit, delivery
-/// attempt, APNs send) reach the collector.
+/// attempt, APNs or FCM copy) reach the collector.
 extension ActionableService {
     /// Whether this process's `InstrumentationSystem` was bootstrapped (it can be once).
     private static let bootstrapped = Mutex(false)

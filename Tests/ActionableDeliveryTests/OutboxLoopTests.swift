@@ -131,7 +131,7 @@ struct OutboxLoopTests {
         }
         func setAside(_ work: Work, reason: String) -> String { "set aside: \(reason)" }
         func report(of answer: String) -> AttemptReport {
-            answer == "delivered" ? AttemptReport(.delivered, label: "delivered") : AttemptReport(.failed, label: "dead", reason: answer)
+            answer == "delivered" ? AttemptReport(.delivered, label: "delivered") : AttemptReport(.dead, label: "dead", reason: answer)
         }
         /// Records all but number 13 (its write "lost": no report, not counted).
         func record(_ finished: [Finished<Work, String>]) async -> [AttemptReport?] {
@@ -248,7 +248,7 @@ struct OutboxLoopTests {
             try metrics.expectCounter(label, dimensions).totalValue
         }
         #expect(try count("actionable_outbox_attempts_total", [("transport", "numbers"), ("outcome", "delivered")]) == 3)
-        #expect(try count("actionable_outbox_attempts_total", [("transport", "numbers"), ("outcome", "failed")]) == 1)
+        #expect(try count("actionable_outbox_attempts_total", [("transport", "numbers"), ("outcome", "dead")]) == 1)
         #expect(try count("numbers_recorded_total", [("parity", "odd"), ("outcome", "delivered")]) == 1)  // 3; 13's write was lost
         #expect(try count("numbers_recorded_total", [("parity", "odd"), ("outcome", "dead")]) == 1)  // 1, set aside
         #expect(try count("numbers_recorded_total", [("parity", "even"), ("outcome", "delivered")]) == 1)  // 2

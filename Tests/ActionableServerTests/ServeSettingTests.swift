@@ -120,7 +120,15 @@ struct ServeSettingTests {
         ("port", .int(70000), "--port must be between 0 and 65535, not 70000"),
         ("endpoint-concurrency", .int(0), "--endpoint-concurrency must be between 1 and 4096"),
         ("apns-url", .string("https://127.0.0.1:9"), "missing --apns-key-file, --apns-key-id, --apns-team-id, --apns-topic"),
-        ("fcm-url", .string("https://127.0.0.1:9"), "need --fcm-service-account"),
+        ("fcm-url", .string("https://127.0.0.1:9"), "--fcm-url need --fcm-service-account"),
+        ("fcm-ca-file", .string("fcm-ca.pem"), "--fcm-ca-file need --fcm-service-account"),
+        // A JSON file's value of a type the setting cannot take is refused, not passed over.
+        ("max-in-flight", .bool(true), "\"max-in-flight\" in the --config file: true or false is given where it takes a whole number"),
+        ("admin-token", .int(12), "\"admin-token\" in the --config file: a number is given where it takes text"),
+        ("retention", .double(2.5), "\"retention\" in the --config file: a number is given where it takes a duration"),
+        ("admin-secure-cookie", .int(1), "\"admin-secure-cookie\" in the --config file: a number is given where it takes true or false"),
+        ("forward", .bool(false), "\"forward\" in the --config file: true or false is given where it takes a list of texts"),
+        ("host", .stringArray(["a", "b"]), "\"host\" in the --config file: a list is given where it takes text"),
     ])
     func aValueThatCannotWorkIsRefusedByItsFlag(key: String, value: ConfigContent, message: String) {
         let error = #expect(throws: ConfigurationError.self) { try ActionableConfiguration(reader: Self.reader([key: value])) }
@@ -193,6 +201,19 @@ struct ServeSettingTests {
         (["--port", "--host", "x"], "--port needs a value"),
         (["9000"], "9000: serve takes only --flags"),
         (["--"], "--: serve takes only --flags"),
+        // An empty value after `=` is refused, not read as nothing (or as false).
+        (["--port="], "--port= has no value: write --port=PORT, or leave the flag out"),
+        (["--admin-secure-cookie="], "--admin-secure-cookie= has no value: write --admin-secure-cookie=true (or false)"),
+        // A word after a toggle is not its value: the refusal says how to write one.
+        (
+            ["--insecure-development-key", "false"],
+            "false: --insecure-development-key is on when given alone; to set it, write --insecure-development-key=false"
+        ),
+        // A value that looks like a flag is written after `=`.
+        (
+            ["--forward-secret", "--abc"],
+            "--forward-secret needs a value, and --abc is taken for the next flag; a value that starts with -- is written --forward-secret=VALUE"
+        ),
     ])
     func aFlagThatIsNoSettingIsRefused(arguments: [String], message: String) {
         let error = #expect(throws: ConfigurationError.self) { try ServeSetting.commandLine(arguments) }

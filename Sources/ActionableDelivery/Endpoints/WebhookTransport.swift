@@ -76,9 +76,9 @@ public struct WebhookTransport: Transport {
     public func report(of answer: FinishedAttempt) -> AttemptReport {
         switch answer.outcome {
         case .delivered: AttemptReport(.delivered, label: "delivered")
-        case .rejected(let reason), .setAside(let reason): AttemptReport(.failed, label: "dead", reason: reason)
+        case .rejected(let reason), .setAside(let reason): AttemptReport(.dead, label: "dead", reason: reason)
         case .failed(let reason, let retryAt):
-            retryAt == nil ? AttemptReport(.failed, label: "dead", reason: reason) : AttemptReport(.retry, label: "retry", reason: reason)
+            retryAt == nil ? AttemptReport(.dead, label: "dead", reason: reason) : AttemptReport(.retry, label: "retry", reason: reason)
         }
     }
 
@@ -179,7 +179,7 @@ public struct WebhookTransport: Transport {
                     .increment()
             }
             await worker.onDead?(DeadDelivery(action: delivery.action, endpointID: delivery.endpointID, reason: reason, at: finished.at))
-            return AttemptReport(.failed, label: "dead", reason: reason)
+            return AttemptReport(.dead, label: "dead", reason: reason)
         }
     }
 }

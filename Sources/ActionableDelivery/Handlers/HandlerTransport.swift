@@ -160,7 +160,7 @@ public struct HandlerTransport: Transport {
         switch answer.outcome {
         case .done: AttemptReport(.delivered, label: "delivered")
         case .retry: AttemptReport(.retry, label: "retry", reason: answer.error ?? "the handler asked to retry")
-        case .fail(let reason): AttemptReport(.failed, label: "dead", reason: reason)
+        case .fail(let reason): AttemptReport(.dead, label: "dead", reason: reason)
         }
     }
 
@@ -202,7 +202,7 @@ public struct HandlerTransport: Transport {
             case .retry(_, let error): return AttemptReport(.retry, label: "retry", reason: error)
             case .dead(let reason):
                 settings.logger.warning("response is dead", metadata: ["response.id": "\(item.work.action.id)", "reason": "\(reason)"])
-                return AttemptReport(.failed, label: "dead", reason: reason)
+                return AttemptReport(.dead, label: "dead", reason: reason)
             }
         }
     }

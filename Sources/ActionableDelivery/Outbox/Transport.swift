@@ -103,7 +103,11 @@ public enum AttemptOutcome: String, Sendable, Hashable, CaseIterable {
     /// Kept back without spending an attempt (an open circuit breaker).
     case held
     /// Final: never tried again (refused, out of retries, or set aside as poison).
-    case failed
+    case dead
+
+    /// The former name of ``dead``.
+    @available(*, deprecated, renamed: "dead", message: "final outcomes are dead; a failed attempt may be retried")
+    public static var failed: AttemptOutcome { .dead }
 }
 
 /// An attempt's outcome as the loop reports it, whatever the transport: counted in
@@ -113,8 +117,9 @@ public enum AttemptOutcome: String, Sendable, Hashable, CaseIterable {
 public struct AttemptReport: Sendable, Hashable {
     /// In the outbox's one vocabulary.
     public var outcome: AttemptOutcome
-    /// In the transport's own words — `delivered`, `retry`, `held`, `dead` for responses; `sent`,
-    /// `retry`, `failed`, `unregistered` for copies — the label of its counter and of the span.
+    /// In the transport's own words — `delivered`, `retry`, `held`, `dead` for deliveries; `sent`,
+    /// `retry`, `failed`, `unregistered` for copies (a copy's states in the HTTP API, where `failed`
+    /// is final) — the label of its counter and of the span.
     public var label: String
     /// The other side's HTTP status, when it answered.
     public var status: Int?

@@ -30,8 +30,8 @@ extension Transport where Work == ClaimedSend, Answer == SendOutcome? {
         switch answer {
         case .sent(let status): AttemptReport(.delivered, label: "sent", status: status)
         case .retry(_, let status, let reason): AttemptReport(.retry, label: "retry", status: status, reason: reason)
-        case .failed(let status, let reason): AttemptReport(.failed, label: "failed", status: status == 0 ? nil : status, reason: reason)
-        case .unregistered(let status, let reason): AttemptReport(.failed, label: "unregistered", status: status, reason: reason)
+        case .failed(let status, let reason): AttemptReport(.dead, label: "failed", status: status == 0 ? nil : status, reason: reason)
+        case .unregistered(let status, let reason): AttemptReport(.dead, label: "unregistered", status: status, reason: reason)
         case nil: AttemptReport(.retry, label: "retry", reason: "what \(transport) said could not be applied to the device")
         }
     }

@@ -1,4 +1,5 @@
 package import Configuration
+import Foundation
 
 extension ServeSetting {
     /// The settings given on the command line, as the first provider of `actionable serve`'s
@@ -11,12 +12,18 @@ extension ServeSetting {
         var given: [String: [String]] = [:]
         var order: [ServeSetting] = []
         var index = arguments.startIndex
+        var bareToggle: ServeSetting?
         while index < arguments.endIndex {
             let argument = arguments[index]
             index += 1
             guard argument.hasPrefix("--"), argument.count > 2 else {
+                if let toggle = bareToggle {
+                    throw ConfigurationError(
+                        "\(argument): \(toggle.flag) is on when given alone; to set it, write \(toggle.flag)=\(argument)", usage: true)
+                }
                 throw ConfigurationError("\(argument): serve takes only --flags (and their values); see actionable serve --help", usage: true)
             }
+            bareToggle = nil
             var name = String(argument.dropFirst(2))
             var inline: String?
             if let equals = name.firstIndex(of: "=") {
@@ -27,14 +34,24 @@ extension ServeSetting {
                 let hint = closest(to: name, among: all.map(\.key)).map { "; did you mean --\($0)?" } ?? "; see actionable serve --help"
                 throw ConfigurationError("--\(name) is not a setting of serve\(hint)", usage: true)
             }
+            if let inline, inline.trimmingCharacters(in: .whitespaces).isEmpty {
+                let example = setting.kind == .toggle ? "true (or false)" : setting.placeholder
+                throw ConfigurationError("\(setting.flag)= has no value: write \(setting.flag)=\(example), or leave the flag out", usage: true)
+            }
             let value: String
             if setting.kind == .toggle {
                 value = inline ?? "true"
+                if inline == nil { bareToggle = setting }
             } else if let inline {
                 value = inline
             } else {
-                guard index < arguments.endIndex, !arguments[index].hasPrefix("--") else {
+                guard index < arguments.endIndex else {
                     throw ConfigurationError("\(setting.flag) needs a value: \(setting)", usage: true)
+                }
+                guard !arguments[index].hasPrefix("--") else {
+                    throw ConfigurationError(
+                        "\(setting.flag) needs a value, and \(arguments[index]) is taken for the next flag; a value that starts with -- is "
+                            + "written \(setting.flag)=VALUE", usage: true)
                 }
                 value = arguments[index]
                 index += 1

@@ -94,7 +94,7 @@ extension ServeSetting {
         "new devices one user may register within an hour; past it, 429 with Retry-After (a device registering again is not counted; 0: no limit)")
     public static let otelEndpoint = text(
         "otel-endpoint", \.otelEndpoint, "URL",
-        "send OpenTelemetry traces (OTLP/HTTP protobuf; `/v1/traces` is appended) to this collector: spans for each request, accept, storage commit, delivery attempt and APNs send, with `traceparent` read from requests and sent to endpoints; off by default"
+        "send OpenTelemetry traces (OTLP/HTTP protobuf; `/v1/traces` is appended) to this collector: spans for each request, accept, storage commit, delivery attempt and APNs or FCM copy, with `traceparent` read from requests and sent to endpoints; off by default"
     )
     public static let metricsAddress = text(
         "metrics-address", \.metricsAddress, "HOST:PORT",
@@ -103,7 +103,7 @@ extension ServeSetting {
         the main listener `/metrics` needs the admin token
         """, parse: { text throws(ConfigurationError) in try ActionableConfiguration.ListenAddress(parsing: text) })
     public static let deliveryLease = duration(
-        "delivery-lease", \.deliveryLease, in: 1...day, "how long a delivery's or a send's claim is held before another instance may take it over")
+        "delivery-lease", \.deliveryLease, in: 1...day, "how long a claim on a delivery or a copy is held before another instance may take it over")
     public static let adminToken = text(
         "admin-token", \.server.adminToken, "TOKEN", secret: true,
         """
@@ -151,7 +151,7 @@ extension ServeSetting {
         "apns-connections", \.apnsConnections, in: 1...64, "long-lived HTTP/2 connections to each APNs host, requests spread across them")
     public static let apnsTimeout = duration(
         "apns-timeout", \.apnsTimeout, in: 1...hour,
-        "how long one send to APNs may take, Apple's answer included; a slower one is a failed attempt, retried")
+        "how long one attempt of a copy at APNs may take, Apple's answer included; a slower one is a failed attempt, retried")
     public static let fcmServiceAccount = text(
         "fcm-service-account", \.fcmGroup.serviceAccountFile, "FILE",
         """
@@ -165,7 +165,7 @@ extension ServeSetting {
         "trust these PEM certificates for FCM and the token endpoint instead of the system's (a stand-in's own)")
     public static let fcmTimeout = duration(
         "fcm-timeout", \.fcmTimeout, in: 1...hour,
-        "how long one send to FCM may take (an access token's exchange too); a slower one is a failed attempt, retried")
+        "how long one attempt of a copy at FCM may take (an access token's exchange too); a slower one is a failed attempt, retried")
 
     /// Every setting, in the order the docs list them.
     public static let all: [ServeSetting] = [

@@ -42,7 +42,8 @@ public struct ServeSetting: Sendable, Hashable, CustomStringConvertible {
     public var defaultValue: String? { written(ActionableConfiguration()) }
 
     /// The setting's value in force in `configuration`, as the command line would write it
-    /// (`nil`: none; a secret list says only how many it holds).
+    /// (`nil`: none; a secret list says only how many it holds). A secret text comes out as it
+    /// is, so that a value can be written back: never log or print it (``isSecret`` says which).
     package func value(in configuration: ActionableConfiguration) -> String? { written(configuration) }
 
     /// The value in force in a configuration, as the command line would write it.
@@ -95,8 +96,9 @@ typealias Property<Value> = any WritableKeyPath<ActionableConfiguration, Value> 
 extension ServeSetting {
     /// Text the configuration always has (its default is the property's).
     static func text(_ key: String, _ property: Property<String>, _ placeholder: String, secret: Bool = false, _ help: String) -> ServeSetting {
-        ServeSetting(key, .text, placeholder, secret: secret, help, written: { $0[keyPath: property] }) { reader, configuration in
-            if let value = reader.text(key, secret: secret) { configuration[keyPath: property] = value }
+        ServeSetting(key, .text, placeholder, secret: secret, help, written: { $0[keyPath: property] }) {
+            reader, configuration throws(ConfigurationError) in
+            if let value = try reader.text(key, secret: secret) { configuration[keyPath: property] = value }
         }
     }
 
@@ -107,7 +109,7 @@ extension ServeSetting {
     ) -> ServeSetting {
         ServeSetting(key, .text, placeholder, secret: secret, help, written: { $0[keyPath: property]?.description }) {
             reader, configuration throws(ConfigurationError) in
-            guard let text = reader.text(key, secret: secret) else { return }
+            guard let text = try reader.text(key, secret: secret) else { return }
             do throws(ConfigurationError) {
                 configuration[keyPath: property] = try parse(text)
             } catch {
@@ -195,7 +197,7 @@ extension ServeSetting {
             return secret ? "\(values.count) secret" : values.map { "\($0)" }.joined(separator: ",")
         }
         return ServeSetting(key, .list, placeholder, secret: secret, help, written: written) { reader, configuration throws(ConfigurationError) in
-            guard let texts = reader.list(key, secret: secret) else { return }
+            guard let texts = try reader.list(key, secret: secret) else { return }
             var values: [Element] = []
             for text in texts {
                 do throws(ConfigurationError) {
