@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # ActionableClient's throughput: sequential reports per second through ActionReporter.report()
-# with an fsync'd outbox, beside plain URLSession POSTs without an outbox (and an outbox without
-# fsync), against `actionable serve` on SQLite on loopback, in one run. The outbox is on the
-# same disk as the server's database (not tmpfs), so its fsyncs are real.
+# with an fsync'd report queue, beside plain URLSession POSTs without one (and a report queue
+# without fsync), against `actionable serve` on SQLite on loopback, in one run. The report queue
+# is on the same disk as the server's database (not tmpfs), so its fsyncs are real.
 #
 # Usage: Benchmarks/client-reports.sh [REPORTS_PER_RUN] [ROUNDS]   (defaults: 2000 5)
 set -euo pipefail
@@ -36,5 +36,5 @@ cp -R "$root/Categories" "$work/Categories"
 server=$!
 wait_ready "$port"
 
-echo "machine: $(nproc) cores, $(uname -sr), outbox on $(df -T "$work" | awk 'NR==2 {print $2}')"
-"$here/.build/release/client-reports" "http://127.0.0.1:$port/" "$work/bodies.txt" "$work/outbox" "$per_run" "$rounds"
+echo "machine: $(nproc) cores, $(uname -sr), report queue on $(df -T "$work" | awk 'NR==2 {print $2}')"
+"$here/.build/release/client-reports" "http://127.0.0.1:$port/" "$work/bodies.txt" "$work/report-queue" "$per_run" "$rounds"

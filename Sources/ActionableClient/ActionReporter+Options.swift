@@ -11,8 +11,9 @@ extension ActionReporter {
         public var retrySchedule: RetrySchedule
         /// How long one request may take.
         public var requestTimeout: TimeInterval
-        /// Whether each report queue write is flushed to disk (`fsync`) before ``ActionReporter/report(_:)``
-        /// goes on: on by default, so that a report survives a power loss as well as a killed app.
+        /// Whether each report is flushed to disk (`fsync`) as it is written to the report queue,
+        /// before ``ActionReporter/report(_:)`` goes on: on by default, so that a report survives a
+        /// power loss as well as a killed app.
         public var synchronousWrites: Bool
         /// Where the reporter writes its log lines (a corrupt file moved aside, a report refused
         /// for good); standard error by default.

@@ -334,7 +334,7 @@ public actor ActionReporter {
     private func moveAside(_ name: String, because error: (any Error)?) {
         do {
             let path = try store.quarantine(name)
-            let why = error.map { "\($0)" } ?? "\(name) is not a report queue report"
+            let why = error.map { "\($0)" } ?? "\(name) is not a report this queue wrote"
             options.log("\(why); moved to \(path)")
         } catch {
             options.log("\(error)")

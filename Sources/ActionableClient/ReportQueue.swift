@@ -97,7 +97,7 @@ struct ReportQueue: Sendable {
         } catch let error as ReportQueueError {
             throw error
         } catch {
-            throw ReportQueueError(path: url(of: name).path, reason: "is not a report queue report (\(Self.describe(error)))")
+            throw ReportQueueError(path: url(of: name).path, reason: "is not a report this queue wrote (\(Self.describe(error)))")
         }
     }
 

@@ -17,12 +17,12 @@ public final class PostgresActionStore: ActionStore {
     /// How long a call may take, waiting for a connection included: past it, a request answers
     /// 503 with `Retry-After` and the outbox tries again, instead of waiting for a database that
     /// is down.
-    public static let callDeadline: Duration = .seconds(10)
+    package static let callDeadline: Duration = .seconds(10)
     /// How long an accept may take, its wait for a batch in flight included: a tap is answered
     /// within it, 503 with `Retry-After` past it.
-    public static let acceptDeadline: Duration = .seconds(5)
+    package static let acceptDeadline: Duration = .seconds(5)
     /// How long a retention batch or a migration may take.
-    public static let slowCallDeadline: Duration = .seconds(120)
+    package static let slowCallDeadline: Duration = .seconds(120)
     private let runner: Task<Void, Never>
     let logger: Logger
     let batcher: PostgresAcceptBatcher
@@ -215,7 +215,7 @@ public final class PostgresActionStore: ActionStore {
     }
 
     /// `url` without its password, for logs and messages.
-    public static func redacted(_ url: String) -> String { StorageURL.redacted(url) }
+    package static func redacted(_ url: String) -> String { StorageURL.redacted(url) }
 
     /// Versioned migrations, applied once under an advisory lock so that instances starting
     /// together do not race. Each migration is one transaction with the row that records it

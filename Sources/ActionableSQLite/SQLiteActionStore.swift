@@ -65,7 +65,7 @@ public final class SQLiteActionStore: ActionStore {
     }
 
     /// The `synchronous` setting of the writer connection (2 is FULL).
-    public func synchronousMode() async throws -> Int {
+    package func synchronousMode() async throws -> Int {
         try await pool.writeWithoutTransaction { db in try Int.fetchOne(db, sql: "PRAGMA synchronous") ?? -1 }
     }
 

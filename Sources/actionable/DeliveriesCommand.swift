@@ -65,7 +65,7 @@ struct DeliveriesCommand: AsyncParsableCommand {
 
         func run() async throws {
             let token = try connection.token()
-            var items: [Delivery] = []
+            var items: [ListedResponse] = []
             var next = cursor
             repeat {
                 var query = filters.query + [("limit", String(limit))]
@@ -135,7 +135,7 @@ struct DeliveriesCommand: AsyncParsableCommand {
     }
 
     /// The items as aligned columns.
-    static func table(_ items: [Delivery]) -> String {
+    static func table(_ items: [ListedResponse]) -> String {
         var rows = [["ID", "STATE", "CATEGORY.ACTION", "USER", "ATTEMPTS", "RECEIVED", "LAST ERROR"]]
         for item in items {
             let error = item.lastError ?? ""

@@ -25,7 +25,7 @@ struct ReportQueueTests {
             #expect(moved.contains { $0.hasSuffix("README.txt") })
             #expect(try FileManager.default.contentsOfDirectory(atPath: reportQueue.path) == ["quarantine"])
             #expect(log.all.count == 4)
-            #expect(log.all.contains { $0.contains("is not a report queue report") && $0.contains("moved to") })
+            #expect(log.all.contains { $0.contains("is not a report this queue wrote") && $0.contains("moved to") })
             #expect(log.all.contains { $0.contains("has format \"someone-else/9\"") })
         }
     }

@@ -2,8 +2,9 @@ import ActionableTestSupport
 import Foundation
 import Testing
 
-/// The README's table of products is the package's: every library product, with its modules, and
-/// no other. The products an app uses without the server build with the `Server` trait off.
+/// The table of products in docs/modules.md is the package's: every library product, with its
+/// modules, and no other. The products an app uses without the server build with the `Server`
+/// trait off.
 struct ProductsTests {
     /// `product → modules`, as `swift package dump-package` describes the manifest.
     static func libraryProducts() async throws -> [String: [String]] {
@@ -22,10 +23,15 @@ struct ProductsTests {
         return libraries
     }
 
-    /// `product → modules`, as the README's table lists them.
-    static func readmeProducts() throws -> [String: [String]] {
-        let readme = try String(contentsOf: CommandLineRunner.repository.appendingPathComponent("README.md"), encoding: .utf8)
-        let section = try #require(readme.components(separatedBy: "## Products").dropFirst().first)
+    /// The page whose "Products" section lists the products.
+    static let page = "docs/modules.md"
+
+    /// `product → modules`, as the table of ``page``'s "Products" section lists them (up to the
+    /// next section, so the modules' own table is not read as products).
+    static func listedProducts() throws -> [String: [String]] {
+        let text = try String(contentsOf: CommandLineRunner.repository.appendingPathComponent(Self.page), encoding: .utf8)
+        let rest = try #require(text.components(separatedBy: "\n## Products\n").dropFirst().first, "\(Self.page) has no Products section")
+        let section = rest.components(separatedBy: "\n## ")[0]
         var listed: [String: [String]] = [:]
         for line in section.split(separator: "\n") where line.hasPrefix("| `") {
             let cells = line.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
@@ -36,14 +42,14 @@ struct ProductsTests {
         return listed
     }
 
-    @Test func theReadmeListsEveryLibraryProductWithItsModules() async throws {
+    @Test func theDocsListEveryLibraryProductWithItsModules() async throws {
         let products = try await Self.libraryProducts()
-        let listed = try Self.readmeProducts()
-        #expect(Set(listed.keys) == Set(products.keys), "README's products: \(listed.keys.sorted()); the package's: \(products.keys.sorted())")
+        let listed = try Self.listedProducts()
+        #expect(Set(listed.keys) == Set(products.keys), "\(Self.page) lists \(listed.keys.sorted()); the package has \(products.keys.sorted())")
         for (name, modules) in products {
             // A product that holds another's modules says so ("and those of `ActionableHTTP`").
             let written = Set(listed[name] ?? []).flatMap { products[$0] != nil && $0 != name ? products[$0]! : [$0] }
-            #expect(Set(written) == Set(modules), "\(name): README lists \(listed[name] ?? []), the package has \(modules)")
+            #expect(Set(written) == Set(modules), "\(name): \(Self.page) lists \(listed[name] ?? []), the package has \(modules)")
         }
         #expect(products.count <= 8, "few products: \(products.keys.sorted())")
     }

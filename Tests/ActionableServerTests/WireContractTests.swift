@@ -16,7 +16,7 @@ struct WireContractTests {
         return ((document?["components"] as? [String: Any])?["schemas"] as? [String: Any]) ?? [:]
     }()
 
-    static let delivery = Delivery(
+    static let delivery = ListedResponse(
         id: "0193", category: "invite", action: "accept", notificationId: "n1", user: "alice", state: "pending", attempts: 2,
         lastError: nil, receivedAt: 1_800_000_000.25, nextAttemptAt: 1_800_000_060)
 

@@ -102,7 +102,7 @@ struct NullableTests {
     @Test func nilIsWrittenAsNullAndReadBackFromNullOrAbsence() throws {
         let page = ResponsePage(
             items: [
-                Delivery(
+                ListedResponse(
                     id: "1", category: "c", action: "a", notificationId: "n", user: "u", state: "dead", attempts: 3, lastError: nil,
                     receivedAt: 1, nextAttemptAt: nil)
             ], nextCursor: nil)
@@ -111,9 +111,9 @@ struct NullableTests {
         #expect(!text.contains("nextCursor"))  // not required: left out
         #expect(try JSONDecoder().decode(ResponsePage.self, from: Data(text.utf8)) == page)
         let absent = #"{"id":"1","category":"c","action":"a","notificationId":"n","user":"u","state":"dead","attempts":3,"receivedAt":1}"#
-        #expect(try JSONDecoder().decode(Delivery.self, from: Data(absent.utf8)) == page.items[0])
+        #expect(try JSONDecoder().decode(ListedResponse.self, from: Data(absent.utf8)) == page.items[0])
         let present = absent.replacingOccurrences(of: #""attempts":3"#, with: #""attempts":3,"lastError":"HTTP 500""#)
-        #expect(try JSONDecoder().decode(Delivery.self, from: Data(present.utf8)).lastError == "HTTP 500")
+        #expect(try JSONDecoder().decode(ListedResponse.self, from: Data(present.utf8)).lastError == "HTTP 500")
     }
 }
 

@@ -1,11 +1,11 @@
 // Reports per second, one at a time as a phone sends them, against a running `actionable serve`:
-//   - plain: URLSession POSTs of the bodies, no outbox (the baseline);
-//   - outbox+fsync: ActionReporter.report (each report written, fsync'd, renamed, the directory
+//   - plain: URLSession POSTs of the bodies, no report queue (the baseline);
+//   - report queue+fsync: ActionReporter.report (each report written, fsync'd, renamed, the directory
 //     fsync'd, sent, then removed), as apps run it;
-//   - outbox, no fsync: the same with synchronousWrites off, to show what the fsyncs cost.
+//   - report queue, no fsync: the same with synchronousWrites off, to show what the fsyncs cost.
 // The three alternate ROUNDS times, each with bodies of its own (every request is a new 202).
 //
-// Usage: client-reports ENDPOINT BODIES OUTBOX PER_RUN ROUNDS
+// Usage: client-reports ENDPOINT BODIES REPORT_QUEUE PER_RUN ROUNDS
 import ActionableClient
 import Foundation
 
@@ -16,7 +16,7 @@ import FoundationNetworking
 let arguments = Array(CommandLine.arguments.dropFirst())
 guard arguments.count == 5, let endpoint = URL(string: arguments[0]), let perRun = Int(arguments[3]), let rounds = Int(arguments[4])
 else {
-    FileHandle.standardError.write(Data("usage: client-reports ENDPOINT BODIES OUTBOX PER_RUN ROUNDS\n".utf8))
+    FileHandle.standardError.write(Data("usage: client-reports ENDPOINT BODIES REPORT_QUEUE PER_RUN ROUNDS\n".utf8))
     exit(2)
 }
 let lines = try String(contentsOfFile: arguments[1], encoding: .utf8).split(separator: "\n").map(String.init)
@@ -24,7 +24,7 @@ guard lines.count >= perRun * rounds * 3 else {
     FileHandle.standardError.write(Data("need \(perRun * rounds * 3) bodies, found \(lines.count)\n".utf8))
     exit(2)
 }
-let outbox = URL(fileURLWithPath: arguments[2])
+let reportQueue = URL(fileURLWithPath: arguments[2])
 /// The bodies of each run, in order: no body is sent twice.
 var batches = stride(from: 0, to: perRun * rounds * 3, by: perRun).map { lines[$0..<($0 + perRun)] }.makeIterator()
 
@@ -63,9 +63,9 @@ func seconds(_ work: () async throws -> Void) async rethrows -> Double {
 }
 
 var figures: [String: [Double]] = [:]
-let durable = ActionReporter(endpoint: endpoint, outbox: outbox.appendingPathComponent("fsync"))
+let durable = ActionReporter(endpoint: endpoint, reportQueue: reportQueue.appendingPathComponent("fsync"))
 let fast = ActionReporter(
-    endpoint: endpoint, outbox: outbox.appendingPathComponent("nofsync"), options: .init(synchronousWrites: false))
+    endpoint: endpoint, reportQueue: reportQueue.appendingPathComponent("nofsync"), options: .init(synchronousWrites: false))
 for round in 1...rounds {
     guard let batch = batches.next(), let second = batches.next(), let third = batches.next() else { break }
     let plain = try await seconds {
@@ -83,12 +83,12 @@ for round in 1...rounds {
             guard case .delivered(_, false) = try await fast.report(report) else { throw CocoaError(.featureUnsupported) }
         }
     }
-    let row = [("plain URLSession", plain), ("report(), fsync'd outbox", withFsync), ("report(), outbox without fsync", withoutFsync)]
+    let row = [("plain URLSession", plain), ("report(), fsync'd report queue", withFsync), ("report(), report queue without fsync", withoutFsync)]
     for (name, time) in row { figures[name, default: []].append(Double(perRun) / time) }
     print("round \(round): " + row.map { "\($0.0) \(Int(Double(perRun) / $0.1))/s" }.joined(separator: ", "))
 }
 print("\nmedians over \(rounds) rounds of \(perRun) sequential reports each:")
-for name in ["plain URLSession", "report(), fsync'd outbox", "report(), outbox without fsync"] {
+for name in ["plain URLSession", "report(), fsync'd report queue", "report(), report queue without fsync"] {
     let sorted = (figures[name] ?? []).sorted()
     let median = sorted[sorted.count / 2]
     let perReport = 1000 / median

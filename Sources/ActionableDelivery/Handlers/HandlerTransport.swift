@@ -193,7 +193,7 @@ public struct HandlerTransport: Transport {
                 zip(finished, fates).map { FinishedResponse(id: $0.work.action.id, fate: $1) }, owner: settings.owner)
         } catch {
             // The leases run out and another round (or instance) takes the responses over.
-            settings.logger.error("could not record delivery outcomes", metadata: ["error": "\(error)", "count": "\(finished.count)"])
+            settings.logger.error("could not record handler outcomes", metadata: ["error": "\(error)", "count": "\(finished.count)"])
             return finished.map { _ in nil }
         }
         return zip(finished, fates).map { item, fate in

@@ -20,7 +20,7 @@ public protocol Transport: Sendable {
     /// The transport's name in logs and metrics: `webhook`, `apns`, `fcm`, `handler`.
     var name: String { get }
 
-    /// What one piece is called in logs: `delivery`, `send`, `response`.
+    /// What one piece is called in logs: `delivery`, `copy`, `response`.
     var workName: String { get }
 
     /// Its retry schedule, lease, window, jitter, logger and metrics.

@@ -5,11 +5,11 @@ public import Tracing
 
 /// What the transports of a notification's copies (``APNsTransport``, ``FCMTransport``) share:
 /// a copy is logged by its notification and device, its attempt continues the trace of the
-/// request that recorded the notification, it is set aside as failed, and its answer is
-/// delivered when sent, retried when it is to be tried again (or had no answer that could be
-/// applied), failed otherwise.
+/// request that recorded the notification, a copy set aside is dead (its state in the API:
+/// `failed`), and its answer is delivered when sent, retried when it is to be tried again (or had
+/// no answer that could be applied), dead otherwise (`failed` or `unregistered`).
 extension Transport where Work == ClaimedSend, Answer == SendOutcome? {
-    public var workName: String { "send" }
+    public var workName: String { "copy" }
     public var spanKind: SpanKind { .client }
 
     public func metadata(of work: ClaimedSend) -> Logger.Metadata {
@@ -47,7 +47,7 @@ extension Transport where Work == ClaimedSend, Answer == SendOutcome? {
             try await store.finishSends(sends, owner: settings.owner)
         } catch {
             // The leases run out and another round (or instance) sends them again, with the same id.
-            settings.logger.error("could not record send outcomes", metadata: ["error": "\(error)", "count": "\(sends.count)"])
+            settings.logger.error("could not record copy outcomes", metadata: ["error": "\(error)", "count": "\(sends.count)"])
             return finished.map { _ in nil }
         }
         return finished.map { item in item.answer.map { Self.report(of: $0, by: name) } }
@@ -63,7 +63,7 @@ extension Transport where Work == ClaimedSend, Answer == SendOutcome? {
 
 extension OutboxSettings {
     /// A copy's next attempt on the retry schedule (honouring the peer's `after`), or `failed`
-    /// once the retry window, counted from the notification, has passed.
+    /// (dead) once the retry window, counted from the notification, has passed.
     func retry(_ claim: ClaimedSend, now: Date, reason: String, after: TimeInterval?) -> SendOutcome {
         guard
             let next = policy.nextAttempt(

@@ -51,7 +51,7 @@ extension StoredResponse {
     }
 }
 
-extension Delivery {
+extension ListedResponse {
     /// An item of `GET /v1/deliveries` for `action`: `nextAttemptAt` only while it is pending.
     init(_ action: AcceptedResponse) {
         self.init(

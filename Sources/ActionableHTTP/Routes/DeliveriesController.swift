@@ -36,7 +36,7 @@ struct DeliveriesController: Sendable {
             }
             let page = try await settings.storage(context) { try await store.responses(matching: filter, after: cursor, limit: limit) }
             return try ResponseBodies.response(
-                ResponsePage(items: page.items.map(Delivery.init), nextCursor: page.next?.token))
+                ResponsePage(items: page.items.map(ListedResponse.init), nextCursor: page.next?.token))
         }
         routes.post("/v1/deliveries/:id/retry") { _, context in
             let id = context.parameters.get("id") ?? ""

@@ -97,6 +97,7 @@ extension ServeSetting {
 
     /// The key nearest `name` (two edits, or a third of it, at most), for an unknown flag's error.
     static func closest(to name: String, among keys: [String]) -> String? {
+        guard name.count <= 64 else { return nil }  // no key is that long; spare the quadratic work
         let scored = keys.map { ($0, distance(Array(name), Array($0))) }.filter { $0.1 <= max(2, name.count / 3) }
         return scored.min { $0.1 < $1.1 || ($0.1 == $1.1 && $0.0 < $1.0) }?.0
     }

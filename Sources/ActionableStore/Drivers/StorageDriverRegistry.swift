@@ -1,7 +1,8 @@
 public import Logging
 
 /// Storage drivers by URL scheme: `sqlite:PATH`, `postgres://…`, `memory:`. A new driver is a
-/// target of its own that conforms to ``ActionStore``, and one ``register(scheme:_:validate:open:)`` call.
+/// module of its own in this package that conforms to ``ActionStore``, and one
+/// ``register(scheme:_:validate:open:)`` call.
 ///
 /// ```swift
 /// var drivers = StorageDriverRegistry()

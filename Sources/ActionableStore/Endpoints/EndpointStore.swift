@@ -155,6 +155,8 @@ public struct FanOut: Hashable, Sendable {
 public struct EndpointDelivery: Hashable, Sendable {
     public var responseID: String
     public var endpointID: String
+    /// `pending`, `delivered` or `dead`: a delivery's states are a response's (never `held`: a
+    /// delivery whose endpoint's breaker is open, or whose endpoint is paused, stays `pending`).
     public var status: ResponseStatus
     public var attempts: Int
     public var nextAttemptAt: Date

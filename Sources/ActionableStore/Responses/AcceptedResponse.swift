@@ -112,13 +112,16 @@ public enum LeasePolicy {
     }
 }
 
-/// Where a stored response's delivery stands.
+/// Where a stored response stands, and one of its deliveries (``EndpointDelivery/status``: the
+/// same states but ``ResponseStatus/held``). A response handed to its endpoints shows its
+/// deliveries' state: pending while one is, dead when one is, delivered when all are.
 public enum ResponseStatus: String, Hashable, Sendable, CaseIterable {
-    /// Waiting for its (next) delivery attempt.
+    /// Waiting for its (next) attempt.
     case pending
-    /// Its handler said done.
+    /// Its handler said done, or its endpoint has it.
     case delivered
-    /// Its handler failed for good, or the attempts ran out.
+    /// Final: its handler or endpoint refused it for good, the attempts ran out, or it was set
+    /// aside as poison.
     case dead
     /// Accepted, but no handler or endpoint takes it yet: it waits, with the reason as its last
     /// error, until an endpoint whose filter takes it is created (or changed to take it), and is

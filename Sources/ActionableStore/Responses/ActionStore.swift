@@ -45,14 +45,16 @@ public protocol ActionQueue: Sendable {
     /// ``markDead(id:owner:reason:)`` would. Those `owner` no longer holds are left as they are.
     func finishResponses(_ finished: [FinishedResponse], owner: String) async throws
 
-    /// How many responses wait for delivery (for the queue-depth metric).
+    /// How many responses wait for an in-process handler (or to be handed to their endpoints), and
+    /// deliveries for their endpoint: the outbox's depth (`actionable_outbox_depth`). Held
+    /// responses and copies are not counted.
     func pendingCount() async throws -> Int
 
     /// Throws if the storage cannot be reached (for `/readyz`).
     func checkReachable() async throws
 }
 
-/// What operators ask of storage: pages of deliveries, responses queued again, counts, and the
+/// What operators ask of storage: pages of responses, responses queued again, counts, and the
 /// retention's purges.
 public protocol ResponseAdministration: Sendable {
     /// A page of stored responses matching `filter`, newest first (by time received, then id),

@@ -3,9 +3,10 @@
 public struct StoredResponse: Codable, Hashable, Sendable {
     /// The response id.
     public var id: String
-    /// `pending`, `delivered` or `dead`.
+    /// `pending`, `held`, `delivered` or `dead`.
     public var status: String
-    /// Delivery attempts started so far.
+    /// Attempts started so far (for a response handed to endpoints, the most any of its
+    /// deliveries made).
     public var attempts: Int
     /// When the next attempt is due, in Unix seconds.
     public var nextAttemptAt: Double
@@ -41,8 +42,9 @@ public struct StoredResponse: Codable, Hashable, Sendable {
 
 }
 
-/// One item of `GET /v1/deliveries` (`Delivery` in `openapi.yaml`).
-public struct Delivery: Codable, Hashable, Sendable {
+/// One response as `GET /v1/deliveries` lists it (`Delivery` in `openapi.yaml`, which keeps the
+/// API's name), in the state of its deliveries.
+public struct ListedResponse: Codable, Hashable, Sendable {
     /// The response id.
     public var id: String
     /// The category identifier.
@@ -53,9 +55,10 @@ public struct Delivery: Codable, Hashable, Sendable {
     public var notificationId: String
     /// The user who answered.
     public var user: String
-    /// `pending`, `delivered` or `dead`.
+    /// `pending`, `held`, `delivered` or `dead`.
     public var state: String
-    /// Delivery attempts started so far.
+    /// Attempts started so far (for a response handed to endpoints, the most any of its
+    /// deliveries made).
     public var attempts: Int
     /// Why the last attempt failed; `null` when none did (always present).
     @Nullable public var lastError: String?
@@ -64,7 +67,7 @@ public struct Delivery: Codable, Hashable, Sendable {
     /// When the next attempt is due; `null` unless pending (always present).
     @Nullable public var nextAttemptAt: Double?
 
-    /// A delivery's item.
+    /// A response's item.
     public init(
         id: String, category: String, action: String, notificationId: String, user: String, state: String, attempts: Int,
         lastError: String?, receivedAt: Double, nextAttemptAt: Double?
@@ -83,15 +86,16 @@ public struct Delivery: Codable, Hashable, Sendable {
 
 }
 
-/// `GET /v1/deliveries` (`ResponsePage` in `openapi.yaml`): newest first.
+/// `GET /v1/deliveries` (`DeliveryPage` in `openapi.yaml`, which keeps the API's name): a page of
+/// responses, newest first.
 public struct ResponsePage: Codable, Hashable, Sendable {
-    /// The deliveries of this page.
-    public var items: [Delivery]
+    /// The responses of this page.
+    public var items: [ListedResponse]
     /// Where the next page starts; left out on the last page.
     public var nextCursor: String?
 
     /// A page.
-    public init(items: [Delivery], nextCursor: String?) {
+    public init(items: [ListedResponse], nextCursor: String?) {
         self.items = items
         self.nextCursor = nextCursor
     }
@@ -133,3 +137,8 @@ public struct BadgeCount: Codable, Hashable, Sendable {
 /// kept for one release.
 @available(*, deprecated, renamed: "ResponsePage")
 public typealias DeliveryPage = ResponsePage
+
+/// The name ``ListedResponse`` had before the glossary (one response, whatever its deliveries);
+/// kept for one release.
+@available(*, deprecated, renamed: "ListedResponse")
+public typealias Delivery = ListedResponse
