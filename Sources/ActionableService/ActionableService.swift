@@ -40,8 +40,10 @@ public import UnixSignals
 public struct ActionableService: Service {
     /// The configuration the service was built from.
     public let configuration: ActionableConfiguration
-    /// The catalog it serves.
-    public let catalog: Catalog
+    /// The catalog it serves now (``reloadCategories()`` and `SIGHUP` may swap it).
+    public var catalog: Catalog { live.catalog }
+    /// The catalog served, swapped whole by a reload.
+    let live: LiveCatalog
     private let application: any Service
     private let metricsApplication: (any Service)?
     private let storage: StorageGate
@@ -80,7 +82,9 @@ public struct ActionableService: Service {
         try configuration.validate()
         // First: every span from here on (and every HTTP client made after) uses the tracer.
         let tracing = try configuration.otelEndpoint.map { try Self.tracingService(endpoint: $0, logger: logger) }
-        let catalog = try catalog ?? Linter().checkedCatalog(at: configuration.categories)
+        // Read from the files unless given: then `SIGHUP` and the admin page read them again.
+        let files = try catalog == nil ? Linter().checkedFiles(at: configuration.categories) : nil
+        let catalog = catalog ?? Catalog((files ?? []).compactMap(\.category))
         _ = try storageDrivers.parse(configuration.storage)
         let keys = try DevelopmentKey.keys(configuration.tokenKeys, directory: configuration.developmentKeyDirectory) {
             logger.warning("\($0)")
@@ -98,6 +102,9 @@ public struct ActionableService: Service {
         let registry = PrometheusCollectorRegistry()
         let factory = PrometheusMetricsFactory(registry: registry)
         let metrics = ServerMetrics(factory: factory)
+        let live = LiveCatalog(
+            catalog, loader: files.map { Self.catalogLoader(directory: configuration.categories, served: $0) },
+            onReload: Self.reloadObserver(directory: configuration.categories, factory: factory, logger: logger))
         let sending = try await configuration.apns.asyncMap { settings throws(ConfigurationError) in
             (
                 client: try await Self.apnsClient(
@@ -112,7 +119,7 @@ public struct ActionableService: Service {
         settings.tracing = tracing != nil
         let deliverySignal = OutboxSignal()
         let router = ActionableRoutes.router(
-            catalog: catalog, storage: storage, tokens: tokens, settings: settings,
+            catalog: live, storage: storage, tokens: tokens, settings: settings,
             metrics: metrics, exposition: { registry.emitToString() }, appTokens: appTokens, sendSignal: sending?.signal,
             fcmSignal: fcmSending?.signal,
             deliverySignal: deliverySignal)
@@ -146,7 +153,7 @@ public struct ActionableService: Service {
             self.metricsApplication = nil
         }
         self.configuration = configuration
-        self.catalog = catalog
+        self.live = live
         self.storage = storage
         self.opener = StorageOpener(
             url: configuration.storage, drivers: storageDrivers, timeout: configuration.storageTimeout, logger: logger)
@@ -173,6 +180,7 @@ public struct ActionableService: Service {
                 // On graceful shutdown it exports the spans it holds, then returns.
                 if let tracing { group.addTask { try await tracing.run() } }
                 group.addTask { try await self.openStorageThenDeliver() }
+                group.addTask { await self.reloadOnHangUp() }
             }
         } onGracefulShutdown: {
             // A signal (SIGTERM, SIGINT) or the owning group asked: an operator reading the log

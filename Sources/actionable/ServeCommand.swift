@@ -66,13 +66,14 @@ struct ServeCommand: AsyncParsableCommand {
             if error.isUsage { throw ValidationError(error.description) }
             throw refuse(error.description)
         }
-        let catalog = try loadCheckedCatalog(configuration.categories)
         let service: ActionableService
         do {
-            service = try await ActionableService(configuration: configuration, catalog: catalog, logger: logger)
+            // The service reads the category files itself, so that SIGHUP can read them again.
+            service = try await ActionableService(configuration: configuration, logger: logger)
         } catch let error as ExitCode {
             throw error
         } catch {
+            if let refused = catalogRefusal(error) { throw refused }
             throw refuse("\(error)")
         }
         do {

@@ -7,6 +7,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import Synchronization
 import Testing
 
 /// `GET /admin` through the router: nothing without a session or the bearer token, the cookie's
@@ -22,13 +23,14 @@ struct AdminPageTests {
 
     /// Runs `calls` in order (method, path, form body, cookie, bearer) against one server.
     static func run(
-        _ store: InMemoryActionStore, secure: Bool = false, _ calls: [(HTTPRequest.Method, String, String?, String?, String?)]
+        _ store: InMemoryActionStore, secure: Bool = false, catalog: LiveCatalog = LiveCatalog(ActionsEndpointTests.catalog),
+        _ calls: [(HTTPRequest.Method, String, String?, String?, String?)]
     ) async throws -> [Page] {
         var settings = ServerSettings(adminToken: admin)
         settings.secureAdminCookie = secure
         let app = Application(
             router: ActionableRoutes.router(
-                catalog: ActionsEndpointTests.catalog, store: store, tokens: try await ActionTokens(keys: [ActionsEndpointTests.key]),
+                catalog: catalog, storage: StorageGate(open: store), tokens: try await ActionTokens(keys: [ActionsEndpointTests.key]),
                 settings: settings))
         return try await app.test(.router) { client in
             var pages: [Page] = []
@@ -52,6 +54,35 @@ struct AdminPageTests {
 
     static func csrf(in page: Page) -> String? {
         page.body.components(separatedBy: #"name="csrf" value=""#).dropFirst().first?.components(separatedBy: "\"").first
+    }
+
+    /// The Reload button: a refused reload keeps the catalog served and lists each problem on the
+    /// page, escaped; a good one serves the new catalog (and the page says so); without the
+    /// bearer token or a session, nothing is reloaded.
+    @Test func theReloadButtonReloadsAndThePageShowsWhyARefusedOneWasRefused() async throws {
+        let store = try await DeliveriesEndpointTests.seeded()
+        let answers = Mutex<[Result<Catalog, LiveCatalog.LoadRefused>]>([
+            .failure(.init(problems: ["Categories/broken.yaml:2:15: error: <unclosed> flow sequence"])),
+            .success(Catalog(Array(ActionsEndpointTests.catalog.categories.prefix(1)))),
+        ])
+        let live = LiveCatalog(ActionsEndpointTests.catalog) { _ in answers.withLock { $0.removeFirst() } }
+        let before = live.current.etag
+        let pages = try await Self.run(
+            store, catalog: live,
+            [
+                (.post, "/admin/categories/reload", "csrf=x", nil, nil),
+                (.post, "/admin/categories/reload", "", nil, Self.admin), (.get, "/admin", nil, nil, Self.admin),
+                (.get, "/v1/categories", nil, nil, nil),
+                (.post, "/admin/categories/reload", "", nil, Self.admin), (.get, "/admin", nil, nil, Self.admin),
+                (.get, "/v1/categories", nil, nil, nil),
+            ])
+        #expect(pages.map(\.status) == [.unauthorized, .seeOther, .ok, .ok, .seeOther, .ok, .ok])
+        #expect(pages[2].body.contains(#"id="last-reload""#) && pages[2].body.contains("refused; the catalog served before stays"))
+        #expect(pages[2].body.contains("&lt;unclosed&gt; flow sequence"), "each problem listed, escaped")
+        #expect(pages[3].headers[.eTag] == before, "a refused reload serves the catalog it had")
+        #expect(pages[5].body.contains("the category files loaded; ETag"))
+        #expect(pages[6].headers[.eTag] != before && pages[6].headers[.eTag] == live.current.etag)
+        #expect(live.catalog.categories.count == 1)
     }
 
     @Test func withoutASessionThePageIsTheSignInFormAndNothingElse() async throws {

@@ -17,7 +17,8 @@ import Logging
 /// Scripts may send `Authorization: Bearer <admin token>` instead. Without either, the page
 /// shows the sign-in form and nothing else.
 struct AdminPageController: Sendable {
-    let catalog: Catalog
+    /// The catalog served now, and its last reload.
+    let live: LiveCatalog
     /// Where storage is reached once it is open.
     let storage: StorageGate
     private var store: any ActionStore {
@@ -33,8 +34,8 @@ struct AdminPageController: Sendable {
     /// How many dead, pending and held responses the page lists.
     static let listed = 50
 
-    init(catalog: Catalog, storage: StorageGate, adminToken: String, settings: ServerSettings) throws {
-        self.catalog = catalog
+    init(live: LiveCatalog, storage: StorageGate, adminToken: String, settings: ServerSettings) throws {
+        self.live = live
         self.storage = storage
         self.adminToken = adminToken
         self.settings = settings
@@ -44,7 +45,7 @@ struct AdminPageController: Sendable {
             "rows-dead": AdminTemplates.rows("dead", has: "hasDead", retry: true),
             "rows-pending": AdminTemplates.rows("pending", has: "hasPending", retry: false),
             "rows-held": AdminTemplates.rows("held", has: "hasHeld", retry: false, reason: true),
-            "endpoints": AdminTemplates.endpoints,
+            "endpoints": AdminTemplates.endpoints, "categories": AdminTemplates.categories,
         ])
     }
 
@@ -123,6 +124,13 @@ struct AdminPageController: Sendable {
                 case .notFound:
                     throw Problem(.notFound, "no response has the id \(id)")
                 }
+            }
+        }
+        routes.post("/admin/categories/reload") { request, context in
+            try await authorizedForm(request, context: context) {
+                let reload = live.reload()
+                context.logger.notice("categories reloaded from the admin page", metadata: ["result": "\(reload.result)"])
+                return Self.redirect("/admin")
             }
         }
         for (verb, paused) in [("pause", true), ("resume", false)] {
@@ -211,8 +219,17 @@ struct AdminPageController: Sendable {
         var csrf: String?
     }
 
+    private struct LastReload {
+        var at, result, summary: String
+        var problems: [String]
+        var hasProblems: Bool
+    }
+
     private struct AdminPage {
         var csrf: String?
+        var categoryCount: Int
+        var servedSince, etag: String
+        var lastReload: LastReload?
         var notice: String?
         var counts: [Count]
         var endpoints: [EndpointRow]
@@ -249,14 +266,29 @@ struct AdminPageController: Sendable {
                 nextProbe: endpoint.openUntil.map(Timestamp.iso8601) ?? "", toggle: endpoint.paused ? "resume" : "pause",
                 toggleLabel: endpoint.paused ? "Resume" : "Pause", failureStreak: endpoint.failureStreak, csrf: csrf)
         }
+        let release = live.current
         let data = AdminPage(
-            csrf: csrf, notice: notice, counts: ResponseStatus.allCases.map { Count(state: $0.rawValue, count: counts[$0] ?? 0) },
+            csrf: csrf, categoryCount: release.catalog.categories.count, servedSince: Timestamp.iso8601(release.since), etag: release.etag,
+            lastReload: live.lastReload.map(Self.lastReload), notice: notice,
+            counts: ResponseStatus.allCases.map { Count(state: $0.rawValue, count: counts[$0] ?? 0) },
             endpoints: endpoints.map(row), hasEndpoints: !endpoints.isEmpty,
             dead: dead.map(row), hasDead: !dead.isEmpty, pending: pending.map(row), hasPending: !pending.isEmpty,
             held: held.map(row), hasHeld: !held.isEmpty,
-            preview: CatalogPreview(catalog: catalog))
+            preview: CatalogPreview(catalog: release.catalog))
         return renderer.render(data, template: "admin")
     }
+    private static func lastReload(_ reload: LiveCatalog.Reload) -> LastReload {
+        let (summary, problems): (String, [String]) =
+            switch reload.outcome {
+            case .reloaded(let etag): ("the category files loaded; ETag \(etag) is served.", [])
+            case .unchanged: ("the category files loaded and hold the catalog already served.", [])
+            case .refused(let problems): ("refused; the catalog served before stays. Fix the files and reload again:", problems)
+            case .notFromFiles: ("nothing to reload: this server was given its catalog in code, not from files.", [])
+            }
+        return LastReload(
+            at: Timestamp.iso8601(reload.at), result: reload.result, summary: summary, problems: problems, hasProblems: !problems.isEmpty)
+    }
+
     /// An endpoint's URL as the page shows it: scheme, host, port and path, never its query
     /// (which may hold a secret).
     static func shortened(_ url: String) -> String {

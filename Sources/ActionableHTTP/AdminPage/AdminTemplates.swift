@@ -40,6 +40,8 @@ enum AdminTemplates {
         <h2>Held</h2>
         <p class="note">Accepted, but no endpoint takes them yet: each waits for an endpoint whose filter takes it.</p>
         {{> rows-held}}
+        <h2>Categories</h2>
+        {{> categories}}
         <h2>Catalog preview</h2>
         {{#preview}}{{> preview}}{{/preview}}
         </main>
@@ -84,5 +86,17 @@ enum AdminTemplates {
         {{/endpoints}}
         </table>
         {{/hasEndpoints}}
+        """
+
+    /// The catalog served: since when, its entity tag, a Reload form, and the last reload's
+    /// outcome with each problem of a refused one.
+    static let categories = """
+        <p id="catalog-served">{{categoryCount}} categories, served since {{servedSince}} (ETag <code id="catalog-etag">{{etag}}</code>).</p>
+        {{#csrf}}<form method="post" action="/admin/categories/reload"><input type="hidden" name="csrf" value="{{csrf}}">\
+        <button id="reload-categories" type="submit">Reload the category files</button></form>{{/csrf}}
+        {{#lastReload}}
+        <p class="reload {{result}}" id="last-reload">Last reload, {{at}}: {{summary}}</p>
+        {{#hasProblems}}<ul class="error" id="reload-problems">{{#problems}}<li><code>{{.}}</code></li>{{/problems}}</ul>{{/hasProblems}}
+        {{/lastReload}}
         """
 }

@@ -37,6 +37,19 @@ public enum ActionableRoutes {
         metrics: ServerMetrics? = nil, exposition: (@Sendable () -> String)? = nil, appTokens: AppTokens? = nil,
         sendSignal: OutboxSignal? = nil, fcmSignal: OutboxSignal? = nil, deliverySignal: OutboxSignal? = nil
     ) -> Router<ActionableRequestContext> {
+        router(
+            catalog: LiveCatalog(catalog), storage: storage, tokens: tokens, settings: settings, metrics: metrics,
+            exposition: exposition, appTokens: appTokens, sendSignal: sendSignal, fcmSignal: fcmSignal, deliverySignal: deliverySignal)
+    }
+
+    /// The router over the catalog `live` serves (swapped whole when it reloads: each request
+    /// sees one catalog) and the store behind `storage`; otherwise as the router over a catalog
+    /// that never changes.
+    public static func router(
+        catalog live: LiveCatalog, storage: StorageGate, tokens: ActionTokens?, settings: ServerSettings = ServerSettings(),
+        metrics: ServerMetrics? = nil, exposition: (@Sendable () -> String)? = nil, appTokens: AppTokens? = nil,
+        sendSignal: OutboxSignal? = nil, fcmSignal: OutboxSignal? = nil, deliverySignal: OutboxSignal? = nil
+    ) -> Router<ActionableRequestContext> {
         let (router, routes) = makeRouter(metrics: metrics, tracing: settings.tracing)
         if let exposition {
             // Behind the admin token here; `metricsRouter` serves it openly on its own listener.
@@ -46,26 +59,26 @@ public enum ActionableRoutes {
         }
         routes.addRoutes(
             ActionsController(
-                catalog: catalog, storage: storage, tokens: tokens, settings: settings, appTokens: appTokens,
+                live: live, storage: storage, tokens: tokens, settings: settings, appTokens: appTokens,
                 metrics: metrics, readsSentPayloads: sendSignal != nil || fcmSignal != nil, deliverySignal: deliverySignal
             ).routes)
-        routes.addRoutes(CatalogController(catalog: catalog).routes)
-        routes.addRoutes(OpenAPIDocument.routes(catalog: catalog))
+        routes.addRoutes(CatalogController(live: live).routes)
+        routes.addRoutes(OpenAPIDocument.routes(live: live))
         routes.addRoutes(
-            BadgeController(catalog: catalog, storage: storage, settings: settings, metrics: metrics)
+            BadgeController(live: live, storage: storage, settings: settings, metrics: metrics)
                 .routes(authenticator: BackendOrAppAuthenticator(backendToken: settings.backendToken, appTokens: appTokens)))
         routes.addRoutes(
             DevicesController(storage: storage, settings: settings)
                 .routes(authenticator: BackendOrAppAuthenticator(backendToken: settings.backendToken, appTokens: appTokens)))
         routes.addRoutes(
-            SendController(catalog: catalog, storage: storage, tokens: tokens, settings: settings, signal: sendSignal, fcmSignal: fcmSignal)
+            SendController(live: live, storage: storage, tokens: tokens, settings: settings, signal: sendSignal, fcmSignal: fcmSignal)
                 .routes(authenticator: BackendOrAppAuthenticator(backendToken: settings.backendToken, appTokens: appTokens)))
         routes.addRoutes(HealthController(storage: storage, settings: settings).routes)
         if let adminToken = settings.adminToken {
-            routes.addRoutes(StatusController(storage: storage, catalog: catalog, adminToken: adminToken, settings: settings).routes)
+            routes.addRoutes(StatusController(storage: storage, live: live, adminToken: adminToken, settings: settings).routes)
             // The templates are compiled into the binary; a template that does not parse is a
             // programming error caught by the tests, so the page is left out rather than the server.
-            if let page = try? AdminPageController(catalog: catalog, storage: storage, adminToken: adminToken, settings: settings) {
+            if let page = try? AdminPageController(live: live, storage: storage, adminToken: adminToken, settings: settings) {
                 routes.addRoutes(page.routes)
             }
         }

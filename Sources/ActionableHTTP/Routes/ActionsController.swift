@@ -15,7 +15,8 @@ import Tracing
 /// 429 overloaded (a slot is taken only now, once the body is read), then storage (202, 200
 /// duplicate, 409 conflict, 503 unavailable). Nothing is stored unless every check passed.
 struct ActionsController: Sendable {
-    let catalog: Catalog
+    /// The catalog served now: each tap is checked against one release of it.
+    let live: LiveCatalog
     /// Where storage is reached once it is open.
     let storage: StorageGate
     private var store: any ActionQueue {
@@ -37,10 +38,10 @@ struct ActionsController: Sendable {
     let unboundTokens = SightingLog()
 
     init(
-        catalog: Catalog, storage: StorageGate, tokens: ActionTokens?, settings: ServerSettings, appTokens: AppTokens? = nil,
+        live: LiveCatalog, storage: StorageGate, tokens: ActionTokens?, settings: ServerSettings, appTokens: AppTokens? = nil,
         metrics: ServerMetrics? = nil, readsSentPayloads: Bool = false, deliverySignal: OutboxSignal? = nil
     ) {
-        self.catalog = catalog
+        self.live = live
         self.storage = storage
         self.tokens = tokens
         self.settings = settings
@@ -84,6 +85,7 @@ struct ActionsController: Sendable {
 
     func accept(_ request: Request, context: ActionableRequestContext, span: (any Span)?) async throws -> Response {
         let decoded = try await reader.decode(ActionRequestBody.self, from: request)
+        let catalog = live.catalog
         let appUser: String?
         if case .appUser(let user) = context.identity { appUser = user } else { appUser = nil }
         let (notificationID, user, token) = try await authorize(decoded, appUser: appUser)
@@ -99,7 +101,7 @@ struct ActionsController: Sendable {
         } catch {
             throw Problem(.catalogMismatch, error.description, errors: error.errors)
         }
-        if let token, sent == nil { try checkPayload(decoded, against: token, context: context) }
+        if let token, sent == nil { try checkPayload(decoded, against: token, catalog: catalog, context: context) }
         guard limiter.tryEnter() else { throw Problem.overloaded(settings) }  // counted as rejected by the route
         defer { limiter.leave() }
         let result: AcceptResult
@@ -154,7 +156,9 @@ struct ActionsController: Sendable {
     /// Refuses a payload that is not the one the token was minted for (422 `payload-mismatch`),
     /// and a token that binds none unless the deployment accepts unbound payloads for a
     /// migration window (then logged once per token).
-    private func checkPayload(_ body: ActionRequestBody, against token: ActionToken, context: ActionableRequestContext) throws {
+    private func checkPayload(
+        _ body: ActionRequestBody, against token: ActionToken, catalog: Catalog, context: ActionableRequestContext
+    ) throws {
         guard let schema = catalog[CategoryID(body.category)]?.payload else { return }  // validated before
         let digest = PayloadDigest(payload: body.payload ?? [:], schema: schema)
         do {

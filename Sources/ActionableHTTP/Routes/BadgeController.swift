@@ -11,7 +11,9 @@ import Hummingbird
 /// - `POST /v1/badge/read` (app or backend): marks notifications, or all, read.
 /// - `GET /v1/badge/{user}` (backend, or the app for its own user).
 struct BadgeController: Sendable {
-    let catalog: Catalog
+    /// The catalog served now.
+    let live: LiveCatalog
+    private var catalog: Catalog { live.catalog }
     /// Where storage is reached once it is open.
     let storage: StorageGate
     private var store: any BadgeLedger {

@@ -1,29 +1,24 @@
 import ActionableCore
-import Crypto
 import Foundation
 import Hummingbird
 
 /// `GET /v1/categories`: the normalized catalog, with an `ETag` (a hash of the exact bytes)
-/// and `304 Not Modified` when the client already has them.
+/// and `304 Not Modified` when the client already has them; the catalog served now (a reload
+/// changes both at once).
 struct CatalogController: Sendable {
-    let body: String
-    let etag: String
-
-    init(catalog: Catalog) {
-        body = catalog.jsonValue.serialized()
-        let digest = SHA256.hash(data: Array(body.utf8))
-        etag = "\"" + digest.prefix(16).map { String(format: "%02x", $0) }.joined() + "\""
-    }
+    let live: LiveCatalog
 
     var routes: RouteCollection<ActionableRequestContext> {
         let routes = RouteCollection(context: ActionableRequestContext.self)
         routes.get("/v1/categories") { request, _ in
-            if let tags = request.headers[.ifNoneMatch], Self.matches(tags, self.etag) {
-                return Response(status: .notModified, headers: [.eTag: self.etag])
+            // One release for the whole answer: a reload between two reads cannot mix them.
+            let release = live.current
+            if let tags = request.headers[.ifNoneMatch], Self.matches(tags, release.etag) {
+                return Response(status: .notModified, headers: [.eTag: release.etag])
             }
             return Response(
-                status: .ok, headers: [.contentType: "application/json", .eTag: self.etag],
-                body: ResponseBody(byteBuffer: ByteBuffer(string: self.body)))
+                status: .ok, headers: [.contentType: "application/json", .eTag: release.etag],
+                body: ResponseBody(byteBuffer: ByteBuffer(string: release.body)))
         }
         return routes
     }

@@ -17,7 +17,9 @@ import Hummingbird
 /// Each is checked before it is stored: an http(s) URL, patterns that name the catalog's
 /// categories and actions, a `whsec_` secret (or the server's `--forward-secret`), a rate above 0.
 struct EndpointsController: Sendable {
-    let catalog: Catalog
+    /// The catalog served now.
+    let live: LiveCatalog
+    private var catalog: Catalog { live.catalog }
     let storage: StorageGate
     private var store: any EndpointStore {
         get throws(StorageNotReady) { try storage.store() }

@@ -1,6 +1,7 @@
 public import ActionableCore
 import Foundation
 import Hummingbird
+import Synchronization
 import Yams
 
 /// The published HTTP contract (`openapi.yaml`, OpenAPI 3.1), served as JSON at
@@ -49,10 +50,19 @@ public enum OpenAPIDocument {
     /// The text of `openapi.yaml` (this target's resource, embedded in the binary).
     static let yaml = String(decoding: PackageResources.openapi_yaml, as: UTF8.self)
 
-    static func routes(catalog: Catalog) -> RouteCollection<ActionableRequestContext> {
+    static func routes(live: LiveCatalog) -> RouteCollection<ActionableRequestContext> {
         let routes = RouteCollection(context: ActionableRequestContext.self)
-        let json = Self.json(for: catalog)
+        // Made once per catalog served (by its entity tag), not once per request.
+        let made = Mutex<(etag: String, json: String?)?>(nil)
         routes.get("/openapi.json") { _, _ in
+            let release = live.current
+            let json =
+                made.withLock { $0?.etag == release.etag ? $0 : nil }?.json
+                ?? {
+                    let json = Self.json(for: release.catalog)
+                    made.withLock { $0 = (release.etag, json) }
+                    return json
+                }()
             guard let json else {
                 throw Problem(.noDocument, "the embedded OpenAPI document does not parse")
             }

@@ -19,7 +19,8 @@ import Hummingbird
 /// iOS with APNs configured (`--apns-key-file` …), Android with FCM (`--fcm-service-account`),
 /// with one action token for all. Without either, `POST /v1/send` answers 501.
 struct SendController: Sendable {
-    let catalog: Catalog
+    /// The catalog served now.
+    let live: LiveCatalog
     /// Where storage is reached once it is open.
     let storage: StorageGate
     private var store: any ActionStore {
@@ -71,6 +72,7 @@ struct SendController: Sendable {
         try BadgeController.check(id: body.user, at: "/user")
         try BadgeController.check(id: notificationID, at: "/notificationId")
         let category = CategoryID(body.category)
+        let catalog = live.catalog
         let plan = try SendPlan(body, catalog: catalog)
 
         // An id taken before answers as it did, whatever this body says: nothing is sent twice.

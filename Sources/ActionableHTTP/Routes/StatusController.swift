@@ -12,7 +12,8 @@ struct StatusController: Sendable {
     private var store: any ActionStore {
         get throws(StorageNotReady) { try storage.store() }
     }
-    let catalog: Catalog
+    /// The catalog served now.
+    let live: LiveCatalog
     let adminToken: String
     let settings: ServerSettings
 
@@ -20,7 +21,7 @@ struct StatusController: Sendable {
         let routes = RouteCollection(context: ActionableRequestContext.self)
         routes.add(middleware: AdminTokenAuthenticator(adminToken: adminToken))
         DeliveriesController(storage: storage, settings: settings).add(to: routes)
-        EndpointsController(catalog: catalog, storage: storage, settings: settings).add(to: routes)
+        EndpointsController(live: live, storage: storage, settings: settings).add(to: routes)
         routes.get("/v1/actions/:id") { _, context in
             let id = context.parameters.get("id") ?? ""
             let found = try await settings.storage(context) { try await store.response(id: id) }
