@@ -324,6 +324,13 @@ public final class PostgresActionStore: ActionStore {
         return 0
     }
 
+    public func oldestDue(now: Date) async throws -> Date? {
+        let rows = try await client.query(
+            PostgresQuery(unsafeSQL: ActionTable.oldestDue(.postgres), binds: try Self.bindings(now.timeIntervalSince1970)), logger: logger)
+        for try await due in rows.decode(Double?.self) { return due.map(Date.init(timeIntervalSince1970:)) }
+        return nil
+    }
+
     /// `SELECT 1` within 2 s: `/readyz` says 503 soon after the database goes away.
     public func checkReachable() async throws {
         try await DeadlineClient(pool: client.pool, deadline: .seconds(2)).query("SELECT 1", logger: logger)

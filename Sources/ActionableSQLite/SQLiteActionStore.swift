@@ -131,6 +131,13 @@ public final class SQLiteActionStore: ActionStore {
         }
     }
 
+    public func oldestDue(now: Date) async throws -> Date? {
+        try await pool.read { db in
+            try Double.fetchOne(db, sql: ActionTable.oldestDue(.sqlite), arguments: [now.timeIntervalSince1970])
+                .map(Date.init(timeIntervalSince1970:))
+        }
+    }
+
     public func checkReachable() async throws {
         _ = try await pool.read { db in try Int.fetchOne(db, sql: "SELECT 1") }
     }

@@ -102,6 +102,7 @@ public struct ActionableService: Service {
         let registry = PrometheusCollectorRegistry()
         let factory = PrometheusMetricsFactory(registry: registry)
         let metrics = ServerMetrics(factory: factory)
+        Self.exportCountersAtZero(factory, sendsToAPNs: configuration.apns != nil, sendsToFCM: configuration.fcm != nil)
         let live = LiveCatalog(
             catalog, loader: files.map { Self.catalogLoader(directory: configuration.categories, served: $0) },
             onReload: Self.reloadObserver(directory: configuration.categories, factory: factory, logger: logger))

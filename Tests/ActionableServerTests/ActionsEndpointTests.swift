@@ -233,6 +233,7 @@ struct ActionsEndpointTests {
         func reschedule(id: String, owner: String, at: Date, error: String) async throws { throw Down() }
         func markDead(id: String, owner: String, reason: String) async throws { throw Down() }
         func pendingCount() async throws -> Int { throw Down() }
+        func oldestDue(now: Date) async throws -> Date? { throw Down() }
         func checkReachable() async throws { throw Down() }
         func recordSent(_ notification: SentNotification, countingSince: Date) async throws -> BadgeRecordResult { throw Down() }
         func markRead(user: String, notificationIDs: [String], at: Date, countingSince: Date) async throws -> Int { throw Down() }

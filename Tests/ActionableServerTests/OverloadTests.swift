@@ -53,6 +53,7 @@ struct OverloadTests {
         }
         func markDead(id: String, owner: String, reason: String) async throws { await inner.markDead(id: id, owner: owner, reason: reason) }
         func pendingCount() async throws -> Int { await inner.pendingCount() }
+        func oldestDue(now: Date) async throws -> Date? { await inner.oldestDue(now: now) }
         func endpoints() async throws -> [Endpoint] { await inner.endpoints() }
         func endpoint(id: String) async throws -> Endpoint? { await inner.endpoint(id: id) }
         func createEndpoint(_ endpoint: Endpoint) async throws -> Bool { await inner.createEndpoint(endpoint) }

@@ -75,6 +75,30 @@ struct EndpointStoreConformanceTests {
         #expect(try await due(at: 1_100) == ["b"])  // delivered
     }
 
+    /// How far the outbox is behind: the earliest due time of the work waiting, a response before
+    /// it is handed to endpoints and each delivery after; not a delivery of a paused endpoint.
+    @Test(arguments: Driver.available)
+    func theOldestDueWorkSaysHowFarTheOutboxIsBehind(driver: Driver) async throws {
+        let (store, cleanup) = try await StoreConformanceTests.makeStore(driver)
+        defer { cleanup() }
+        #expect(try await store.oldestDue(now: Self.at(5_000)) == nil)
+        _ = try await store.accept(StoreConformanceTests.action("n-early", id: "r-early", at: 900))
+        #expect(try await store.oldestDue(now: Self.at(899)) == nil, "not due yet")
+        #expect(try await store.oldestDue(now: Self.at(1_005)) == Self.at(900))
+        for id in ["a", "b"] { _ = try await store.createEndpoint(Self.endpoint(id)) }
+        let claimed = try await store.claimDue(now: Self.at(1_000), limit: 10, lease: 60, owner: "router")
+        try await store.fanOut(claimed.map { FanOut(responseID: $0.id, endpointIDs: ["a", "b"]) }, owner: "router", at: Self.at(1_000))
+        #expect(try await store.oldestDue(now: Self.at(1_005)) != nil, "its deliveries wait")
+        _ = try await store.updateEndpoint(id: "b", EndpointChange(paused: true), at: Self.at(1_001))
+        _ = try await store.claimDeliveries(endpointID: "a", now: Self.at(1_002), limit: 10, lease: 60, owner: "w", breaker: Self.breaker)
+        _ = try await store.finishDelivery(
+            responseID: "r-early", endpointID: "a", owner: "w", outcome: .delivered, breaker: Self.breaker, at: Self.at(1_003))
+        #expect(try await store.oldestDue(now: Self.at(1_005)) == nil, "b's delivery waits on purpose: b is paused")
+        _ = try await store.updateEndpoint(id: "b", EndpointChange(paused: false), at: Self.at(1_004))
+        let due = try #require(try await store.oldestDue(now: Self.at(1_005)))
+        #expect(due <= Self.at(1_005), "b's delivery is due again")
+    }
+
     @Test(arguments: Driver.available)
     func eachEndpointGetsItsOwnDeliveryAndTheResponseSummarizesThem(driver: Driver) async throws {
         let (store, cleanup) = try await StoreConformanceTests.makeStore(driver)

@@ -88,6 +88,11 @@ public struct WebhookTransport: Transport {
         await post(work.delivery, through: work.forwarder)
     }
 
+    /// A duration in whole nanoseconds.
+    static func nanoseconds(_ duration: Duration) -> Int64 {
+        duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000
+    }
+
     /// POSTs the delivery through its endpoint's forwarder (`nil`: the endpoint is gone) and says
     /// how it went.
     private func post(_ delivery: ClaimedDelivery, through forwarding: Result<Forwarder, any Error>?) async -> FinishedAttempt {
@@ -95,6 +100,16 @@ public struct WebhookTransport: Transport {
         var answer: UpstreamAnswer
         var failure: String?
         if let forwarding {
+            let started = ContinuousClock.now
+            defer {
+                // How long the endpoint took to answer (or fail), by endpoint: its latency.
+                if let metricsFactory = worker.metricsFactory {
+                    CoreMetrics.Timer(
+                        label: "actionable_endpoint_attempt_duration_seconds", dimensions: [("endpoint", delivery.endpointID)],
+                        factory: metricsFactory
+                    ).recordNanoseconds(Self.nanoseconds(ContinuousClock.now - started))
+                }
+            }
             do {
                 let forwarder = try forwarding.get()
                 answer = try await forwarder.forward(

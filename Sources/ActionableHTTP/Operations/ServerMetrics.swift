@@ -63,9 +63,21 @@ public final class ServerMetrics: Sendable {
         }.increment()
     }
 
-    /// The unread notifications of every user that still count, as the last scrape found them.
-    func badgeUnread(_ total: Int) {
-        Gauge(label: "actionable_badge_unread", factory: factory).record(total)
+    /// What the last read of storage found: `actionable_storage_up` (1 or 0) always; the unread
+    /// notifications of every user that still count (`actionable_badge_unread`), how long the
+    /// oldest due work has waited (`actionable_outbox_oldest_due_seconds`), and the endpoints
+    /// whose breaker is open or that are paused (`actionable_endpoints{state=open|paused}`) when
+    /// it answered.
+    func record(_ readings: StorageReadings) {
+        Gauge(label: "actionable_storage_up", factory: factory).record(readings.reachable ? 1 : 0)
+        if let total = readings.unread { Gauge(label: "actionable_badge_unread", factory: factory).record(total) }
+        if let age = readings.oldestDueAge { Gauge(label: "actionable_outbox_oldest_due_seconds", factory: factory).record(age) }
+        if let open = readings.breakersOpen {
+            Gauge(label: "actionable_endpoints", dimensions: [("state", "open")], factory: factory).record(open)
+        }
+        if let paused = readings.paused {
+            Gauge(label: "actionable_endpoints", dimensions: [("state", "paused")], factory: factory).record(paused)
+        }
     }
 
     /// The handle kept under `key` in `cache`, made by `make` the first time.

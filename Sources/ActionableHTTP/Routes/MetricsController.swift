@@ -7,19 +7,20 @@ import Synchronization
 /// the admin token (``AdminTokenAuthenticator``); on the separate `--metrics-address` listener
 /// it is open to whoever reaches that address.
 ///
-/// A scrape runs no query per hit: the badge ledger's unread total is read from storage at most
-/// once per ``UnreadTotalCache/maximumAge``, in the background, and a scrape shows the last
-/// value read (only the very first scrape waits for it).
+/// A scrape runs no query per hit: what only storage knows (the badge ledger's unread total, how
+/// far the outbox is behind, the endpoints' breakers, whether storage answers at all) is read at
+/// most once per ``ScrapeCache/maximumAge``, in the background, and a scrape shows the last
+/// values read (only the very first scrape waits for them).
 struct MetricsController: Sendable {
     let exposition: @Sendable () -> String
     let metrics: ServerMetrics?
-    let unread: UnreadTotalCache
+    let readings: ScrapeCache<StorageReadings>
 
     init(exposition: @escaping @Sendable () -> String, metrics: ServerMetrics?, storage: StorageGate, settings: ServerSettings) {
         self.exposition = exposition
         self.metrics = metrics
         let lifetime = settings.badgeLifetime
-        unread = UnreadTotalCache { try await storage.store().unreadTotal(countingSince: Date().addingTimeInterval(-lifetime)) }
+        readings = ScrapeCache { await StorageReadings.read(from: storage, badgeLifetime: lifetime) }
     }
 
     /// Who may read the metrics.
@@ -52,37 +53,69 @@ struct MetricsController: Sendable {
     }
 
     func response() async -> Response {
-        if let metrics, let total = await unread.value() { metrics.badgeUnread(total) }
+        if let metrics, let readings = await readings.value() { metrics.record(readings) }
         return Response(
             status: .ok, headers: [.contentType: "text/plain; version=0.0.4"],
             body: ResponseBody(byteBuffer: ByteBuffer(string: exposition())))
     }
 }
 
-/// The badge ledger's unread total as last read, refreshed in the background once it is older
-/// than ``maximumAge``: a scrape (or many) costs at most one `COUNT` per interval.
-final class UnreadTotalCache: Sendable {
+/// What a scrape shows of storage: whether it answered, and what it said.
+struct StorageReadings: Sendable {
+    /// Whether the last read reached storage (`actionable_storage_up`).
+    var reachable: Bool
+    /// Every user's unread notifications that still count.
+    var unread: Int?
+    /// How long the work that has waited longest since it fell due has waited; 0 when nothing is due.
+    var oldestDueAge: TimeInterval?
+    /// Endpoints whose breaker is open, and endpoints paused.
+    var breakersOpen: Int?
+    var paused: Int?
+
+    /// Reads them all; a storage that is not open or does not answer is `reachable: false`.
+    static func read(from storage: StorageGate, badgeLifetime: TimeInterval) async -> StorageReadings {
+        do {
+            let store = try storage.store()
+            let now = Date()
+            let unread = try await store.unreadTotal(countingSince: now.addingTimeInterval(-badgeLifetime))
+            let due = try await store.oldestDue(now: now)
+            let endpoints = try await store.endpoints()
+            return StorageReadings(
+                reachable: true, unread: unread, oldestDueAge: due.map { max(0, now.timeIntervalSince($0)) } ?? 0,
+                breakersOpen: endpoints.count { $0.state == .open }, paused: endpoints.count { $0.state == .paused })
+        } catch {
+            return StorageReadings(reachable: false)
+        }
+    }
+}
+
+/// The unread total alone, as the first of these caches held it.
+typealias UnreadTotalCache = ScrapeCache<Int>
+
+/// A value read from storage, refreshed in the background once it is older than
+/// ``maximumAge``: a scrape (or many) costs at most one read per interval.
+final class ScrapeCache<Value: Sendable>: Sendable {
     /// How old the value may get before a scrape starts a new read.
     let maximumAge: Duration
-    private let read: @Sendable () async throws -> Int
+    private let read: @Sendable () async throws -> Value
     private let state = Mutex<State>(State())
 
     private struct State {
-        var value: Int?
+        var value: Value?
         var readAt: ContinuousClock.Instant?
         var reading = false
     }
 
-    init(maximumAge: Duration = .seconds(15), read: @escaping @Sendable () async throws -> Int) {
+    init(maximumAge: Duration = .seconds(15), read: @escaping @Sendable () async throws -> Value) {
         self.maximumAge = maximumAge
         self.read = read
     }
 
     /// The last value read; the first call waits for the first read, later ones start a
     /// background read when the value is stale and return at once.
-    func value() async -> Int? {
+    func value() async -> Value? {
         let now = ContinuousClock.now
-        let (current, start, first) = state.withLock { state -> (Int?, Bool, Bool) in
+        let (current, start, first) = state.withLock { state -> (Value?, Bool, Bool) in
             let stale = state.readAt.map { now - $0 >= maximumAge } ?? true
             let start = stale && !state.reading
             if start { state.reading = true }
@@ -94,7 +127,7 @@ final class UnreadTotalCache: Sendable {
         return current
     }
 
-    @discardableResult private func refresh() async -> Int? {
+    @discardableResult private func refresh() async -> Value? {
         let result = try? await read()
         return state.withLock { state in
             state.reading = false

@@ -122,6 +122,16 @@ public actor InMemoryActionStore: ActionStore {
             + endpointDeliveries.values.reduce(0) { $0 + $1.values.count { $0.delivery.status == .pending } }
     }
 
+    public func oldestDue(now: Date) -> Date? {
+        let responses = rows.values.filter { $0.action.status == .pending && !$0.fannedOut }.map(\.action.nextAttemptAt)
+        let deliveries = endpointDeliveries.values.flatMap(\.values).map(\.delivery).filter { delivery in
+            guard delivery.status == .pending, let endpoint = endpointTable[delivery.endpointID] else { return false }
+            return !endpoint.paused && (endpoint.openUntil.map { $0 <= now } ?? true)
+        }.map(\.nextAttemptAt)
+        let copies = sendTable.values.flatMap(\.values).filter { $0.send.state == .pending }.map(\.nextAttemptAt)
+        return (responses + deliveries + copies).filter { $0 <= now }.min()
+    }
+
     public func checkReachable() {}
 
     public func responses(matching filter: ResponseFilter, after cursor: ResponseCursor?, limit: Int) -> ResponsePage {

@@ -50,6 +50,12 @@ public protocol ActionQueue: Sendable {
     /// responses and copies are not counted.
     func pendingCount() async throws -> Int
 
+    /// When the work that has waited longest since it fell due became due — `now` minus it is how
+    /// far the outbox is behind (`actionable_outbox_oldest_due_seconds`); `nil` when nothing is
+    /// due. Responses waiting for a handler or to be handed to their endpoints, deliveries (but
+    /// those of a paused endpoint or one whose breaker is open, which wait on purpose) and copies.
+    func oldestDue(now: Date) async throws -> Date?
+
     /// Throws if the storage cannot be reached (for `/readyz`).
     func checkReachable() async throws
 }

@@ -71,6 +71,25 @@ package enum ActionTable {
             + (SELECT COUNT(*) FROM endpoint_deliveries WHERE endpoint_id IN (SELECT id FROM endpoints) AND status = 'pending') AS INTEGER)
         """
 
+    /// When the work that has waited longest since it fell due became due (a real column, NULL
+    /// when nothing is due); parameter: now. Counted: responses waiting for a handler or for
+    /// routing, deliveries whose endpoint is neither paused nor behind an open breaker (those
+    /// wait on purpose), and copies.
+    package static func oldestDue(_ dialect: SQLDialect) -> String {
+        let now = dialect.parameter(1)
+        return """
+            SELECT MIN(due) FROM (
+                SELECT MIN(next_attempt_at) AS due FROM action_responses WHERE status = 'pending' AND next_attempt_at <= \(now)
+                UNION ALL
+                SELECT MIN(d.next_attempt_at) FROM endpoint_deliveries d JOIN endpoints e ON e.id = d.endpoint_id
+                    WHERE d.status = 'pending' AND d.next_attempt_at <= \(now) AND e.paused = 0
+                        AND (e.open_until IS NULL OR e.open_until <= \(now))
+                UNION ALL
+                SELECT MIN(next_attempt_at) FROM notification_sends WHERE state = 'pending' AND next_attempt_at <= \(now)
+            ) AS due_work
+            """
+    }
+
     /// Decodes a row of ``columns``.
     package static func decode(_ row: some ActionRow) throws -> AcceptedResponse {
         // Kept as the text it was stored as: parsed only if a handler reads the payload.
