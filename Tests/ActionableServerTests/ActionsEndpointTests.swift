@@ -234,6 +234,10 @@ struct ActionsEndpointTests {
         func markDead(id: String, owner: String, reason: String) async throws { throw Down() }
         func pendingCount() async throws -> Int { throw Down() }
         func oldestDue(now: Date) async throws -> Date? { throw Down() }
+        func recordActivity(_ counts: [ActivityCount], forgetBefore: ActivityMinute?) async throws { throw Down() }
+        func activity(_ series: [ActivitySeries], from: ActivityMinute, to: ActivityMinute, byMinute: Bool) async throws -> [ActivityCount] {
+            throw Down()
+        }
         func checkReachable() async throws { throw Down() }
         func recordSent(_ notification: SentNotification, countingSince: Date) async throws -> BadgeRecordResult { throw Down() }
         func markRead(user: String, notificationIDs: [String], at: Date, countingSince: Date) async throws -> Int { throw Down() }

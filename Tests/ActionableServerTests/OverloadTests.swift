@@ -54,6 +54,12 @@ struct OverloadTests {
         func markDead(id: String, owner: String, reason: String) async throws { await inner.markDead(id: id, owner: owner, reason: reason) }
         func pendingCount() async throws -> Int { await inner.pendingCount() }
         func oldestDue(now: Date) async throws -> Date? { await inner.oldestDue(now: now) }
+        func recordActivity(_ counts: [ActivityCount], forgetBefore: ActivityMinute?) async throws {
+            await inner.recordActivity(counts, forgetBefore: forgetBefore)
+        }
+        func activity(_ series: [ActivitySeries], from: ActivityMinute, to: ActivityMinute, byMinute: Bool) async throws -> [ActivityCount] {
+            await inner.activity(series, from: from, to: to, byMinute: byMinute)
+        }
         func endpoints() async throws -> [Endpoint] { await inner.endpoints() }
         func endpoint(id: String) async throws -> Endpoint? { await inner.endpoint(id: id) }
         func createEndpoint(_ endpoint: Endpoint) async throws -> Bool { await inner.createEndpoint(endpoint) }

@@ -25,6 +25,8 @@ public actor InMemoryActionStore: ActionStore {
     var endpointTable: [String: Endpoint] = [:]
     /// The admin sessions signed out, with when each record may be forgotten.
     var signOuts: [String: Date] = [:]
+    /// The counts per minute (`InMemoryActionStore+Activity.swift`).
+    var activityTable: [ActivityKey: Int64] = [:]
     var endpointDeliveries: [String: [String: EndpointDeliveryRow]] = [:]
     private var badgeEntries: [String: BadgeEntry] = [:]
     /// The devices by token (`InMemoryActionStore+Devices.swift`).

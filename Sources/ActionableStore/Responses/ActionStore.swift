@@ -5,7 +5,9 @@ public import Foundation
 /// protocols below, which every driver implements together and the conformance suite checks
 /// one by one (`Tests/ActionableStoreTests`). A part of the server that needs one of them takes
 /// just that one.
-public protocol ActionStore: ActionQueue, ResponseAdministration, BadgeLedger, DeviceRegistry, SendQueue, EndpointStore, AdminSignOuts {
+public protocol ActionStore: ActionQueue, ResponseAdministration, BadgeLedger, DeviceRegistry, SendQueue, EndpointStore, AdminSignOuts,
+    ActivityStore
+{
     /// Wake-ups from other instances sharing this storage (see the default implementation).
     var wakeUps: AsyncStream<Void>? { get }
     /// How often the outbox's workers look for due work with no wake-up (see the default).

@@ -31,6 +31,7 @@ package enum Schema {
         Migration(version: 13, name: "devices on both platforms", statements: version13),
         Migration(version: 14, name: "responses routed to endpoints read through their deliveries", statements: version14),
         Migration(version: 15, name: "admin sign-outs", statements: version15),
+        Migration(version: 16, name: "activity per minute", statements: version16),
     ]
 
     /// The statements of schema version 1, one statement each.
@@ -290,6 +291,22 @@ package enum Schema {
             CREATE TABLE admin_sign_outs (
                 session TEXT PRIMARY KEY NOT NULL,
                 until_at \(dialect.doubleType) NOT NULL
+            )
+            """
+        ]
+    }
+
+    /// Version 16: the counts per minute the admin page draws (`ActivityStore`), added to by
+    /// every instance.
+    private static func version16(_ dialect: SQLDialect) -> [String] {
+        [
+            """
+            CREATE TABLE activity_minutes (
+                minute BIGINT NOT NULL,
+                series TEXT NOT NULL,
+                subject TEXT NOT NULL,
+                count BIGINT NOT NULL,
+                PRIMARY KEY (minute, series, subject)
             )
             """
         ]
