@@ -6,8 +6,11 @@ process.
   sign in (a wrong token first), see a dead response with its error, press Retry, see it
   delivered (the upstream got the same webhook-id again); see the endpoints with their state
   and failure streak (one whose upstream is down shows its breaker open), pause and resume one
-  with its buttons; a forged CSRF token changes nothing; signed out, or in a fresh browser
-  without a session, the page shows no data.
+  with its buttons; the pictures drawn from the real taps (the timeline per minute, the buttons
+  pressed by category, each endpoint's success rate and latency, the outbox's depth), with a
+  screenshot kept as a test artifact (.build/test-artifacts/admin-charts.png, or in
+  --screenshots); the Reload button; a forged CSRF token changes nothing; signed out, or in a
+  fresh browser without a session, the page shows no data.
 
 Usage: check_admin_page.py ACTIONABLE_BINARY [--screenshots DIR]
 With --screenshots, the signed-in page and `actionable preview`'s file are saved there as
@@ -218,6 +221,48 @@ def main():
         submit(row("down").find_element(By.CSS_SELECTOR, "button.resume"))
         wait.until(lambda d: shows("down", "active"))
         check(row("down").find_element(By.CSS_SELECTOR, "td.streak").text == "0", "resumed: the breaker is closed, the streak reset")
+
+        # The pictures, from storage's counts per minute of these real taps.
+        driver.get(base + "/admin")
+
+        def total(series):
+            return int(driver.find_element(By.CSS_SELECTOR, f'#timeline polyline[data-series="{series}"]').get_attribute("data-total"))
+
+        check(total("accepted") == 2, f"the timeline counts the 2 taps accepted (got {total('accepted')})")
+        check(total("delivered") >= 2, f"the timeline counts the deliveries delivered (got {total('delivered')})")
+        check(total("dead") >= 1, f"the timeline counts the delivery that died (got {total('dead')})")
+        points = driver.find_element(By.CSS_SELECTOR, '#timeline polyline[data-series="accepted"]').get_attribute("points").split()
+        check(len(points) == 180, f"the timeline has a point per minute of the last 3 hours (got {len(points)})")
+        bars = {bar.get_attribute("data-action"): int(bar.get_attribute("data-count"))
+                for bar in driver.find_elements(By.CSS_SELECTOR, "#taps-invite g[data-action]")}
+        check(bars.get("accept") == 1 and bars.get("decline") == 1 and bars.get("maybe") == 0,
+              f"the invite chart shows which buttons were pressed, unpressed ones at 0 (got {bars})")
+        size = driver.find_element(By.ID, "timeline").size
+        check(size["width"] > 300 and size["height"] > 100, f"the timeline is drawn ({size})")
+        forwarded = driver.find_element(By.CSS_SELECTOR, '#endpoints tr[data-endpoint^="forward-"]')
+        check("% of" in forwarded.find_element(By.CSS_SELECTOR, "td.success").text,
+              "the forwarded endpoint shows its success rate over the last hour: "
+              + forwarded.find_element(By.CSS_SELECTOR, "td.success").text)
+        check("ms" in forwarded.find_element(By.CSS_SELECTOR, "td.latency").text or " s" in forwarded.find_element(By.CSS_SELECTOR, "td.latency").text,
+              "the forwarded endpoint shows its latency p50 / p99: " + forwarded.find_element(By.CSS_SELECTOR, "td.latency").text)
+        check(driver.find_element(By.CSS_SELECTOR, "#outbox-depth .n").text.isdigit(), "the outbox's depth is shown")
+        artifacts = arguments.screenshots or os.path.join(root, ".build", "test-artifacts")
+        os.makedirs(artifacts, exist_ok=True)
+        driver.set_window_size(1280, 2400)
+        driver.save_screenshot(os.path.join(artifacts, "admin-charts.png"))
+        print("     screenshot: " + os.path.join(artifacts, "admin-charts.png"))
+
+        # The Reload button reads the category files again; unchanged, the page says so.
+        submit(driver.find_element(By.ID, "reload-categories"))
+        def reloaded(d):
+            try:
+                found = d.find_elements(By.ID, "last-reload")
+                return bool(found) and "hold the catalog already served" in found[0].text
+            except StaleElementReferenceException:
+                return False  # the page is being replaced: asked again
+
+        wait.until(reloaded)
+        check(reloaded(driver), "the Reload button reloads the category files, and the page says they were unchanged")
 
         old_cookie = driver.get_cookie("actionable_admin")
         submit(driver.find_element(By.ID, "sign-out"))

@@ -44,6 +44,10 @@ public enum PreviewTemplates {
         button { font: inherit; border: 0; border-radius: 8px; padding: 4px 12px; background: #007aff; color: #fff; cursor: pointer; }
         form.signin { background: #fff; border-radius: 14px; padding: 24px; max-width: 360px; margin: 48px auto; }
         form.signin input { width: 100%; box-sizing: border-box; font: inherit; padding: 8px; margin: 8px 0 16px; border: 1px solid #c7c7cc; border-radius: 8px; }
+        svg.chart { background: #fff; border-radius: 10px; display: block; max-width: 100%; height: auto; }
+        .legend { display: flex; gap: 14px; margin: 6px 0 0; font-size: 13px; }
+        .legend .swatch { display: inline-block; width: 10px; height: 10px; border-radius: 2px; margin-right: 4px; }
+        .counts { flex-wrap: wrap; }
         </style>
         """
 

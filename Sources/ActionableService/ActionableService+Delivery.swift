@@ -113,6 +113,7 @@ extension ActionableService {
             store: store, policy: configuration.retryPolicy, breaker: configuration.breaker, defaultSigner: signer,
             lease: configuration.deliveryLease.timeInterval, batchSize: configuration.endpointConcurrency, logger: logger)
         worker.metricsFactory = metricsFactory
+        worker.activity = activity
         let timeout = TimeAmount(configuration.forwardTimeout)
         worker.forwarder = { url, signers in Forwarder(url: url, signers: signers, timeout: timeout) }
         if let ops {

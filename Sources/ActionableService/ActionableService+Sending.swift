@@ -76,6 +76,7 @@ extension ActionableService {
             policy: configuration.retryPolicy, owner: "fcm-\(UUID().uuidString.prefix(8))", lease: configuration.deliveryLease.timeInterval,
             concurrency: 256, jitter: { Double.random(in: 0..<1) }, logger: logger)
         settings.metricsFactory = metricsFactory
+        settings.activity = activity
         return FCMTransport(store: store, client: client, settings: settings)
     }
 
@@ -85,6 +86,7 @@ extension ActionableService {
             store: store, client: client, policy: configuration.retryPolicy, lease: configuration.deliveryLease.timeInterval,
             logger: logger)
         transport.metricsFactory = metricsFactory
+        transport.activity = activity
         return transport
     }
 }

@@ -59,6 +59,8 @@ public struct ActionableService: Service {
     private let fcmSending: (client: FCMClient, signal: OutboxSignal)?
     /// Woken by each accepted response: the endpoints' worker claims it at once.
     private let deliverySignal: OutboxSignal
+    /// What this instance counted for the admin page's charts and has not yet added to storage.
+    let activity: ActivityLog
     /// The exporter of spans, with ``ActionableConfiguration/otelEndpoint``.
     private let tracing: (any Service)?
 
@@ -119,11 +121,12 @@ public struct ActionableService: Service {
         var settings = configuration.server
         settings.tracing = tracing != nil
         let deliverySignal = OutboxSignal()
+        let activity = ActivityLog()
         let router = ActionableRoutes.router(
             catalog: live, storage: storage, tokens: tokens, settings: settings,
             metrics: metrics, exposition: { registry.emitToString() }, appTokens: appTokens, sendSignal: sending?.signal,
             fcmSignal: fcmSending?.signal,
-            deliverySignal: deliverySignal)
+            deliverySignal: deliverySignal, activity: activity)
 
         let deliveries = try Self.deliveryRouter(configuration: configuration, catalog: catalog, routes: routes)
 
@@ -162,6 +165,7 @@ public struct ActionableService: Service {
         self.sending = sending
         self.fcmSending = fcmSending
         self.deliverySignal = deliverySignal
+        self.activity = activity
         self.tracing = tracing
         self.metricsFactory = factory
         self.logger = logger
@@ -303,6 +307,7 @@ public struct ActionableService: Service {
                 ops?.finish()  // the last dead deliveries are reported, within the shutdown grace
             }
             if let ops { group.addTask { await ops.run() } }
+            group.addTask { await cancelWhenGracefulShutdown { await self.flushActivityEvery(Self.activityFlushInterval, into: store) } }
             if let sender {
                 // On graceful shutdown it claims nothing more; sends in flight get their answers
                 // and are recorded, then the connections close.
@@ -326,6 +331,8 @@ public struct ActionableService: Service {
                 }
             }
         }
+        // What the workers counted up to their last outcome.
+        await flushActivity(into: store)
     }
 
     /// The in-process handlers' transport over the opened `store` (which also hands the
@@ -336,6 +343,7 @@ public struct ActionableService: Service {
             lease: configuration.deliveryLease.timeInterval, logger: logger)
         transport.endpoints = store
         transport.metricsFactory = metricsFactory
+        transport.activity = activity
         return transport
     }
 

@@ -88,6 +88,11 @@ public struct WebhookTransport: Transport {
         await post(work.delivery, through: work.forwarder)
     }
 
+    /// A duration in seconds.
+    static func seconds(_ duration: Duration) -> TimeInterval {
+        TimeInterval(duration.components.seconds) + TimeInterval(duration.components.attoseconds) / 1e18
+    }
+
     /// A duration in whole nanoseconds.
     static func nanoseconds(_ duration: Duration) -> Int64 {
         duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000
@@ -103,6 +108,7 @@ public struct WebhookTransport: Transport {
             let started = ContinuousClock.now
             defer {
                 // How long the endpoint took to answer (or fail), by endpoint: its latency.
+                worker.activity?.latency(endpoint: delivery.endpointID, seconds: Self.seconds(ContinuousClock.now - started))
                 if let metricsFactory = worker.metricsFactory {
                     CoreMetrics.Timer(
                         label: "actionable_endpoint_attempt_duration_seconds", dimensions: [("endpoint", delivery.endpointID)],

@@ -211,6 +211,26 @@ final class BatchRecorder<T: Transport>: Sendable {
     /// Attempts started and not yet recorded.
     var unrecorded: Int { state.withLock { $0.unrecorded } }
 
+    /// Counts each recorded outcome for the admin page's charts: delivered, retried or dead by way
+    /// out, and an endpoint's attempt (its `endpoint` dimension) as delivered or not. A held one
+    /// (an attempt given back as the breaker opened) is not a delivery's outcome, but it is the
+    /// endpoint's failure.
+    private func count(_ reports: [AttemptReport?], of batch: [Finished<T.Work, T.Answer>], in activity: ActivityLog) {
+        let now = Date()
+        for (finished, report) in zip(batch, reports) {
+            guard let report else { continue }
+            switch report.outcome {
+            case .delivered: activity.count(.delivered, transport.name, at: now)
+            case .retry: activity.count(.retried, transport.name, at: now)
+            case .dead: activity.count(.dead, transport.name, at: now)
+            case .held: break
+            }
+            if let endpoint = transport.dimensions(of: finished.work).first(where: { $0.0 == "endpoint" })?.1 {
+                activity.count(report.outcome == .delivered ? .endpointDelivered : .endpointFailed, endpoint, at: now)
+            }
+        }
+    }
+
     /// An attempt started: its outcome will be recorded.
     func expect() { state.withLock { $0.unrecorded += 1 } }
 
@@ -234,6 +254,7 @@ final class BatchRecorder<T: Transport>: Sendable {
             }
             guard !batch.isEmpty else { return }
             let reports = await transport.record(batch)
+            if let activity = transport.settings.activity { count(reports, of: batch, in: activity) }
             if let counters {
                 for (finished, report) in zip(batch, reports) {
                     guard let report else { continue }

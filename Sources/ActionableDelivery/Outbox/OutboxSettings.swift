@@ -1,3 +1,4 @@
+public import ActionableStore
 public import CoreMetrics
 public import Foundation
 public import Logging
@@ -24,6 +25,9 @@ public struct OutboxSettings: Sendable {
     }
     /// The counters made so far, reused for every attempt (``CounterCache``).
     var counters: CounterCache?
+    /// Where each recorded outcome is counted for the admin page's charts (per minute, by way
+    /// out; an endpoint's by endpoint); none when `nil`.
+    public var activity: ActivityLog?
 
     /// Settings for a worker named `owner` in leases.
     public init(

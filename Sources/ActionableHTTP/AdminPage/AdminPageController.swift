@@ -19,6 +19,9 @@ import Logging
 struct AdminPageController: Sendable {
     /// The catalog served now, and its last reload.
     let live: LiveCatalog
+    /// This instance's counts not yet in storage: flushed before the charts are read, so that the
+    /// page shows what this instance just did.
+    var activity: ActivityLog? = nil
     /// Where storage is reached once it is open.
     let storage: StorageGate
     private var store: any ActionStore {
@@ -34,8 +37,9 @@ struct AdminPageController: Sendable {
     /// How many dead, pending and held responses the page lists.
     static let listed = 50
 
-    init(live: LiveCatalog, storage: StorageGate, adminToken: String, settings: ServerSettings) throws {
+    init(live: LiveCatalog, storage: StorageGate, adminToken: String, settings: ServerSettings, activity: ActivityLog? = nil) throws {
         self.live = live
+        self.activity = activity
         self.storage = storage
         self.adminToken = adminToken
         self.settings = settings
@@ -214,7 +218,7 @@ struct AdminPageController: Sendable {
     }
 
     private struct EndpointRow {
-        var id, url, filter, state, rate, nextProbe, toggle, toggleLabel: String
+        var id, url, filter, state, rate, nextProbe, toggle, toggleLabel, successRate, latency: String
         var failureStreak: Int
         var csrf: String?
     }
@@ -225,8 +229,19 @@ struct AdminPageController: Sendable {
         var hasProblems: Bool
     }
 
+    private struct TapChart {
+        var category: String
+        var total: Int64
+        var chart: String
+    }
+
     private struct AdminPage {
         var csrf: String?
+        var outboxDepth: Int
+        var oldestDue: String
+        var timeline: String
+        var tapCharts: [TapChart]
+        var hasTapCharts: Bool
         var categoryCount: Int
         var servedSince, etag: String
         var lastReload: LastReload?
@@ -244,13 +259,15 @@ struct AdminPageController: Sendable {
     }
 
     private func admin(csrf: String?, notice: String?, context: ActionableRequestContext) async throws -> String {
-        let (counts, endpoints, dead, pending, held) = try await settings.storage(context) {
+        let now = Date()
+        let (counts, endpoints, dead, pending, held, activity) = try await settings.storage(context) {
             (
                 try await store.responseCounts(),
                 try await store.endpoints(),
                 try await store.responses(matching: ResponseFilter(status: .dead), after: nil, limit: Self.listed).items,
                 try await store.responses(matching: ResponseFilter(status: .pending), after: nil, limit: Self.listed).items,
-                try await store.responses(matching: ResponseFilter(status: .held), after: nil, limit: Self.listed).items
+                try await store.responses(matching: ResponseFilter(status: .held), after: nil, limit: Self.listed).items,
+                try await readActivity(from: store, now: now)
             )
         }
         func row(_ action: AcceptedResponse) -> Row {
@@ -264,11 +281,18 @@ struct AdminPageController: Sendable {
                 id: endpoint.id, url: Self.shortened(endpoint.url), filter: endpoint.filter.joined(separator: ", "),
                 state: endpoint.state.rawValue, rate: endpoint.rateLimit.map { "\($0.formatted()) / s" } ?? "no limit",
                 nextProbe: endpoint.openUntil.map(Timestamp.iso8601) ?? "", toggle: endpoint.paused ? "resume" : "pause",
-                toggleLabel: endpoint.paused ? "Resume" : "Pause", failureStreak: endpoint.failureStreak, csrf: csrf)
+                toggleLabel: endpoint.paused ? "Resume" : "Pause",
+                successRate: activity.successRate(of: endpoint.id), latency: activity.latency(of: endpoint.id),
+                failureStreak: endpoint.failureStreak, csrf: csrf)
         }
         let release = live.current
+        let tapCharts = activity.tapCharts(catalog: release.catalog).map {
+            TapChart(category: $0.category, total: $0.bars.reduce(0) { $0 + $1.count }, chart: AdminCharts.bars($0.bars, id: "taps-\($0.category)"))
+        }
         let data = AdminPage(
-            csrf: csrf, categoryCount: release.catalog.categories.count, servedSince: Timestamp.iso8601(release.since), etag: release.etag,
+            csrf: csrf, outboxDepth: activity.depth, oldestDue: activity.oldestDueText, timeline: activity.timeline,
+            tapCharts: tapCharts, hasTapCharts: !tapCharts.isEmpty, categoryCount: release.catalog.categories.count,
+            servedSince: Timestamp.iso8601(release.since), etag: release.etag,
             lastReload: live.lastReload.map(Self.lastReload), notice: notice,
             counts: ResponseStatus.allCases.map { Count(state: $0.rawValue, count: counts[$0] ?? 0) },
             endpoints: endpoints.map(row), hasEndpoints: !endpoints.isEmpty,

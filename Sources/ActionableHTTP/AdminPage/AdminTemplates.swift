@@ -30,7 +30,12 @@ enum AdminTemplates {
         <h2>Deliveries</h2>
         <div class="counts">
         {{#counts}}<div class="count {{state}}" id="count-{{state}}"><div class="n">{{count}}</div><div>{{state}}</div></div>{{/counts}}
+        <div class="count" id="outbox-depth"><div class="n">{{outboxDepth}}</div><div>waiting in the outbox</div></div>
+        <div class="count" id="oldest-due"><div class="n">{{oldestDue}}</div><div>the oldest due has waited</div></div>
         </div>
+        <h2>Taps and deliveries per minute, last 3 hours</h2>
+        <p class="note">Every instance's counts, from storage (this one's up to this page).</p>
+        {{{timeline}}}
         <h2>Endpoints</h2>
         {{> endpoints}}
         <h2>Dead</h2>
@@ -40,6 +45,9 @@ enum AdminTemplates {
         <h2>Held</h2>
         <p class="note">Accepted, but no endpoint takes them yet: each waits for an endpoint whose filter takes it.</p>
         {{> rows-held}}
+        <h2>Buttons pressed, last 7 days</h2>
+        {{^hasTapCharts}}<p class="empty" id="taps-empty">No taps yet.</p>{{/hasTapCharts}}
+        {{#tapCharts}}<h3 class="taps">{{category}} <span class="note">{{total}} taps</span></h3>{{{chart}}}{{/tapCharts}}
         <h2>Categories</h2>
         {{> categories}}
         <h2>Catalog preview</h2>
@@ -77,10 +85,12 @@ enum AdminTemplates {
     static let endpoints = """
         {{^hasEndpoints}}<p class="empty" id="endpoints-empty">None: create one with POST /v1/endpoints, or start with --forward.</p>{{/hasEndpoints}}
         {{#hasEndpoints}}
-        <table id="endpoints"><tr><th>Endpoint</th><th>URL</th><th>Filter</th><th>State</th><th>Rate</th><th>Failures in a row</th><th>Next probe</th><th></th></tr>
+        <table id="endpoints"><tr><th>Endpoint</th><th>URL</th><th>Filter</th><th>State</th><th>Rate</th><th>Failures in a row</th><th>Next probe</th>\
+        <th>Delivered, last hour</th><th>Latency p50 / p99</th><th></th></tr>
         {{#endpoints}}
         <tr data-endpoint="{{id}}"><td><code>{{id}}</code></td><td>{{url}}</td><td>{{filter}}</td>\
         <td class="state {{state}}">{{state}}</td><td>{{rate}}</td><td class="streak">{{failureStreak}}</td><td>{{nextProbe}}</td>\
+        <td class="success">{{successRate}}</td><td class="latency">{{latency}}</td>\
         <td><form method="post" action="/admin/endpoints/{{id}}/{{toggle}}"><input type="hidden" name="csrf" value="{{csrf}}">\
         <button class="{{toggle}}" type="submit">{{toggleLabel}}</button></form></td></tr>
         {{/endpoints}}

@@ -45,10 +45,14 @@ public enum ActionableRoutes {
     /// The router over the catalog `live` serves (swapped whole when it reloads: each request
     /// sees one catalog) and the store behind `storage`; otherwise as the router over a catalog
     /// that never changes.
+    ///
+    /// With `activity`, each accepted tap is counted for the admin page's charts (by minute, and
+    /// by category and action), and the page draws them from storage.
     public static func router(
         catalog live: LiveCatalog, storage: StorageGate, tokens: ActionTokens?, settings: ServerSettings = ServerSettings(),
         metrics: ServerMetrics? = nil, exposition: (@Sendable () -> String)? = nil, appTokens: AppTokens? = nil,
-        sendSignal: OutboxSignal? = nil, fcmSignal: OutboxSignal? = nil, deliverySignal: OutboxSignal? = nil
+        sendSignal: OutboxSignal? = nil, fcmSignal: OutboxSignal? = nil, deliverySignal: OutboxSignal? = nil,
+        activity: ActivityLog? = nil
     ) -> Router<ActionableRequestContext> {
         let (router, routes) = makeRouter(metrics: metrics, tracing: settings.tracing)
         if let exposition {
@@ -60,7 +64,8 @@ public enum ActionableRoutes {
         routes.addRoutes(
             ActionsController(
                 live: live, storage: storage, tokens: tokens, settings: settings, appTokens: appTokens,
-                metrics: metrics, readsSentPayloads: sendSignal != nil || fcmSignal != nil, deliverySignal: deliverySignal
+                metrics: metrics, readsSentPayloads: sendSignal != nil || fcmSignal != nil, deliverySignal: deliverySignal,
+                activity: activity
             ).routes)
         routes.addRoutes(CatalogController(live: live).routes)
         routes.addRoutes(OpenAPIDocument.routes(live: live))
@@ -78,7 +83,7 @@ public enum ActionableRoutes {
             routes.addRoutes(StatusController(storage: storage, live: live, adminToken: adminToken, settings: settings).routes)
             // The templates are compiled into the binary; a template that does not parse is a
             // programming error caught by the tests, so the page is left out rather than the server.
-            if let page = try? AdminPageController(live: live, storage: storage, adminToken: adminToken, settings: settings) {
+            if let page = try? AdminPageController(live: live, storage: storage, adminToken: adminToken, settings: settings, activity: activity) {
                 routes.addRoutes(page.routes)
             }
         }

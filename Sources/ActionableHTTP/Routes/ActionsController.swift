@@ -31,6 +31,8 @@ struct ActionsController: Sendable {
     var readsSentPayloads = false
     /// Woken by each accepted response: the outbox's workers claim it at once.
     var deliverySignal: OutboxSignal? = nil
+    /// Where each accepted tap is counted for the admin page's charts.
+    var activity: ActivityLog? = nil
     /// Accepts in progress: a slot is taken once the body is read and checked, so clients that
     /// trickle their bodies hold no slot (the read deadline closes them).
     let limiter: InFlightLimiter
@@ -39,7 +41,8 @@ struct ActionsController: Sendable {
 
     init(
         live: LiveCatalog, storage: StorageGate, tokens: ActionTokens?, settings: ServerSettings, appTokens: AppTokens? = nil,
-        metrics: ServerMetrics? = nil, readsSentPayloads: Bool = false, deliverySignal: OutboxSignal? = nil
+        metrics: ServerMetrics? = nil, readsSentPayloads: Bool = false, deliverySignal: OutboxSignal? = nil,
+        activity: ActivityLog? = nil
     ) {
         self.live = live
         self.storage = storage
@@ -49,6 +52,7 @@ struct ActionsController: Sendable {
         self.metrics = metrics
         self.readsSentPayloads = readsSentPayloads
         self.deliverySignal = deliverySignal
+        self.activity = activity
         limiter = InFlightLimiter(limit: settings.maximumConcurrentAccepts)
     }
 
@@ -131,6 +135,11 @@ struct ActionsController: Sendable {
         case .accepted(let id):
             deliverySignal?.signal(.init(category: response.category.rawValue, action: response.action.rawValue))
             metrics?.badgeRead("action")
+            if let activity {
+                let now = Date()
+                activity.count(.accepted, at: now)
+                activity.count(.tap, "\(response.category.rawValue).\(response.action.rawValue)", at: now)
+            }
             return ActionAnswer(id: id, status: "accepted").response(status: .accepted)
         case .duplicate(let id): return ActionAnswer(id: id, status: "duplicate").response(status: .ok)
         case .conflict(let id, let action):

@@ -68,19 +68,17 @@ public final class ActivityLog: Sendable {
 
 extension ActivityLog {
     /// The p-quantile (`0.5`, `0.99`) of latencies counted in `buckets` (counts by bucket index),
-    /// as the upper bound of the bucket it falls in; `nil` without a count. The last bucket has
-    /// no bound: its quantile is the bound before it, "more than".
+    /// as the upper bound of the bucket it falls in (`infinity`: longer than the last bound);
+    /// `nil` without a count.
     public static func quantile(_ p: Double, of buckets: [Int: Int64]) -> TimeInterval? {
-        let total = buckets.values.reduce(0, +)
+        let total = buckets.filter { latencyBuckets.indices.contains($0.key) }.values.reduce(0, +)
         guard total > 0 else { return nil }
-        let rank = Int64((Double(total) * p).rounded(.up))
+        let rank = max(Int64((Double(total) * p).rounded(.up)), 1)
         var seen: Int64 = 0
         for index in latencyBuckets.indices {
             seen += buckets[index] ?? 0
-            if seen >= max(rank, 1) {
-                return latencyBuckets[index].isFinite ? latencyBuckets[index] : latencyBuckets[index - 1]
-            }
+            if seen >= rank { return latencyBuckets[index] }
         }
-        return latencyBuckets[latencyBuckets.count - 2]
+        return .infinity
     }
 }
