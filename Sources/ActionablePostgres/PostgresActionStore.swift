@@ -264,7 +264,7 @@ public final class PostgresActionStore: ActionStore {
     /// `PostgresAcceptBatcher`).
     ///
     /// The deadline counts from here, the wait for a batch in flight included: a tap is answered
-    /// (503 past it) within ``acceptDeadline`` however many batches are queued before it. One that
+    /// (503 past it) within its deadline (5 s) however many batches are queued before it. One that
     /// commits after its answer is a duplicate when the client sends it again.
     public func accept(_ action: NewResponse) async throws -> AcceptResult {
         let batcher = self.batcher

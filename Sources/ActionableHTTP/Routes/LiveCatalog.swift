@@ -4,7 +4,7 @@ public import Foundation
 import Synchronization
 
 /// The catalog a server serves now: read by every request as it starts, and swapped whole when
-/// the category files are loaded again (``reload()``), so that a request sees one catalog from
+/// the category files are loaded again (``reload(at:)``), so that a request sees one catalog from
 /// its start to its answer and the next request sees the new one.
 ///
 /// A reload that fails leaves the served catalog as it was and is kept as ``lastReload`` (what
@@ -87,7 +87,7 @@ public final class LiveCatalog: Sendable {
     private let loader: Loader?
     private let onReload: (@Sendable (Reload, Release) -> Void)?
 
-    /// Serves `catalog`; `loader` reads it again on ``reload()`` (without one, there is nothing
+    /// Serves `catalog`; `loader` reads it again on ``reload(at:)`` (without one, there is nothing
     /// to reload), and `onReload` hears of each reload, with the release served after it (to log
     /// and count it).
     public init(_ catalog: Catalog, loader: Loader? = nil, onReload: (@Sendable (Reload, Release) -> Void)? = nil) {
