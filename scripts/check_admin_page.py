@@ -32,7 +32,7 @@ import urllib.request
 
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
-from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
+from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException, WebDriverException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as EC
 from selenium.webdriver.support.ui import WebDriverWait
@@ -123,7 +123,21 @@ def main():
             a look-up made while the navigation runs is aborted by it ("aborted by navigation")."""
             old = driver.find_element(By.TAG_NAME, "html")
             button.click()
-            wait.until(EC.staleness_of(old))
+
+            def replaced(_):
+                # Chromium reports an element of a replaced document either as stale or, while the
+                # new one is being committed, as "Node with given id does not belong to the
+                # document": both mean the old page is gone. Anything else is a real error.
+                try:
+                    old.is_enabled()
+                    return False
+                except StaleElementReferenceException:
+                    return True
+                except WebDriverException as error:
+                    if "does not belong to the document" in (error.msg or ""):
+                        return True
+                    raise
+            wait.until(replaced)
         driver.get(base + "/admin")
         check(driver.find_elements(By.ID, "token") != [], "signed out: the sign-in form")
         check(response_id not in driver.page_source and "count-dead" not in driver.page_source, "signed out: no data")
