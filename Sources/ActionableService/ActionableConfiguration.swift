@@ -78,9 +78,9 @@ public struct ActionableConfiguration: Sendable {
     /// How long one attempt to an endpoint or the ops endpoint may take, its answer's head and
     /// body together (`--forward-timeout`).
     public var forwardTimeout: Duration = .seconds(10)
-    /// How long one send to APNs may take, Apple's answer included (`--apns-timeout`).
+    /// How long one attempt of a copy at APNs may take, Apple's answer included (`--apns-timeout`).
     public var apnsTimeout: Duration = .seconds(10)
-    /// How long one send to FCM may take, an access token's exchange included (`--fcm-timeout`).
+    /// How long one attempt of a copy at FCM may take, an access token's exchange included (`--fcm-timeout`).
     public var fcmTimeout: Duration = .seconds(10)
     /// The most attempts in flight to one endpoint, refilled as each answers
     /// (`--endpoint-concurrency`).
@@ -261,7 +261,7 @@ public struct ActionableConfiguration: Sendable {
             guard !fcm.serviceAccountFile.isEmpty else {
                 let given = [fcm.url.map { _ in "--fcm-url" }, fcm.caFile.map { _ in "--fcm-ca-file" }].compactMap { $0 }
                 throw ConfigurationError(
-                    "\(given.isEmpty ? "FCM's settings" : given.joined(separator: " and ")) need --fcm-service-account (the Firebase "
+                    "\(given.isEmpty ? "FCM's settings" : given.joined(separator: " and ")) \(given.count == 1 ? "needs" : "need") --fcm-service-account (the Firebase "
                         + "service account's JSON file) to send to FCM", usage: true)
             }
             guard let url = URL(string: fcm.url ?? "https://fcm.googleapis.com"), url.scheme == "https", url.host != nil else {

@@ -1,3 +1,5 @@
+import ActionableDelivery
+import ActionableStore
 import CoreMetrics
 import Prometheus
 
@@ -13,16 +15,19 @@ extension ActionableService {
         }
         for result in ["accepted", "duplicate", "rejected"] { zero("actionable_action_responses_total", [("result", result)]) }
         for result in ["reloaded", "unchanged", "refused"] { zero("actionable_catalog_reloads_total", [("result", result)]) }
-        for outcome in ["delivered", "retry", "dead"] { zero("actionable_handler_attempts_total", [("outcome", outcome)]) }
+        // An attempt's outcomes; `held` (an open breaker) only ever comes with an endpoint.
+        let attemptOutcomes = AttemptOutcome.allCases.filter { $0 != .held }.map(\.rawValue)
+        for outcome in attemptOutcomes { zero("actionable_handler_attempts_total", [("outcome", outcome)]) }
         var transports = ["handler", "webhook"]
         if sendsToAPNs { transports.append("apns") }
         if sendsToFCM { transports.append("fcm") }
         for transport in transports {
-            for outcome in ["delivered", "retry", "dead"] {
+            for outcome in attemptOutcomes {
                 zero("actionable_outbox_attempts_total", [("transport", transport), ("outcome", outcome)])
             }
         }
-        let copyOutcomes = ["sent", "retry", "failed", "unregistered"]
+        // A copy's attempt ends in one of its final states, or is tried again.
+        let copyOutcomes = ["retry"] + SendState.allCases.filter { $0 != .pending }.map(\.rawValue)
         if sendsToAPNs { for outcome in copyOutcomes { zero("actionable_apns_sends_total", [("outcome", outcome)]) } }
         if sendsToFCM { for outcome in copyOutcomes { zero("actionable_fcm_sends_total", [("outcome", outcome)]) } }
     }

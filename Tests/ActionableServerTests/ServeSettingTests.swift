@@ -120,8 +120,8 @@ struct ServeSettingTests {
         ("port", .int(70000), "--port must be between 0 and 65535, not 70000"),
         ("endpoint-concurrency", .int(0), "--endpoint-concurrency must be between 1 and 4096"),
         ("apns-url", .string("https://127.0.0.1:9"), "missing --apns-key-file, --apns-key-id, --apns-team-id, --apns-topic"),
-        ("fcm-url", .string("https://127.0.0.1:9"), "--fcm-url need --fcm-service-account"),
-        ("fcm-ca-file", .string("fcm-ca.pem"), "--fcm-ca-file need --fcm-service-account"),
+        ("fcm-url", .string("https://127.0.0.1:9"), "--fcm-url needs --fcm-service-account"),
+        ("fcm-ca-file", .string("fcm-ca.pem"), "--fcm-ca-file needs --fcm-service-account"),
         // A JSON file's value of a type the setting cannot take is refused, not passed over.
         ("max-in-flight", .bool(true), "\"max-in-flight\" in the --config file: true or false is given where it takes a whole number"),
         ("admin-token", .int(12), "\"admin-token\" in the --config file: a number is given where it takes text"),

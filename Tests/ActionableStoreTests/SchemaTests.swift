@@ -12,7 +12,7 @@ struct SchemaTests {
         #expect(Set(migrations.map(\.name)).count == migrations.count)
         // The names databases already carry (SQLite's migrator identifies a step by them).
         #expect(migrations.first?.name == "action responses")
-        #expect(migrations.last.map { "v\($0.version): \($0.name)" } == "v16: activity per minute")
+        #expect(migrations.last.map { "v\($0.version): \($0.name)" } == "v17: activity by series")
     }
 
     /// Every step has statements in both dialects, and they differ only where the dialects do.

@@ -1,3 +1,4 @@
+import ActionableCore
 import ActionableStore
 import Foundation
 
@@ -25,7 +26,7 @@ enum AdminCharts {
         func x(_ index: Int) -> Double { Double(left) + plotWidth * Double(index) / Double(count - 1) }
         func y(_ value: Int64) -> Double { Double(top) + plotHeight * (1 - Double(value) / Double(highest)) }
         var svg = """
-            <svg id="\(escape(id))" class="chart" role="img" viewBox="0 0 \(width) \(height)" width="\(width)" height="\(height)" \
+            <svg id="\(XMLText.escaped(id))" class="chart" role="img" viewBox="0 0 \(width) \(height)" width="\(width)" height="\(height)" \
             xmlns="http://www.w3.org/2000/svg">
             """
         for fraction in [0.0, 0.5, 1.0] {
@@ -41,13 +42,13 @@ enum AdminCharts {
             let total = line.values.reduce(0, +)
             let points = line.values.enumerated().map { "\(format(x($0.offset))),\(format(y($0.element)))" }.joined(separator: " ")
             svg += """
-                <polyline data-series="\(escape(line.name))" data-total="\(total)" fill="none" stroke="\(escape(line.color))" \
-                stroke-width="1.5" points="\(points)"><title>\(escape(line.name)): \(total)</title></polyline>
+                <polyline data-series="\(XMLText.escaped(line.name))" data-total="\(total)" fill="none" stroke="\(XMLText.escaped(line.color))" \
+                stroke-width="1.5" points="\(points)"><title>\(XMLText.escaped(line.name)): \(total)</title></polyline>
                 """
         }
         svg += "</svg>"
         let legend = lines.map { line in
-            "<span class=\"key\"><span class=\"swatch\" style=\"background:\(escape(line.color))\"></span>\(escape(line.name)) "
+            "<span class=\"key\"><span class=\"swatch\" style=\"background:\(XMLText.escaped(line.color))\"></span>\(XMLText.escaped(line.name)) "
                 + "<b>\(line.values.reduce(0, +))</b></span>"
         }.joined()
         return svg + "<div class=\"legend\">\(legend)</div>"
@@ -60,15 +61,15 @@ enum AdminCharts {
         let height = max(bars.count, 1) * rowHeight + 4
         let highest = max(bars.map(\.count).max() ?? 0, 1)
         var svg = """
-            <svg id="\(escape(id))" class="chart" role="img" viewBox="0 0 \(width) \(height)" width="\(width)" height="\(height)" \
+            <svg id="\(XMLText.escaped(id))" class="chart" role="img" viewBox="0 0 \(width) \(height)" width="\(width)" height="\(height)" \
             xmlns="http://www.w3.org/2000/svg">
             """
         for (index, bar) in bars.enumerated() {
             let top = index * rowHeight + 2
             let length = max(1, Int(Double(width - labelWidth - 60) * Double(bar.count) / Double(highest)))
             svg += """
-                <g data-action="\(escape(bar.label))" data-count="\(bar.count)"><title>\(escape(bar.label)): \(bar.count)</title>\
-                <text x="\(labelWidth - 6)" y="\(top + 13)" font-size="11" text-anchor="end">\(escape(bar.label))</text>\
+                <g data-action="\(XMLText.escaped(bar.label))" data-count="\(bar.count)"><title>\(XMLText.escaped(bar.label)): \(bar.count)</title>\
+                <text x="\(labelWidth - 6)" y="\(top + 13)" font-size="11" text-anchor="end">\(XMLText.escaped(bar.label))</text>\
                 <rect x="\(labelWidth)" y="\(top + 2)" width="\(length)" height="\(rowHeight - 6)" fill="#3b6fd6"/>\
                 <text x="\(labelWidth + length + 4)" y="\(top + 13)" font-size="11">\(bar.count)</text></g>
                 """
@@ -84,19 +85,4 @@ enum AdminCharts {
 
     private static func format(_ value: Double) -> String { String(format: "%.1f", value) }
 
-    /// Text for SVG markup and attributes.
-    static func escape(_ text: String) -> String {
-        var escaped = ""
-        for character in text {
-            switch character {
-            case "&": escaped += "&amp;"
-            case "<": escaped += "&lt;"
-            case ">": escaped += "&gt;"
-            case "\"": escaped += "&quot;"
-            case "'": escaped += "&#39;"
-            default: escaped.append(character)
-            }
-        }
-        return escaped
-    }
 }

@@ -5,8 +5,8 @@ import ActionableCore
 /// warnings and information are listed in `<system-out>` (JUnit has no warning element).
 enum JUnitReporter {
     static func report(_ result: LintResult, tool: ReportTool) -> String {
-        let name = escape(tool.name)
-        let className = escape(tool.name.replacing(" ", with: "."))
+        let name = XMLText.escaped(tool.name)
+        let className = XMLText.escaped(tool.name.replacing(" ", with: "."))
         var byFile: [String: [Diagnostic]] = [:]
         for diagnostic in result.diagnostics { byFile[diagnostic.location.file, default: []].append(diagnostic) }
         let files = result.files + byFile.keys.filter { !result.files.contains($0) }.sorted()
@@ -17,16 +17,16 @@ enum JUnitReporter {
             + "errors=\"0\" skipped=\"0\">\n"
         for file in files {
             let diagnostics = byFile[file] ?? []
-            xml += "    <testcase classname=\"\(className)\" name=\"\(escape(file))\">\n"
+            xml += "    <testcase classname=\"\(className)\" name=\"\(XMLText.escaped(file))\">\n"
             for diagnostic in diagnostics where diagnostic.severity == .error {
                 xml +=
-                    "      <failure type=\"\(escape(diagnostic.rule))\" message=\"\(escape(diagnostic.message))\">"
-                    + escape(diagnostic.description) + "</failure>\n"
+                    "      <failure type=\"\(XMLText.escaped(diagnostic.rule))\" message=\"\(XMLText.escaped(diagnostic.message))\">"
+                    + XMLText.escaped(diagnostic.description) + "</failure>\n"
             }
             let warnings = diagnostics.filter { $0.severity != .error }
             if !warnings.isEmpty {
                 xml +=
-                    "      <system-out>" + warnings.map { escape($0.description) }.joined(separator: "\n")
+                    "      <system-out>" + warnings.map { XMLText.escaped($0.description) }.joined(separator: "\n")
                     + "</system-out>\n"
             }
             xml += "    </testcase>\n"
@@ -35,23 +35,4 @@ enum JUnitReporter {
         return xml
     }
 
-    /// XML text and attribute escaping; characters XML 1.0 forbids are dropped.
-    static func escape(_ text: String) -> String {
-        var output = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": output += "&amp;"
-            case "<": output += "&lt;"
-            case ">": output += "&gt;"
-            case "\"": output += "&quot;"
-            case "'": output += "&apos;"
-            case "\t", "\n", "\r": output.unicodeScalars.append(scalar)
-            default:
-                if scalar.value >= 0x20 && scalar.value != 0xFFFE && scalar.value != 0xFFFF {
-                    output.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return output
-    }
 }

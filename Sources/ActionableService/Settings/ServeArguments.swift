@@ -1,3 +1,4 @@
+import ActionableCore
 package import Configuration
 import Foundation
 
@@ -31,7 +32,7 @@ extension ServeSetting {
                 name = String(name[..<equals])
             }
             guard let setting = known[name] else {
-                let hint = closest(to: name, among: all.map(\.key)).map { "; did you mean --\($0)?" } ?? "; see actionable serve --help"
+                let hint = Suggestion.closest(to: name, in: all.map(\.key)).map { "; did you mean --\($0)?" } ?? "; see actionable serve --help"
                 throw ConfigurationError("--\(name) is not a setting of serve\(hint)", usage: true)
             }
             if let inline, inline.trimmingCharacters(in: .whitespaces).isEmpty {
@@ -93,25 +94,5 @@ extension ServeSetting {
         }
         if !line.isEmpty { lines.append(margin + line) }
         return lines
-    }
-
-    /// The key nearest `name` (two edits, or a third of it, at most), for an unknown flag's error.
-    static func closest(to name: String, among keys: [String]) -> String? {
-        guard name.count <= 64 else { return nil }  // no key is that long; spare the quadratic work
-        let scored = keys.map { ($0, distance(Array(name), Array($0))) }.filter { $0.1 <= max(2, name.count / 3) }
-        return scored.min { $0.1 < $1.1 || ($0.1 == $1.1 && $0.0 < $1.0) }?.0
-    }
-
-    /// The edit distance between two words (insertions, deletions, substitutions).
-    private static func distance(_ a: [Character], _ b: [Character]) -> Int {
-        var previous = Array(0...b.count)
-        for (i, x) in a.enumerated() {
-            var current = [i + 1]
-            for (j, y) in b.enumerated() {
-                current.append(min(previous[j + 1] + 1, current[j] + 1, previous[j] + (x == y ? 0 : 1)))
-            }
-            previous = current
-        }
-        return previous[b.count]
     }
 }

@@ -72,7 +72,7 @@ public enum RequeueResult: Hashable, Sendable {
 /// The SQL of the operator's queries, for every SQL driver.
 extension ActionTable {
     /// A value bound to a statement's parameter.
-    public typealias Value = SQLValue
+    package typealias Value = SQLValue
 
     /// The `WHERE` conditions of `filter` and their values; parameters are numbered from `first`.
     static func conditions(_ filter: ResponseFilter, _ dialect: SQLDialect, first: Int) -> (String, [Value]) {
@@ -91,7 +91,7 @@ extension ActionTable {
 
     /// A page of `filter`, newest first, after `cursor`; `limit + 1` rows are asked for, so the
     /// driver knows whether another page follows.
-    public static func page(
+    package static func page(
         _ filter: ResponseFilter, after cursor: ResponseCursor?, limit: Int, _ dialect: SQLDialect
     )
         -> (sql: String, values: [Value])
@@ -121,7 +121,7 @@ extension ActionTable {
     /// Queues one response again unless it is pending, as operators see it; parameters: at, id.
     /// Run before ``requeueDeliveries(count:_:)`` for its id, in the same transaction: a routed
     /// response's state is its deliveries', which those statements queue again.
-    public static func requeueOne(_ dialect: SQLDialect) -> String {
+    package static func requeueOne(_ dialect: SQLDialect) -> String {
         let at = dialect.parameter(1)
         return """
             UPDATE action_responses SET \(requeueSet(at))
@@ -132,7 +132,7 @@ extension ActionTable {
     /// The ids of the responses of `filter` that are not pending, as operators see them, in id
     /// order; `lock` goes at the end (PostgreSQL: `FOR UPDATE`, so that what is then queued again
     /// is what was read, and two re-queues at once lock in one order).
-    public static func requeueable(_ filter: ResponseFilter, lock: String = "", _ dialect: SQLDialect) -> (sql: String, values: [Value]) {
+    package static func requeueable(_ filter: ResponseFilter, lock: String = "", _ dialect: SQLDialect) -> (sql: String, values: [Value]) {
         let (conditions, values) = Self.conditions(filter, dialect, first: 1)
         return (
             """
@@ -145,11 +145,11 @@ extension ActionTable {
     }
 
     /// How many ids one re-queue statement takes (parameters 2…).
-    public static let requeueChunk = 500
+    package static let requeueChunk = 500
 
     /// Queues again `count` responses read by ``requeueable(_:lock:_:)`` in the same transaction;
     /// parameters: at, then the ids. Run before ``requeueDeliveries(count:_:)`` for them.
-    public static func requeue(count: Int, _ dialect: SQLDialect) -> String {
+    package static func requeue(count: Int, _ dialect: SQLDialect) -> String {
         let ids = (2..<(2 + max(1, count))).map(dialect.parameter).joined(separator: ", ")
         return "UPDATE action_responses SET \(requeueSet(dialect.parameter(1))) WHERE id IN (\(ids))"
     }
@@ -160,7 +160,7 @@ extension ActionTable {
     /// dead ones. One statement could not do both: SQLite reads a row's siblings as the statement
     /// has already changed them, so a dead delivery queued first made its delivered sibling look
     /// replayable.
-    public static func requeueDeliveries(count: Int, _ dialect: SQLDialect) -> [String] {
+    package static func requeueDeliveries(count: Int, _ dialect: SQLDialect) -> [String] {
         let at = dialect.parameter(1)
         let ids = (2..<(2 + max(1, count))).map(dialect.parameter).joined(separator: ", ")
         let reset = """
@@ -178,7 +178,7 @@ extension ActionTable {
     }
 
     /// The status of one response; parameter 1 is the id.
-    public static func statusOf(_ dialect: SQLDialect) -> String {
+    package static func statusOf(_ dialect: SQLDialect) -> String {
         "SELECT status FROM \(ResponseStates.view) WHERE id = \(dialect.parameter(1))"
     }
 
