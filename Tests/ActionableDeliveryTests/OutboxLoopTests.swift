@@ -125,18 +125,26 @@ struct OutboxLoopTests {
             await queue.claim(limit: limit).map { Work(id: $0.id, expiredLeases: $0.expiredLeases) }
         }
         func expiredLeases(of work: Work) -> Int { work.expiredLeases }
+        /// Number 77 runs out of retries; every other number is delivered.
         func attempt(_ work: Work) async -> String {
             await queue.attempt(work.id)
-            return "delivered"
+            return work.id == 77 ? "out of retries" : "delivered"
         }
         func setAside(_ work: Work, reason: String) -> String { "set aside: \(reason)" }
         func report(of answer: String) -> AttemptReport {
             answer == "delivered" ? AttemptReport(.delivered, label: "delivered") : AttemptReport(.dead, label: "dead", reason: answer)
         }
-        /// Records all but number 13 (its write "lost": no report, not counted).
+        /// Records all but number 13 (its write "lost": no report, not counted); number 77 as
+        /// storage holds a delivery whose endpoint's breaker opened as it ran out of retries.
         func record(_ finished: [Finished<Work, String>]) async -> [AttemptReport?] {
             await queue.record(finished.map { ($0.work.id, $0.answer) })
-            return finished.map { $0.work.id == 13 ? nil : report(of: $0.answer) }
+            return finished.map {
+                switch $0.work.id {
+                case 13: nil
+                case 77: AttemptReport(.held, label: "held", reason: $0.answer)
+                default: report(of: $0.answer)
+                }
+            }
         }
     }
 
@@ -233,22 +241,26 @@ struct OutboxLoopTests {
     }
 
     /// The loop counts for every transport, once: each attempt (set aside included) in
-    /// `actionable_outbox_attempts_total` by the one vocabulary, and each outcome written in the
-    /// transport's own counter by its label and the work's dimensions — not one whose write was
-    /// lost.
+    /// `actionable_outbox_attempts_total` by the one vocabulary — by what storage recorded (77's
+    /// dead end held), by its own outcome when the write was lost (13) — and each outcome written
+    /// in the transport's own counter by its label and the work's dimensions — not one whose write
+    /// was lost.
     @Test func theLoopCountsEveryAttemptAndEveryOutcomeWrittenOnce() async throws {
         let metrics = TestMetrics()
         let queue = Queue([
             (id: 1, expiredLeases: LeasePolicy.poisonAfter), (id: 2, expiredLeases: 0), (id: 3, expiredLeases: 0), (id: 13, expiredLeases: 0),
+            (id: 77, expiredLeases: 0),
         ])
         await queue.openAll()
         let loop = OutboxLoop(Numbers(queue: queue, concurrency: 4, metrics: metrics))
-        #expect(await loop.drain() == 4)
+        #expect(await loop.drain() == 5)
         func count(_ label: String, _ dimensions: [(String, String)]) throws -> Int64 {
             try metrics.expectCounter(label, dimensions).totalValue
         }
         #expect(try count("actionable_outbox_attempts_total", [("transport", "numbers"), ("outcome", "delivered")]) == 3)
         #expect(try count("actionable_outbox_attempts_total", [("transport", "numbers"), ("outcome", "dead")]) == 1)
+        #expect(try count("actionable_outbox_attempts_total", [("transport", "numbers"), ("outcome", "held")]) == 1)  // 77
+        #expect(try count("numbers_recorded_total", [("parity", "odd"), ("outcome", "held")]) == 1)  // 77
         #expect(try count("numbers_recorded_total", [("parity", "odd"), ("outcome", "delivered")]) == 1)  // 3; 13's write was lost
         #expect(try count("numbers_recorded_total", [("parity", "odd"), ("outcome", "dead")]) == 1)  // 1, set aside
         #expect(try count("numbers_recorded_total", [("parity", "even"), ("outcome", "delivered")]) == 1)  // 2

@@ -14,8 +14,10 @@ import Tracing
 /// recorded. The endpoints' worker (``EndpointWorker``) runs one per endpoint.
 ///
 /// Metrics, once here for every transport: each attempt in
-/// `actionable_outbox_attempts_total{transport, outcome}`, each recorded outcome in the
-/// transport's own counter (``Transport/recordedMetric``) by its label.
+/// `actionable_outbox_attempts_total{transport, outcome}` by the outcome storage recorded (an
+/// attempt that ran out of retries as its endpoint's breaker opened is `held`, not `dead`), or by
+/// its own when the write was lost; each recorded outcome in the transport's own counter
+/// (``Transport/recordedMetric``) by its label.
 public struct OutboxLoop<T: Transport>: Sendable {
     public let transport: T
     /// The most attempts in flight (`--endpoint-concurrency` for an endpoint).
@@ -147,34 +149,29 @@ public struct OutboxLoop<T: Transport>: Sendable {
     }
 
     /// One attempt — after its rate limit's slot, in its span — or the set-aside answer for poison
-    /// work; counted.
+    /// work.
     func attempt(_ work: T.Work) async -> T.Answer {
         let expired = transport.expiredLeases(of: work)
         let answer: T.Answer
-        let report: AttemptReport
         if expired >= LeasePolicy.poisonAfter {
             logger.error(
                 "\(transport.workName) set aside: its leases ran out without an outcome \(expired) times", metadata: transport.metadata(of: work))
             answer = transport.setAside(work, reason: LeasePolicy.poisonReason(expired))
-            report = transport.report(of: answer)
         } else {
             if let slot = transport.notBefore(work), slot.timeIntervalSinceNow > 0 {
                 try? await Task.sleep(for: .seconds(slot.timeIntervalSinceNow))
             }
-            (answer, report) = await withSpan(
+            answer = await withSpan(
                 transport.spanName, context: TraceParent.context(transport.traceParent(of: work)), ofKind: transport.spanKind
             ) { span in
                 // With tracing off the span records nothing: its attributes are not even made (a
                 // fiftieth of a delivered call's CPU, measured).
                 if span.isRecording { transport.describe(work, on: span) }
                 let answer = await transport.attempt(work)
-                let report = transport.report(of: answer)
-                if span.isRecording { Self.note(report, on: span) }
-                return (answer, report)
+                if span.isRecording { Self.note(transport.report(of: answer), on: span) }
+                return answer
             }
         }
-        counters?.counter("actionable_outbox_attempts_total", [("transport", transport.name), ("outcome", report.outcome.rawValue)])
-            .increment()
         return answer
     }
 
@@ -257,6 +254,11 @@ final class BatchRecorder<T: Transport>: Sendable {
             if let activity = transport.settings.activity { count(reports, of: batch, in: activity) }
             if let counters {
                 for (finished, report) in zip(batch, reports) {
+                    // Every attempt, by what storage made of it (a dead end that came as the
+                    // breaker opened is held); one whose write was lost, by its own outcome.
+                    let outcome = (report ?? transport.report(of: finished.answer)).outcome
+                    counters.counter("actionable_outbox_attempts_total", [("transport", transport.name), ("outcome", outcome.rawValue)])
+                        .increment()
                     guard let report else { continue }
                     let dimensions = transport.dimensions(of: finished.work) + [("outcome", report.label)]
                     counters.counter(transport.recordedMetric, dimensions).increment()
