@@ -1,14 +1,14 @@
 import ActionableClient
 import Foundation
 
-// actionable-client-probe ENDPOINT OUTBOX CATEGORY ACTION TOKEN [PAYLOAD-JSON]
+// actionable-client-probe ENDPOINT REPORT-QUEUE CATEGORY ACTION TOKEN [PAYLOAD-JSON]
 //
-// Saves one report in OUTBOX, prints "saved <name>", and waits for a signal without sending
-// it: the test kills it with SIGKILL at that point, and a reporter in another process must
-// then deliver the report.
+// Saves one report in REPORT-QUEUE (the directory of the app's report queue), prints
+// "saved <name>", and waits for a signal without sending it: the test kills it with SIGKILL at
+// that point, and a reporter in another process must then send the report.
 let arguments = CommandLine.arguments
 guard arguments.count >= 6, let endpoint = URL(string: arguments[1]) else {
-    FileHandle.standardError.write(Data("usage: actionable-client-probe ENDPOINT OUTBOX CATEGORY ACTION TOKEN [PAYLOAD-JSON]\n".utf8))
+    FileHandle.standardError.write(Data("usage: actionable-client-probe ENDPOINT REPORT-QUEUE CATEGORY ACTION TOKEN [PAYLOAD-JSON]\n".utf8))
     exit(2)
 }
 var userInfo: [AnyHashable: Any] = ["aps": ["category": arguments[3], "alert": "probe"], "actionToken": arguments[5]]
