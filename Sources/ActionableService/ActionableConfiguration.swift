@@ -196,48 +196,54 @@ public struct ActionableConfiguration: Sendable {
     /// settings require of each other.
     public func validate() throws(ConfigurationError) {
         for setting in ServeSetting.all { try setting.check(self) }
-        try Self.checkSecret(server.adminToken, "admin token", flag: "--admin-token")
-        try Self.checkSecret(server.backendToken, "backend token", flag: "--backend-token")
+        try Self.checkSecret(server.adminToken, "admin token", flag: ServeSetting.adminToken.flag)
+        try Self.checkSecret(server.backendToken, "backend token", flag: ServeSetting.backendToken.flag)
         if let reused = appJWTKeys.first(where: { app in tokenKeys.contains { $0.hasSameSecret(as: app) } }) {
             throw ConfigurationError(
                 "app JWT key \(reused.id) has the secret of an action-token key: an action token would then pass as the user's "
-                    + "app JWT; give --app-jwt-key a secret of its own")
+                    + "app JWT; give \(ServeSetting.appJWTKey.flag) a secret of its own")
         }
         guard !appJWTAudience.isEmpty else { throw ConfigurationError("the app JWT audience must not be empty") }
         if tokenKeys.isEmpty && !LoopbackHost.contains(host) && !insecureDevelopmentKey {
             throw ConfigurationError(
                 "listening on \(host) with the development token key: anyone who can read \(developmentKeyDirectory)/ could "
-                    + "sign action tokens; pass --token-key ID=SECRET (or --insecure-development-key for a throwaway test)")
+                    + "sign action tokens; pass \(ServeSetting.tokenKey.flag) ID=SECRET (or \(ServeSetting.insecureDevelopmentKey.flag) for a throwaway test)"
+            )
         }
         if let tls, tls.certificate.isEmpty || tls.key.isEmpty {
-            throw ConfigurationError("--tls-certificate and --tls-key go together: give both, or neither", usage: true)
+            throw ConfigurationError(
+                "\(ServeSetting.tlsCertificate.flag) and \(ServeSetting.tlsKey.flag) go together: give both, or neither", usage: true)
         }
         // An attempt must end (and be recorded) before its lease runs out: otherwise another
         // instance takes it over mid-attempt, and the expired lease counts it towards poison.
         for (flag, timeout) in attemptTimeouts {
             guard deliveryLease >= timeout + .seconds(1) else {
-                throw ConfigurationError("--delivery-lease must be at least \(flag) plus a second: an attempt ends before its lease", usage: true)
+                throw ConfigurationError(
+                    "\(ServeSetting.deliveryLease.flag) must be at least \(flag) plus a second: an attempt ends before its lease", usage: true)
             }
             guard shutdownGrace >= timeout + .seconds(1) else {
-                throw ConfigurationError("--shutdown-grace must be longer than \(flag): attempts in flight finish within it", usage: true)
+                throw ConfigurationError(
+                    "\(ServeSetting.shutdownGrace.flag) must be longer than \(flag): attempts in flight finish within it", usage: true)
             }
         }
         guard retryPolicy.maximumDelay >= retryPolicy.firstDelay else {
-            throw ConfigurationError("--retry-max-delay must be at least --retry-first-delay", usage: true)
+            throw ConfigurationError("\(ServeSetting.retryMaxDelay.flag) must be at least \(ServeSetting.retryFirstDelay.flag)", usage: true)
         }
         if !forwards.isEmpty && forwardSecret == nil { throw ConfigurationError.missingForwardSecret }
         try ForwardRoute.checkDistinct(forwards)
         if let opsEndpoint {
             guard Self.isHTTPURL(opsEndpoint) else {
-                throw ConfigurationError("--ops-endpoint takes an http:// or https:// URL", usage: true)
+                throw ConfigurationError("\(ServeSetting.opsEndpoint.flag) takes an http:// or https:// URL", usage: true)
             }
             guard forwardSecret != nil else {
-                throw ConfigurationError("--ops-endpoint needs --forward-secret whsec_… to sign the events it sends", usage: true)
+                throw ConfigurationError(
+                    "\(ServeSetting.opsEndpoint.flag) needs \(ServeSetting.forwardSecret.flag) whsec_… to sign the events it sends", usage: true)
             }
         }
         if let otelEndpoint {
             guard Self.isHTTPURL(otelEndpoint) else {
-                throw ConfigurationError("--otel-endpoint takes an http:// or https:// URL, such as http://localhost:4318", usage: true)
+                throw ConfigurationError(
+                    "\(ServeSetting.otelEndpoint.flag) takes an http:// or https:// URL, such as http://localhost:4318", usage: true)
             }
         }
         if let apns {
@@ -247,29 +253,34 @@ public struct ActionableConfiguration: Sendable {
             let missing = parts.filter { $0.1.isEmpty }.map(\.0.flag)
             guard missing.isEmpty else {
                 throw ConfigurationError(
-                    "sending to APNs needs --apns-key-file, --apns-key-id, --apns-team-id and --apns-topic together; missing "
+                    "sending to APNs needs \(ServeSetting.apnsKeyFile.flag), \(ServeSetting.apnsKeyID.flag), \(ServeSetting.apnsTeamID.flag) and \(ServeSetting.apnsTopic.flag) together; missing "
                         + missing.joined(separator: ", "), usage: true)
             }
             guard let url = URL(string: apns.url ?? "https://api.push.apple.com"), url.scheme == "https", url.host != nil else {
-                throw ConfigurationError("--apns-url \(apns.url ?? ""): APNs is reached over HTTPS; give https://HOST:PORT", usage: true)
+                throw ConfigurationError(
+                    "\(ServeSetting.apnsURL.flag) \(apns.url ?? ""): APNs is reached over HTTPS; give https://HOST:PORT", usage: true)
             }
             guard server.backendToken != nil else {
-                throw ConfigurationError("sending (--apns-key-file) needs --backend-token: POST /v1/send takes the backend's token", usage: true)
+                throw ConfigurationError(
+                    "sending (\(ServeSetting.apnsKeyFile.flag)) needs \(ServeSetting.backendToken.flag): POST /v1/send takes the backend's token",
+                    usage: true)
             }
         }
         if let fcm {
             guard !fcm.serviceAccountFile.isEmpty else {
-                let given = [fcm.url.map { _ in "--fcm-url" }, fcm.caFile.map { _ in "--fcm-ca-file" }].compactMap { $0 }
+                let given = [fcm.url.map { _ in ServeSetting.fcmURL.flag }, fcm.caFile.map { _ in ServeSetting.fcmCAFile.flag }].compactMap { $0 }
                 throw ConfigurationError(
-                    "\(given.isEmpty ? "FCM's settings" : given.joined(separator: " and ")) \(given.count == 1 ? "needs" : "need") --fcm-service-account (the Firebase "
+                    "\(given.isEmpty ? "FCM's settings" : given.joined(separator: " and ")) \(given.count == 1 ? "needs" : "need") \(ServeSetting.fcmServiceAccount.flag) (the Firebase "
                         + "service account's JSON file) to send to FCM", usage: true)
             }
             guard let url = URL(string: fcm.url ?? "https://fcm.googleapis.com"), url.scheme == "https", url.host != nil else {
-                throw ConfigurationError("--fcm-url \(fcm.url ?? ""): FCM is reached over HTTPS; give https://HOST:PORT", usage: true)
+                throw ConfigurationError(
+                    "\(ServeSetting.fcmURL.flag) \(fcm.url ?? ""): FCM is reached over HTTPS; give https://HOST:PORT", usage: true)
             }
             guard server.backendToken != nil else {
                 throw ConfigurationError(
-                    "sending (--fcm-service-account) needs --backend-token: POST /v1/send takes the backend's token", usage: true)
+                    "sending (\(ServeSetting.fcmServiceAccount.flag)) needs \(ServeSetting.backendToken.flag): POST /v1/send takes the backend's token",
+                    usage: true)
             }
         }
     }
@@ -315,5 +326,6 @@ public struct ConfigurationError: Error, Hashable, Sendable, CustomStringConvert
     }
 
     /// Forwards were given without the secret that signs them.
-    static let missingForwardSecret = ConfigurationError("--forward needs --forward-secret whsec_… to sign what it sends", usage: true)
+    static let missingForwardSecret = ConfigurationError(
+        "\(ServeSetting.forward.flag) needs \(ServeSetting.forwardSecret.flag) whsec_… to sign what it sends", usage: true)
 }
