@@ -179,7 +179,7 @@ extension ServeSetting {
     ]
 
     /// The settings table of the docs (`docs/command-line.md`), rendered from ``all``.
-    public static var markdownTable: String {
+    package static var markdownTable: String {
         var lines = ["| flag | default | meaning |", "| --- | --- | --- |"]
         for setting in all {
             let fallback: String

@@ -76,7 +76,7 @@ public struct ServeSetting: Sendable, Hashable, CustomStringConvertible {
     public var environmentVariable: String { "ACTIONABLE_" + key.uppercased().replacingOccurrences(of: "-", with: "_") }
 
     /// The help of `actionable serve --help`: ``help`` without Markdown, and the default.
-    public var commandLineHelp: String {
+    package var commandLineHelp: String {
         let text = help.replacingOccurrences(of: "`", with: "")
         guard let defaultValue, kind != .toggle else { return text + "." }
         return "\(text) (default: \(defaultValue))."
