@@ -5,7 +5,7 @@ import Foundation
 import Testing
 
 /// What operators ask of storage, on every driver: pages, re-queues, counts.
-struct DeliveryAdministrationConformanceTests {
+struct ResponseAdministrationConformanceTests {
     typealias Driver = StoreConformanceTests.Driver
 
     /// Accepts responses r-0…r-(count−1), received a second apart, in `category`.

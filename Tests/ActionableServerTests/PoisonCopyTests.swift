@@ -12,7 +12,7 @@ import Testing
 
 /// A copy whose sends ended without an outcome three times (each stopped the process) is set
 /// aside as failed with the reason, and never sent again; the stand-in receives nothing.
-struct SendWorkerPoisonTests {
+struct PoisonCopyTests {
     @Test(.timeLimit(.minutes(1)))
     func aPoisonCopyIsSetAsideUnsent() async throws {
         try await SendHarness.run { harness in
